@@ -1,0 +1,59 @@
+// Package group holds user groups and the rules of their subgroup graph:
+// recursive membership, system (role) groups, and cycle checks.
+package group
+
+// System group names, in the order Zulip creates them for a realm.
+const (
+	Nobody         = "role:nobody"
+	Owners         = "role:owners"
+	Administrators = "role:administrators"
+	Moderators     = "role:moderators"
+	FullMembers    = "role:fullmembers"
+	Members        = "role:members"
+	Everyone       = "role:everyone"
+	Internet       = "role:internet"
+)
+
+// Group is a user group. Members and Subgroups hold direct relations only.
+type Group struct {
+	ID          int
+	Name        string
+	Description string
+	IsSystem    bool
+	Deactivated bool
+	Members     map[int]struct{} // direct member user IDs
+	Subgroups   map[int]struct{} // direct subgroup IDs
+}
+
+// New returns an empty active group.
+func New(id int, name, description string, system bool) *Group {
+	return &Group{ID: id, Name: name, Description: description, IsSystem: system,
+		Members: map[int]struct{}{}, Subgroups: map[int]struct{}{}}
+}
+
+// Lookup finds a group by ID; the realm implements it over its storage.
+type Lookup func(id int) *Group
+
+// HasMember reports whether userID is a member of g, directly or through
+// any depth of active subgroups. Each group is visited at most once.
+func HasMember(g *Group, userID int, lookup Lookup) bool {
+	seen := map[int]bool{}
+	stack := []*Group{g}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if cur == nil || seen[cur.ID] {
+			continue
+		}
+		seen[cur.ID] = true
+		if _, ok := cur.Members[userID]; ok {
+			return true
+		}
+		for id := range cur.Subgroups {
+			if sub := lookup(id); sub != nil && !sub.Deactivated {
+				stack = append(stack, sub)
+			}
+		}
+	}
+	return false
+}

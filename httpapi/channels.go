@@ -1,0 +1,5 @@
+package httpapi
+
+func (s *Server) channelRoutes() []route {
+	return []route{}
+}

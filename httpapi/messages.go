@@ -1,0 +1,5 @@
+package httpapi
+
+func (s *Server) messageRoutes() []route {
+	return []route{}
+}

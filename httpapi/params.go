@@ -1,0 +1,242 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// maxBodyBytes bounds a request body; uploads get their own limit later.
+const maxBodyBytes = 64 << 20
+
+// params is the merged parameter set of one request: form body fields
+// (urlencoded or multipart, for every method, DELETE included) first, then
+// the query string. It remembers which names a handler read, so that the
+// rest can be reported in ignored_parameters_unsupported.
+type params struct {
+	vals  map[string]string
+	order []string // names in arrival order, for a stable ignored list
+	files map[string][]*multipart.FileHeader
+	used  map[string]bool
+}
+
+// parseParams reads every parameter of req. A body that cannot be parsed
+// is a BAD_REQUEST.
+func parseParams(req *http.Request) (*params, error) {
+	p := &params{vals: map[string]string{}, used: map[string]bool{}}
+	if req.Body != nil && req.Method != http.MethodGet && req.Method != http.MethodHead {
+		ct, ctParams, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+		switch ct {
+		case "application/x-www-form-urlencoded", "":
+			body, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes))
+			if err != nil {
+				return nil, realm.BadRequest("Could not read the request body")
+			}
+			if len(bytes.TrimSpace(body)) > 0 {
+				form, err := url.ParseQuery(string(body))
+				if err != nil && ct != "" {
+					return nil, realm.BadRequest("Malformed form body")
+				}
+				p.addValues(form)
+			}
+		case "multipart/form-data":
+			boundary := ctParams["boundary"]
+			if boundary == "" {
+				return nil, realm.BadRequest("Malformed multipart body")
+			}
+			form, err := multipart.NewReader(io.LimitReader(req.Body, maxBodyBytes), boundary).ReadForm(32 << 20)
+			if err != nil {
+				return nil, realm.BadRequest("Malformed multipart body")
+			}
+			p.addValues(form.Value)
+			p.files = form.File
+		}
+	}
+	if req.URL.RawQuery != "" {
+		q, err := url.ParseQuery(req.URL.RawQuery)
+		if err != nil {
+			return nil, realm.BadRequest("Malformed query string")
+		}
+		p.addValues(q)
+	}
+	return p, nil
+}
+
+func (p *params) addValues(v map[string][]string) {
+	names := make([]string, 0, len(v))
+	for name := range v {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if _, seen := p.vals[name]; seen || len(v[name]) == 0 {
+			continue
+		}
+		p.vals[name] = v[name][0]
+		p.order = append(p.order, name)
+	}
+}
+
+// ignored lists the parameters no handler read, in arrival order.
+func (p *params) ignored() []string {
+	var out []string
+	for _, name := range p.order {
+		if !p.used[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// has reports whether name was sent, and marks it as supported.
+func (p *params) has(name string) bool {
+	p.used[name] = true
+	_, ok := p.vals[name]
+	return ok
+}
+
+// str returns the raw value of name.
+func (p *params) str(name string) (string, bool) {
+	p.used[name] = true
+	v, ok := p.vals[name]
+	return v, ok
+}
+
+// mustStr returns a required string parameter.
+func (p *params) mustStr(name string) (string, error) {
+	v, ok := p.str(name)
+	if !ok {
+		return "", realm.VariableMissing(name)
+	}
+	return v, nil
+}
+
+// optInt returns an optional integer parameter; set is false when absent.
+func (p *params) optInt(name string) (v int, set bool, err error) {
+	raw, ok := p.str(name)
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := parseJSONInt(raw)
+	if err != nil {
+		return 0, false, realm.BadRequest("%s is not an integer", name)
+	}
+	return n, true, nil
+}
+
+// mustInt returns a required integer parameter.
+func (p *params) mustInt(name string) (int, error) {
+	v, set, err := p.optInt(name)
+	if err == nil && !set {
+		err = realm.VariableMissing(name)
+	}
+	return v, err
+}
+
+// nonNegInt returns a required non-negative integer, Zulip's converter for
+// num_before/num_after: failures are REQUEST_VARIABLE_INVALID.
+func (p *params) nonNegInt(name string) (int, error) {
+	raw, ok := p.str(name)
+	if !ok {
+		return 0, realm.VariableMissing(name)
+	}
+	n, err := parseJSONInt(raw)
+	if err != nil || n < 0 {
+		return 0, realm.VariableInvalid(name, raw)
+	}
+	return n, nil
+}
+
+func parseJSONInt(raw string) (int, error) {
+	s := strings.TrimSpace(raw)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	return strconv.Atoi(s)
+}
+
+// optBool returns a boolean parameter, or def when absent. JSON true/false
+// and Python-style True/False are accepted.
+func (p *params) optBool(name string, def bool) (bool, error) {
+	v, _, err := p.optBoolSet(name)
+	if err != nil {
+		return false, err
+	}
+	if !p.hasValue(name) {
+		return def, nil
+	}
+	return v, nil
+}
+
+func (p *params) hasValue(name string) bool { _, ok := p.vals[name]; return ok }
+
+// optBoolSet returns a boolean parameter and whether it was sent.
+func (p *params) optBoolSet(name string) (v bool, set bool, err error) {
+	raw, ok := p.str(name)
+	if !ok {
+		return false, false, nil
+	}
+	switch strings.TrimSpace(raw) {
+	case "true", "True", "1":
+		return true, true, nil
+	case "false", "False", "0":
+		return false, true, nil
+	}
+	return false, false, realm.BadRequest("%s is not a boolean", name)
+}
+
+// optJSON decodes a JSON-encoded list or object parameter into dst; set is
+// false when absent.
+func (p *params) optJSON(name string, dst any) (set bool, err error) {
+	raw, ok := p.str(name)
+	if !ok {
+		return false, nil
+	}
+	if !json.Valid([]byte(raw)) {
+		return false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	if err := json.Unmarshal([]byte(raw), dst); err != nil {
+		return false, realm.BadRequest("%s is not %s", name, jsonKindName(dst))
+	}
+	return true, nil
+}
+
+// optIntList decodes a JSON list of integers.
+func (p *params) optIntList(name string) ([]int, bool, error) {
+	var out []int
+	set, err := p.optJSON(name, &out)
+	if err != nil {
+		var any []any
+		if json.Unmarshal([]byte(p.vals[name]), &any) == nil {
+			return nil, false, realm.BadRequest("%s[0] is not an integer", name)
+		}
+	}
+	return out, set, err
+}
+
+// optStringList decodes a JSON list of strings.
+func (p *params) optStringList(name string) ([]string, bool, error) {
+	var out []string
+	set, err := p.optJSON(name, &out)
+	return out, set, err
+}
+
+func jsonKindName(dst any) string {
+	switch dst.(type) {
+	case *[]int, *[]string, *[]any, *[]map[string]any:
+		return "a list"
+	case *map[string]any:
+		return "a dict"
+	}
+	return "valid"
+}
+

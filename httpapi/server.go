@@ -1,0 +1,160 @@
+// Package httpapi is the HTTP adapter of minizulip: it decodes Zulip API
+// requests, authenticates them, calls one realm method and encodes the
+// result or the error. No business rule lives here.
+package httpapi
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// APIPrefix is the path prefix of every API route.
+const APIPrefix = "/api/v1"
+
+// Server serves the Zulip HTTP API of one realm. It is an http.Handler.
+type Server struct {
+	realm   *realm.Realm
+	mux     *http.ServeMux
+	devMode bool
+	// allowed collects the methods of each path pattern, for 405 answers.
+	allowed map[string][]string
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithDevEndpoints serves the dev-server-only endpoints
+// (dev_fetch_api_key, dev_list_users). On by default.
+func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on } }
+
+// New returns the API server of r.
+func New(r *realm.Realm, opts ...Option) *Server {
+	s := &Server{realm: r, mux: http.NewServeMux(), devMode: true, allowed: map[string][]string{}}
+	for _, o := range opts {
+		o(s)
+	}
+	for _, group := range [][]route{
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(),
+	} {
+		for _, rt := range group {
+			s.handle(rt)
+		}
+	}
+	for path, methods := range s.allowed {
+		s.mux.HandleFunc(path, s.methodNotAllowed(methods))
+	}
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"})
+	})
+	return s
+}
+
+// Realm is the realm the server serves.
+func (s *Server) Realm() *realm.Realm { return s.realm }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) { s.mux.ServeHTTP(w, req) }
+
+// route is one endpoint: a method, a path below APIPrefix, the handler,
+// and whether it needs no authentication.
+type route struct {
+	method string
+	path   string
+	h      func(c *call) (any, error)
+	public bool
+}
+
+// call is one authenticated request being served.
+type call struct {
+	req   *http.Request
+	p     *params
+	actor *realm.Actor // nil on public routes
+}
+
+func (c *call) ctx() context.Context { return c.req.Context() }
+
+// pathInt reads an integer path parameter; the pattern guarantees digits
+// only in Zulip, so anything else is a 404.
+func (c *call) pathInt(name string) (int, error) {
+	n, err := strconv.Atoi(c.req.PathValue(name))
+	if err != nil || n < 0 {
+		return 0, realm.NotFound("Not Found")
+	}
+	return n, nil
+}
+
+func (s *Server) handle(rt route) {
+	path := APIPrefix + rt.path
+	s.allowed[path] = append(s.allowed[path], rt.method)
+	s.mux.HandleFunc(rt.method+" "+path, func(w http.ResponseWriter, req *http.Request) {
+		c := &call{req: req}
+		if !rt.public {
+			actor, err := s.authenticate(req)
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			c.actor = actor
+		}
+		p, err := parseParams(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		c.p = p
+		result, err := rt.h(c)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeSuccess(w, result, p.ignored())
+	})
+}
+
+// authenticate checks HTTP Basic credentials: email and API key.
+func (s *Server) authenticate(req *http.Request) (*realm.Actor, error) {
+	h := req.Header.Get("Authorization")
+	if h == "" {
+		return nil, realm.Unauthorized("Not logged in: API authentication or user session required")
+	}
+	scheme, encoded, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(encoded))
+	if err != nil {
+		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	}
+	email, key, ok := strings.Cut(string(raw), ":")
+	if !ok {
+		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	}
+	return s.realm.Authenticate(email, key)
+}
+
+func (s *Server) methodNotAllowed(methods []string) http.HandlerFunc {
+	allowed := append([]string(nil), methods...)
+	for _, m := range methods {
+		if m == http.MethodGet {
+			allowed = append(allowed, http.MethodHead)
+		}
+	}
+	sort.Strings(allowed)
+	allow := strings.Join(allowed, ", ")
+	return func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Allow", allow)
+		if req.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
+			"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed,
+		})
+	}
+}

@@ -1,0 +1,5 @@
+package httpapi
+
+func (s *Server) serverRoutes() []route {
+	return []route{}
+}

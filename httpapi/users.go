@@ -1,0 +1,5 @@
+package httpapi
+
+func (s *Server) userRoutes() []route {
+	return []route{}
+}

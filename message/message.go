@@ -1,0 +1,100 @@
+// Package message holds the types and pure rules of chat messages: the
+// message record, recipient types, parsing of the `to` parameter, content
+// normalization and Markdown rendering. It holds no lock and knows no realm.
+package message
+
+// Type is a message's recipient type as stored: a channel or a direct message.
+type Type uint8
+
+// The two stored recipient types. Responses spell them "stream"/"private".
+const (
+	Channel Type = iota + 1
+	Direct
+)
+
+// String gives the spelling Zulip uses in message objects.
+func (t Type) String() string {
+	if t == Direct {
+		return "private"
+	}
+	return "stream"
+}
+
+// ParseType reads the `type` parameter of a send request: "stream" and
+// "channel" mean a channel message, "private" and "direct" a direct message.
+func ParseType(s string) (Type, bool) {
+	switch s {
+	case "stream", "channel":
+		return Channel, true
+	case "private", "direct":
+		return Direct, true
+	}
+	return 0, false
+}
+
+// Flag names of a user's personal copy of a message.
+const (
+	FlagRead              = "read"
+	FlagStarred           = "starred"
+	FlagCollapsed         = "collapsed"
+	FlagMentioned         = "mentioned"
+	FlagWildcardMentioned = "wildcard_mentioned"
+	FlagHasAlertWord      = "has_alert_word"
+	FlagHistorical        = "historical"
+)
+
+// Flags is a bit set of a user's message flags.
+type Flags uint16
+
+// Bits of Flags, in the order Zulip lists them.
+const (
+	Read Flags = 1 << iota
+	Starred
+	Collapsed
+	Mentioned
+	WildcardMentioned
+	HasAlertWord
+	Historical
+)
+
+var flagNames = [...]string{FlagRead, FlagStarred, FlagCollapsed, FlagMentioned, FlagWildcardMentioned, FlagHasAlertWord, FlagHistorical}
+
+// Names lists the set flags by name, in Zulip's order; never nil.
+func (f Flags) Names() []string {
+	out := make([]string, 0, 2)
+	for i, n := range flagNames {
+		if f&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Reaction is one user's emoji reaction on a message.
+type Reaction struct {
+	EmojiName    string
+	EmojiCode    string
+	ReactionType string
+	UserID       int
+}
+
+// Message is a stored message. The realm owns it: once indexed, a Message
+// is only changed under the realm's write lock.
+type Message struct {
+	ID          int64
+	Type        Type
+	SenderID    int
+	ChannelID   int    // channel messages only
+	Topic       string // channel messages only; "" is the empty topic
+	RecipientID int    // the channel's or conversation's recipient id
+	// DMUserIDs are the participants of a direct message, sender included,
+	// sorted ascending. Nil for channel messages.
+	DMUserIDs   []int
+	Content     string // raw Markdown
+	Rendered    string // HTML
+	Timestamp   int64  // UNIX seconds
+	Client      string
+	Reactions   []Reaction
+	LastEditTS  int64 // 0 if never edited
+	IsMeMessage bool
+}

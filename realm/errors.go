@@ -1,0 +1,113 @@
+package realm
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Code is an API error code as Zulip sends it in the `code` field.
+type Code string
+
+// The error codes the realm returns. Each maps to one HTTP status by default.
+const (
+	CodeBadRequest                    Code = "BAD_REQUEST"
+	CodeRequestVariableMissing        Code = "REQUEST_VARIABLE_MISSING"
+	CodeRequestVariableInvalid        Code = "REQUEST_VARIABLE_INVALID"
+	CodeUnauthorized                  Code = "UNAUTHORIZED"
+	CodeUserDeactivated               Code = "USER_DEACTIVATED"
+	CodeAuthenticationFailed          Code = "AUTHENTICATION_FAILED"
+	CodeStreamDoesNotExist            Code = "STREAM_DOES_NOT_EXIST"
+	CodeUnauthorizedPrincipal         Code = "UNAUTHORIZED_PRINCIPAL"
+	CodeBadNarrow                     Code = "BAD_NARROW"
+	CodeBadEventQueueID               Code = "BAD_EVENT_QUEUE_ID"
+	CodeStreamWildcardMentionNotAllow Code = "STREAM_WILDCARD_MENTION_NOT_ALLOWED"
+	CodeTopicWildcardMentionNotAllow  Code = "TOPIC_WILDCARD_MENTION_NOT_ALLOWED"
+	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
+	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
+	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
+	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
+	CodeRateLimitHit                  Code = "RATE_LIMIT_HIT"
+)
+
+// Error is an API error: a code, a human message, the HTTP status it is sent
+// with, and the extra top-level fields some codes carry. httpapi only
+// encodes it.
+type Error struct {
+	Code   Code
+	Msg    string
+	Status int
+	// Extra holds fields sent next to `code`, e.g. `stream` or `var_name`.
+	Extra map[string]any
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Msg }
+
+// Is makes errors.Is match any *Error with the same code, so callers can
+// write errors.Is(err, realm.ErrStreamDoesNotExist).
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// Sentinels for errors.Is; their messages are not meaningful.
+var (
+	ErrBadRequest             = &Error{Code: CodeBadRequest}
+	ErrUnauthorized           = &Error{Code: CodeUnauthorized}
+	ErrStreamDoesNotExist     = &Error{Code: CodeStreamDoesNotExist}
+	ErrUnauthorizedPrincipal  = &Error{Code: CodeUnauthorizedPrincipal}
+	ErrBadNarrow              = &Error{Code: CodeBadNarrow}
+	ErrRequestVariableMissing = &Error{Code: CodeRequestVariableMissing}
+	ErrRequestVariableInvalid = &Error{Code: CodeRequestVariableInvalid}
+)
+
+// BadRequest is the generic 400 error with a formatted message.
+func BadRequest(format string, args ...any) *Error {
+	return &Error{Code: CodeBadRequest, Msg: fmt.Sprintf(format, args...), Status: http.StatusBadRequest}
+}
+
+// NotFound is BAD_REQUEST sent with HTTP 404, Zulip's "resource not found".
+func NotFound(msg string) *Error {
+	return &Error{Code: CodeBadRequest, Msg: msg, Status: http.StatusNotFound}
+}
+
+// VariableMissing reports a required parameter that was not sent.
+func VariableMissing(name string) *Error {
+	return &Error{Code: CodeRequestVariableMissing, Msg: fmt.Sprintf("Missing '%s' argument", name),
+		Status: http.StatusBadRequest, Extra: map[string]any{"var_name": name}}
+}
+
+// VariableInvalid reports a parameter whose value a converter refused.
+func VariableInvalid(name string, value any) *Error {
+	return &Error{Code: CodeRequestVariableInvalid, Msg: fmt.Sprintf("Bad value for '%s': %v", name, value),
+		Status: http.StatusBadRequest, Extra: map[string]any{"var_name": name, "bad_value": value}}
+}
+
+// Unauthorized is the 401 sent for any credential failure.
+func Unauthorized(msg string) *Error {
+	return &Error{Code: CodeUnauthorized, Msg: msg, Status: http.StatusUnauthorized}
+}
+
+// UnauthorizedPrincipal is a failed role check.
+func UnauthorizedPrincipal(msg string) *Error {
+	return &Error{Code: CodeUnauthorizedPrincipal, Msg: msg, Status: http.StatusBadRequest}
+}
+
+// BadNarrow reports an unknown narrow operator or operand.
+func BadNarrow(desc string) *Error {
+	return &Error{Code: CodeBadNarrow, Msg: "Invalid narrow operator: " + desc, Status: http.StatusBadRequest,
+		Extra: map[string]any{"desc": desc}}
+}
+
+func streamNameDoesNotExist(name string) *Error {
+	return &Error{Code: CodeStreamDoesNotExist, Msg: fmt.Sprintf("Channel '%s' does not exist", name),
+		Status: http.StatusBadRequest, Extra: map[string]any{"stream": name}}
+}
+
+func streamIDDoesNotExist(id int) *Error {
+	return &Error{Code: CodeStreamDoesNotExist, Msg: fmt.Sprintf("Channel with ID '%d' does not exist", id),
+		Status: http.StatusBadRequest, Extra: map[string]any{"stream_id": id}}
+}
+
+func invalidMessage() *Error { return BadRequest("Invalid message(s)") }
+
+func noSuchUser() *Error { return BadRequest("No such user") }

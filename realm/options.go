@@ -1,0 +1,60 @@
+package realm
+
+// Seed chooses what a new realm starts with.
+type Seed int
+
+const (
+	// SeedDev seeds the realm as a Zulip development server has it:
+	// iago, desdemona, hamlet… at @zulip.com, bots, channels, groups.
+	SeedDev Seed = iota
+	// SeedEmpty seeds only the system groups and the system bots.
+	SeedEmpty
+)
+
+// Default version facts advertised by the server.
+const (
+	DefaultFeatureLevel = 496
+	DefaultVersion      = "12.0-dev"
+	DefaultURL          = "http://localhost:9991"
+)
+
+// Options configure a Realm. Build them with the With… functions.
+type Options struct {
+	Clock        Clock
+	Seed         Seed
+	URL          string
+	FeatureLevel int
+	Version      string
+	Limits       Limits
+	// APIKeys fixes the API keys of seeded users, by email (case-insensitive).
+	// Users not listed get a random key.
+	APIKeys map[string]string
+	// Settings, when set, adjusts the realm settings after seeding.
+	Settings func(*Settings)
+}
+
+// Option is one configuration step for New.
+type Option func(*Options)
+
+// WithClock makes the realm read time from c.
+func WithClock(c Clock) Option { return func(o *Options) { o.Clock = c } }
+
+// WithSeed chooses the initial data.
+func WithSeed(s Seed) Option { return func(o *Options) { o.Seed = s } }
+
+// WithURL sets the realm URL (realm_uri) the server reports.
+func WithURL(url string) Option { return func(o *Options) { o.URL = url } }
+
+// WithFeatureLevel sets the advertised zulip_feature_level and zulip_version.
+func WithFeatureLevel(level int, version string) Option {
+	return func(o *Options) { o.FeatureLevel, o.Version = level, version }
+}
+
+// WithLimits replaces the size limits.
+func WithLimits(l Limits) Option { return func(o *Options) { o.Limits = l } }
+
+// WithAPIKeys fixes API keys by user email.
+func WithAPIKeys(keys map[string]string) Option { return func(o *Options) { o.APIKeys = keys } }
+
+// WithSettings adjusts the realm settings after seeding.
+func WithSettings(fn func(*Settings)) Option { return func(o *Options) { o.Settings = fn } }

@@ -1,0 +1,64 @@
+package realm
+
+// Settings are the realm-wide settings the rules read. Group-valued settings
+// hold user group IDs. Nil durations mean "no limit".
+type Settings struct {
+	Name                   string
+	Description            string
+	EmailAddressVisibility int // 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators
+	AllowMessageEditing    bool
+	// Time limits in seconds; nil is unlimited.
+	MessageContentEditLimitSeconds         *int
+	MoveMessagesWithinStreamLimitSeconds   *int
+	MoveMessagesBetweenStreamsLimitSeconds *int
+	MessageContentDeleteLimitSeconds       *int
+	MandatoryTopics                        bool
+	EmptyTopicDisplayName                  string
+	DefaultLanguage                        string
+	EnableSpectatorAccess                  bool
+
+	CanMentionManyUsersGroup            int
+	CanMoveMessagesBetweenTopicsGroup   int
+	CanMoveMessagesBetweenChannelsGroup int
+	CanResolveTopicsGroup               int
+	CanDeleteOwnMessageGroup            int
+	CanDeleteAnyMessageGroup            int
+	CanCreatePublicChannelGroup         int
+	CanCreatePrivateChannelGroup        int
+	CanAddSubscribersGroup              int
+}
+
+// Email visibility values of email_address_visibility.
+const (
+	EmailVisibilityEveryone   = 1
+	EmailVisibilityMembers    = 2
+	EmailVisibilityAdmins     = 3
+	EmailVisibilityNobody     = 4
+	EmailVisibilityModerators = 5
+)
+
+// Limits are the server's size limits, as register advertises them.
+type Limits struct {
+	MaxMessageLength     int
+	MaxTopicLength       int
+	MaxStreamNameLength  int
+	MaxStreamDescLength  int
+	MaxFileUploadSizeMiB int
+	MaxMessagesPerFetch  int
+	WildcardMentionLarge int // more than this many subscribers makes a channel "large"
+}
+
+// DefaultLimits are Zulip's defaults.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxMessageLength:     10000,
+		MaxTopicLength:       60,
+		MaxStreamNameLength:  60,
+		MaxStreamDescLength:  1024,
+		MaxFileUploadSizeMiB: 25,
+		MaxMessagesPerFetch:  5000,
+		WildcardMentionLarge: 15,
+	}
+}
+
+func intPtr(v int) *int { return &v }
