@@ -1,5 +1,144 @@
 package httpapi
 
+import (
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm"
+)
+
 func (s *Server) messageRoutes() []route {
-	return []route{}
+	return []route{
+		{method: "POST", path: "/messages", h: sendMessage},
+		{method: "GET", path: "/messages", h: getMessages},
+		{method: "GET", path: "/messages/{message_id}", h: getMessage},
+		{method: "DELETE", path: "/messages/{message_id}", h: deleteMessage},
+		{method: "POST", path: "/messages/render", h: renderMessage},
+	}
+}
+
+func sendMessage(c *call) (any, error) {
+	typ, err := c.p.mustStr("type")
+	if err != nil {
+		return nil, err
+	}
+	rawTo, err := c.p.mustStr("to")
+	if err != nil {
+		return nil, err
+	}
+	to, ok := message.ParseTo(rawTo)
+	if !ok {
+		return nil, realm.BadRequest("Invalid recipient: %s", rawTo)
+	}
+	content, err := c.p.mustStr("content")
+	if err != nil {
+		return nil, err
+	}
+	req := realm.SendRequest{Type: typ, To: to, Content: content}
+	if t, ok := c.p.str("topic"); ok {
+		req.Topic = &t
+	} else if t, ok := c.p.str("subject"); ok {
+		req.Topic = &t
+	}
+	if v, ok := c.p.str("queue_id"); ok {
+		req.QueueID = &v
+	}
+	if v, ok := c.p.str("local_id"); ok {
+		req.LocalID = &v
+	}
+	if v, set, err := c.p.optBoolSet("read_by_sender"); err != nil {
+		return nil, err
+	} else if set {
+		req.ReadBySender = &v
+	}
+	clientParam, _ := c.p.str("client")
+	req.Client = message.ClientName(clientParam, c.req.UserAgent())
+	return c.actor.SendMessage(c.ctx(), req)
+}
+
+// viewOptions reads apply_markdown, client_gravatar and
+// allow_empty_topic_name.
+func viewOptions(c *call) (realm.ViewOptions, error) {
+	var o realm.ViewOptions
+	var err error
+	if o.ApplyMarkdown, err = c.p.optBool("apply_markdown", true); err != nil {
+		return o, err
+	}
+	if o.ClientGravatar, err = c.p.optBool("client_gravatar", true); err != nil {
+		return o, err
+	}
+	o.AllowEmptyTopicName, err = c.p.optBool("allow_empty_topic_name", false)
+	return o, err
+}
+
+func getMessages(c *call) (any, error) {
+	var req realm.FetchRequest
+	var err error
+	if req.View, err = viewOptions(c); err != nil {
+		return nil, err
+	}
+	useFirstUnread, err := c.p.optBool("use_first_unread_anchor", false)
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := c.p.str("anchor"); ok {
+		if req.Anchor, err = realm.ParseAnchor(raw); err != nil {
+			return nil, err
+		}
+	} else if useFirstUnread {
+		req.Anchor = realm.Anchor{FirstUnread: true}
+	} else {
+		return nil, realm.BadRequest("Missing 'anchor' argument.")
+	}
+	if req.NumBefore, err = c.p.nonNegInt("num_before"); err != nil {
+		return nil, err
+	}
+	if req.NumAfter, err = c.p.nonNegInt("num_after"); err != nil {
+		return nil, err
+	}
+	if req.IncludeAnchor, err = c.p.optBool("include_anchor", true); err != nil {
+		return nil, err
+	}
+	if raw, ok := c.p.str("narrow"); ok && raw != "" {
+		if req.Narrow, err = message.ParseNarrow(raw); err != nil {
+			return nil, realm.VariableInvalid("narrow", raw)
+		}
+	}
+	return c.actor.GetMessages(c.ctx(), req)
+}
+
+// singleMessage is the answer of GET /messages/{id}.
+type singleMessage struct {
+	Message    realm.Message `json:"message"`
+	RawContent string        `json:"raw_content"`
+}
+
+func getMessage(c *call) (any, error) {
+	id, err := c.pathInt("message_id")
+	if err != nil {
+		return nil, err
+	}
+	o, err := viewOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	m, raw, err := c.actor.GetMessage(c.ctx(), int64(id), o)
+	if err != nil {
+		return nil, err
+	}
+	return singleMessage{Message: m, RawContent: raw}, nil
+}
+
+func deleteMessage(c *call) (any, error) {
+	id, err := c.pathInt("message_id")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.DeleteMessage(c.ctx(), int64(id))
+}
+
+func renderMessage(c *call) (any, error) {
+	content, err := c.p.mustStr("content")
+	if err != nil {
+		return nil, err
+	}
+	return c.actor.RenderMessage(c.ctx(), content)
 }

@@ -49,6 +49,9 @@ type Realm struct {
 
 	messages      *messageIndex
 	nextMessageID int64
+
+	// userTopics holds each user's visibility policies by topic.
+	userTopics map[int]map[topicRef]*UserTopic
 }
 
 // conversation is one direct-message conversation: a set of users.

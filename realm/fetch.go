@@ -1,0 +1,199 @@
+package realm
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// Anchor values of GET /messages, as Zulip maps them.
+const (
+	AnchorOldest int64 = 0
+	AnchorNewest int64 = 10_000_000_000_000_000
+)
+
+// Anchor is the anchor of a fetch: an ID, or one of the named anchors.
+type Anchor struct {
+	ID          int64
+	FirstUnread bool
+}
+
+// ParseAnchor reads the anchor parameter: an integer, "newest", "oldest"
+// or "first_unread". Negative IDs mean oldest; IDs past 10^16 mean newest.
+func ParseAnchor(s string) (Anchor, error) {
+	switch s {
+	case "newest":
+		return Anchor{ID: AnchorNewest}, nil
+	case "oldest":
+		return Anchor{ID: AnchorOldest}, nil
+	case "first_unread":
+		return Anchor{FirstUnread: true}, nil
+	}
+	s = strings.Trim(s, `"`)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if len(s) > 0 && strings.Trim(s, "0123456789") == "" {
+			return Anchor{ID: AnchorNewest}, nil // overflow: a huge id
+		}
+		return Anchor{}, BadRequest("Invalid anchor")
+	}
+	return Anchor{ID: min(max(n, AnchorOldest), AnchorNewest)}, nil
+}
+
+// FetchRequest is a GET /messages query.
+type FetchRequest struct {
+	Anchor        Anchor
+	NumBefore     int
+	NumAfter      int
+	IncludeAnchor bool
+	Narrow        []message.Term
+	View          ViewOptions
+}
+
+// FetchResult is the answer of GET /messages.
+type FetchResult struct {
+	Messages       []Message `json:"messages"`
+	Anchor         int64     `json:"anchor"`
+	FoundAnchor    bool      `json:"found_anchor"`
+	FoundOldest    bool      `json:"found_oldest"`
+	FoundNewest    bool      `json:"found_newest"`
+	HistoryLimited bool      `json:"history_limited"`
+}
+
+// GetMessages answers GET /messages: the messages around an anchor that
+// match a narrow, walking only the index the narrow names.
+func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (FetchResult, error) {
+	if req.NumBefore < 0 || req.NumAfter < 0 {
+		return FetchResult{}, BadRequest("num_before and num_after must not be negative")
+	}
+	if req.NumBefore+req.NumAfter > a.r.opts.Limits.MaxMessagesPerFetch {
+		return FetchResult{}, BadRequest("Too many messages requested (maximum %d).", a.r.opts.Limits.MaxMessagesPerFetch)
+	}
+	if !req.IncludeAnchor && req.NumBefore > 0 && req.NumAfter > 0 {
+		return FetchResult{}, BadRequest("The anchor can only be excluded at an end of the range")
+	}
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return FetchResult{}, err
+	}
+	q, err := r.compileNarrow(me, req.Narrow)
+	if err != nil {
+		return FetchResult{}, err
+	}
+	anchor := req.Anchor.ID
+	if req.Anchor.FirstUnread {
+		anchor = r.firstUnread(me, q)
+	}
+	res := FetchResult{Anchor: anchor, Messages: []Message{}}
+	w := q.walker(r, me)
+	var before, after []*message.Message
+	var anchorMsg *message.Message
+	if req.NumBefore > 0 {
+		w.down(anchor, func(m *message.Message) bool {
+			if q.match(r, me, m) {
+				before = append(before, m)
+			}
+			return len(before) < req.NumBefore
+		})
+	}
+	if anchor != AnchorNewest && anchor != AnchorOldest {
+		w.up(anchor, func(m *message.Message) bool {
+			if m.ID == anchor && q.match(r, me, m) {
+				anchorMsg = m
+			}
+			return false
+		})
+	}
+	if req.NumAfter > 0 && anchor != AnchorNewest {
+		w.up(anchor+1, func(m *message.Message) bool {
+			if q.match(r, me, m) {
+				after = append(after, m)
+			}
+			return len(after) < req.NumAfter
+		})
+	}
+	res.FoundAnchor = anchorMsg != nil
+	res.FoundOldest = anchor == AnchorOldest || len(before) < req.NumBefore
+	res.FoundNewest = anchor == AnchorNewest || len(after) < req.NumAfter
+	if !req.IncludeAnchor {
+		anchorMsg = nil
+	}
+	out := make([]Message, 0, len(before)+len(after)+1)
+	for i := len(before) - 1; i >= 0; i-- {
+		out = append(out, r.fetchedView(me, before[i], req.View))
+	}
+	if anchorMsg != nil {
+		out = append(out, r.fetchedView(me, anchorMsg, req.View))
+	}
+	for _, m := range after {
+		out = append(out, r.fetchedView(me, m, req.View))
+	}
+	res.Messages = out
+	return res, nil
+}
+
+// fetchedView is a message with the viewer's flags; channel history the
+// viewer never received is flagged read and historical.
+func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Message {
+	flags := message.Read | message.Historical
+	if um := r.messages.personal(me.ID, m.ID); um != nil {
+		flags = um.flags
+	}
+	return r.messageView(me, m, flags, true, o)
+}
+
+// firstUnread is the ID of the oldest unread message matching q, or
+// AnchorNewest when there is none.
+func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
+	found := AnchorNewest
+	userWalker(r.messages.unreadUser[me.ID]).up(0, func(m *message.Message) bool {
+		if q.match(r, me, m) {
+			found = m.ID
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// GetMessage answers GET /messages/{id}: the message with the viewer's
+// flags, and its raw Markdown.
+func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (Message, string, error) {
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return Message{}, "", err
+	}
+	m := r.accessibleMessage(me, id)
+	if m == nil {
+		return Message{}, "", invalidMessage()
+	}
+	return r.fetchedView(me, m, o), m.Content, nil
+}
+
+// accessibleMessage returns message id if the user received it or may read
+// its channel's history; nil otherwise.
+func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
+	m, ok := r.messages.byID.Get(&message.Message{ID: id})
+	if !ok {
+		return nil
+	}
+	if r.messages.personal(me.ID, id) != nil {
+		return m
+	}
+	if m.Type == message.Channel {
+		if ch := r.channels[m.ChannelID]; ch != nil && r.historyReadableBy(ch, me.ID) {
+			return m
+		}
+	}
+	return nil
+}
+

@@ -1,0 +1,76 @@
+package realm
+
+import (
+	"context"
+
+	"github.com/minizulip/minizulip/message"
+)
+
+// DeleteMessage deletes a message (DELETE /messages/{id}). Administrators
+// may delete any message; others only their own (or their bots'), while
+// can_delete_own_message_group allows it and the delete time limit has not
+// passed.
+func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	m := r.accessibleMessage(me, id)
+	if m == nil {
+		return invalidMessage()
+	}
+	if !r.inGroup(r.settings.CanDeleteAnyMessageGroup, me.ID) {
+		own := m.SenderID == me.ID
+		if sender := r.users[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
+			own = true
+		}
+		if !own || !r.inGroup(r.settings.CanDeleteOwnMessageGroup, me.ID) {
+			return BadRequest("You don't have permission to delete this message")
+		}
+		if limit := r.settings.MessageContentDeleteLimitSeconds; limit != nil &&
+			r.clock.Now().Unix()-m.Timestamp > int64(*limit) {
+			return BadRequest("The time limit for deleting this message has passed")
+		}
+	}
+	r.removeMessage(m)
+	return nil
+}
+
+// removeMessage drops m from every index and keeps the channel's
+// first_message_id current. The caller holds the write lock.
+func (r *Realm) removeMessage(m *message.Message) {
+	convID := 0
+	var holders []int
+	if m.Type == message.Direct {
+		conv := r.conversations[joinIDs(m.DMUserIDs)]
+		convID = conv.id
+		holders = m.DMUserIDs
+	} else {
+		holders = r.holdersOf(m)
+	}
+	r.messages.remove(m, convID, holders)
+	if m.Type == message.Channel {
+		ch := r.channels[m.ChannelID]
+		if ch != nil && ch.FirstMessageID == m.ID {
+			ch.FirstMessageID = 0
+			keyedWalker(r.messages.byChannel, ch.ID).up(0, func(next *message.Message) bool {
+				ch.FirstMessageID = next.ID
+				return false
+			})
+		}
+	}
+}
+
+// holdersOf lists the users holding a personal copy of a channel message.
+func (r *Realm) holdersOf(m *message.Message) []int {
+	var out []int
+	for uid := range r.messages.byUser {
+		if r.messages.personal(uid, m.ID) != nil {
+			out = append(out, uid)
+		}
+	}
+	return out
+}

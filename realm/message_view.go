@@ -1,0 +1,150 @@
+package realm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// Message is a message object as the API returns it.
+type Message struct {
+	ID               int64       `json:"id"`
+	SenderID         int         `json:"sender_id"`
+	Content          string      `json:"content"`
+	RecipientID      int         `json:"recipient_id"`
+	Timestamp        int64       `json:"timestamp"`
+	Client           string      `json:"client"`
+	Subject          string      `json:"subject"`
+	TopicLinks       []TopicLink `json:"topic_links"`
+	IsMeMessage      bool        `json:"is_me_message"`
+	Reactions        []Reaction  `json:"reactions"`
+	Submessages      []any       `json:"submessages"`
+	Flags            []string    `json:"flags,omitempty"`
+	SenderFullName   string      `json:"sender_full_name"`
+	SenderEmail      string      `json:"sender_email"`
+	SenderRealmStr   string      `json:"sender_realm_str"`
+	DisplayRecipient any         `json:"display_recipient"`
+	Type             string      `json:"type"`
+	StreamID         *int        `json:"stream_id,omitempty"`
+	AvatarURL        *string     `json:"avatar_url"`
+	ContentType      string      `json:"content_type"`
+	LastEditTS       *int64      `json:"last_edit_timestamp,omitempty"`
+}
+
+// TopicLink is a link a linkifier found in a topic name.
+type TopicLink struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// Reaction is a reaction as the API returns it.
+type Reaction struct {
+	EmojiName    string       `json:"emoji_name"`
+	EmojiCode    string       `json:"emoji_code"`
+	ReactionType string       `json:"reaction_type"`
+	UserID       int          `json:"user_id"`
+	User         ReactionUser `json:"user"`
+}
+
+// ReactionUser is the deprecated user object inside a reaction.
+type ReactionUser struct {
+	ID       int    `json:"id"`
+	Email    string `json:"email"`
+	FullName string `json:"full_name"`
+}
+
+// DisplayRecipientUser is one participant of a direct message.
+type DisplayRecipientUser struct {
+	ID            int    `json:"id"`
+	Email         string `json:"email"`
+	FullName      string `json:"full_name"`
+	IsMirrorDummy bool   `json:"is_mirror_dummy"`
+}
+
+// ViewOptions choose how message objects are rendered for a client.
+type ViewOptions struct {
+	ApplyMarkdown       bool
+	ClientGravatar      bool
+	AllowEmptyTopicName bool
+}
+
+// realmStringID is the sender_realm_str of every message.
+const realmStringID = "zulip"
+
+// messageView builds the API object of m for viewer; flags are included
+// when withFlags is set. The caller holds the lock.
+func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message.Flags, withFlags bool, o ViewOptions) Message {
+	sender := r.users[m.SenderID]
+	v := Message{
+		ID: m.ID, SenderID: m.SenderID, RecipientID: m.RecipientID, Timestamp: m.Timestamp,
+		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: []TopicLink{},
+		Reactions: r.reactionViews(m), Submessages: []any{}, SenderRealmStr: realmStringID,
+		Type: m.Type.String(),
+	}
+	if sender != nil {
+		v.SenderFullName, v.SenderEmail = sender.FullName, r.apiEmail(sender)
+		v.AvatarURL = r.avatarURL(viewer, sender, o.ClientGravatar)
+	}
+	if o.ApplyMarkdown {
+		v.Content, v.ContentType = m.Rendered, "text/html"
+	} else {
+		v.Content, v.ContentType = m.Content, "text/x-markdown"
+	}
+	if withFlags {
+		v.Flags = flags.Names()
+	}
+	if m.LastEditTS != 0 {
+		ts := m.LastEditTS
+		v.LastEditTS = &ts
+	}
+	if m.Type == message.Channel {
+		id := m.ChannelID
+		v.StreamID = &id
+		v.DisplayRecipient = r.channels[m.ChannelID].Name
+		v.Subject = m.Topic
+		if v.Subject == "" && !o.AllowEmptyTopicName {
+			v.Subject = r.settings.EmptyTopicDisplayName
+		}
+	} else {
+		v.DisplayRecipient = r.displayRecipients(m)
+	}
+	return v
+}
+
+func (r *Realm) reactionViews(m *message.Message) []Reaction {
+	out := make([]Reaction, 0, len(m.Reactions))
+	for _, re := range m.Reactions {
+		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: re.ReactionType, UserID: re.UserID}
+		if u := r.users[re.UserID]; u != nil {
+			rv.User = ReactionUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName}
+		}
+		out = append(out, rv)
+	}
+	return out
+}
+
+// displayRecipients lists a direct message's participants: a 1:1 pair
+// ordered by email, a self message as one entry, a group by user ID.
+func (r *Realm) displayRecipients(m *message.Message) []DisplayRecipientUser {
+	out := make([]DisplayRecipientUser, 0, len(m.DMUserIDs))
+	for _, id := range m.DMUserIDs {
+		u := r.users[id]
+		out = append(out, DisplayRecipientUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName})
+	}
+	if len(out) == 2 {
+		slices.SortFunc(out, func(a, b DisplayRecipientUser) int { return strings.Compare(a.Email, b.Email) })
+	}
+	return out
+}
+
+// avatarURL is nil only when the client computes Gravatar URLs itself and
+// may see the real email that the URL is derived from.
+func (r *Realm) avatarURL(viewer, target *user.User, clientGravatar bool) *string {
+	if clientGravatar && target.AvatarSource == "G" && viewer != nil && r.canSeeDeliveryEmail(viewer, target) {
+		return nil
+	}
+	url := user.GravatarURL(target.DeliveryEmail, target.AvatarVersion)
+	return &url
+}

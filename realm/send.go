@@ -1,0 +1,319 @@
+package realm
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
+)
+
+// SendRequest is a message to send (POST /messages).
+type SendRequest struct {
+	// Type is "channel", "stream", "direct" or "private".
+	Type string
+	// To names the recipients: a channel by name or ID, or users by ID or email.
+	To message.To
+	// Topic is required for channel messages (nil means absent).
+	Topic   *string
+	Content string
+	// QueueID and LocalID pair the message with the sender's event queue
+	// for local echo; both or neither.
+	QueueID, LocalID *string
+	// ReadBySender overrides the client-name heuristic when set.
+	ReadBySender *bool
+	// Client is the sending client's name (see message.ClientName).
+	Client string
+}
+
+// SendResult is the answer to a send.
+type SendResult struct {
+	ID int64 `json:"id"`
+	// AutomaticNewVisibilityPolicy is set only when sending changed the
+	// sender's visibility policy for the topic.
+	AutomaticNewVisibilityPolicy *int `json:"automatic_new_visibility_policy,omitempty"`
+}
+
+// SendChannelMessage sends a message to a channel by name.
+func (a *Actor) SendChannelMessage(ctx context.Context, channel, topicName, content string) (SendResult, error) {
+	return a.SendMessage(ctx, SendRequest{Type: "channel", To: message.To{ChannelName: channel}, Topic: &topicName, Content: content})
+}
+
+// SendDirectMessage sends a direct message to the given users.
+func (a *Actor) SendDirectMessage(ctx context.Context, userIDs []int, content string) (SendResult, error) {
+	return a.SendMessage(ctx, SendRequest{Type: "direct", To: message.To{UserIDs: userIDs, IsList: true}, Content: content})
+}
+
+// SendMessage sends a message as the actor, applying every rule of
+// POST /messages. On error nothing is stored.
+func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, error) {
+	kind, ok := message.ParseType(req.Type)
+	if !ok {
+		return SendResult{}, BadRequest("Invalid type")
+	}
+	if (req.QueueID == nil) != (req.LocalID == nil) {
+		if req.QueueID == nil {
+			return SendResult{}, VariableMissing("queue_id")
+		}
+		return SendResult{}, VariableMissing("local_id")
+	}
+	content, err := message.NormalizeContent(req.Content, a.r.opts.Limits.MaxMessageLength)
+	if err != nil {
+		return SendResult{}, BadRequest("%s", err.Error())
+	}
+	rendered := a.r.renderer.Render(content) // outside the lock: pure
+
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sender, err := a.me()
+	if err != nil {
+		return SendResult{}, err
+	}
+	m := &message.Message{
+		Type: kind, SenderID: sender.ID, Content: content, Rendered: rendered,
+		Timestamp: r.clock.Now().Unix(), Client: req.Client, IsMeMessage: message.IsMeMessage(content),
+	}
+	if m.Client == "" {
+		m.Client = "Internal"
+	}
+	var recipients []int
+	var conv *conversation
+	var ch *Channel
+	if kind == message.Channel {
+		ch, err = r.channelForSend(sender, req.To)
+		if err != nil {
+			return SendResult{}, err
+		}
+		if m.Topic, err = r.topicForSend(req.Topic); err != nil {
+			return SendResult{}, err
+		}
+		m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
+		recipients = r.subscriberIDs(ch.ID)
+	} else {
+		ids, err := r.directRecipients(sender, req.To)
+		if err != nil {
+			return SendResult{}, err
+		}
+		conv = r.conversationFor(ids)
+		m.DMUserIDs = conv.userIDs
+		m.RecipientID = r.dmRecipientID(conv, sender.ID)
+		recipients = conv.userIDs
+	}
+
+	// Everything is valid: store and deliver.
+	m.ID = r.nextMessageID
+	r.nextMessageID++
+	convID := 0
+	if conv != nil {
+		convID = conv.id
+	}
+	r.messages.insert(m, convID)
+	readBySender := message.IsHumanClient(m.Client)
+	if req.ReadBySender != nil {
+		readBySender = *req.ReadBySender
+	}
+	senderDelivered := false
+	for _, uid := range recipients {
+		u := r.users[uid]
+		if u == nil || !u.IsActive {
+			continue
+		}
+		var flags message.Flags
+		if uid == sender.ID {
+			senderDelivered = true
+			if readBySender {
+				flags |= message.Read
+			}
+		}
+		r.messages.deliver(uid, m, flags)
+	}
+	if !senderDelivered {
+		var flags message.Flags
+		if readBySender {
+			flags = message.Read
+		}
+		r.messages.deliver(sender.ID, m, flags)
+	}
+	res := SendResult{ID: m.ID}
+	if ch != nil {
+		if ch.FirstMessageID == 0 {
+			ch.FirstMessageID = m.ID
+		}
+		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
+	}
+	return res, nil
+}
+
+// channelForSend resolves the channel of a send and checks that the sender
+// may post there.
+func (r *Realm) channelForSend(sender *user.User, to message.To) (*Channel, error) {
+	var ch *Channel
+	switch {
+	case to.IsList && len(to.Emails) == 1:
+		ch = r.channelsByName[channelKey(to.Emails[0])]
+		if ch == nil {
+			return nil, streamNameDoesNotExist(to.Emails[0])
+		}
+	case to.IsList && len(to.UserIDs) == 1:
+		if ch = r.channels[to.UserIDs[0]]; ch == nil {
+			return nil, streamIDDoesNotExist(to.UserIDs[0])
+		}
+	case to.IsList:
+		return nil, BadRequest("Invalid recipient: a channel message needs exactly one channel")
+	case to.ChannelName != "" && to.ChannelID == 0:
+		ch = r.channelsByName[channelKey(strings.TrimSpace(to.ChannelName))]
+		if ch == nil {
+			return nil, streamNameDoesNotExist(to.ChannelName)
+		}
+	default:
+		if ch = r.channels[to.ChannelID]; ch == nil {
+			return nil, streamIDDoesNotExist(to.ChannelID)
+		}
+	}
+	if !r.canAccessChannelForSend(sender, ch) {
+		return nil, BadRequest("Not authorized to send to channel '%s'", ch.Name)
+	}
+	if ch.IsArchived {
+		return nil, BadRequest("Not authorized to send to channel '%s'", ch.Name)
+	}
+	if !r.inGroup(ch.CanSendMessageGroup, sender.ID) && !sender.IsSystemBot {
+		return nil, BadRequest("You do not have permission to post in this channel.")
+	}
+	return ch, nil
+}
+
+// canAccessChannelForSend: subscribers always; others only for public
+// channels and not as guests; a bot may send where its owner may.
+func (r *Realm) canAccessChannelForSend(sender *user.User, ch *Channel) bool {
+	if sender.IsSystemBot || r.isSubscribed(ch.ID, sender.ID) {
+		return true
+	}
+	if sender.IsBot() && sender.BotOwnerID != 0 {
+		if owner := r.users[sender.BotOwnerID]; owner != nil && r.isSubscribed(ch.ID, owner.ID) {
+			return true
+		}
+	}
+	return !ch.InviteOnly && !sender.IsGuest()
+}
+
+// topicForSend applies the topic rules of a channel message.
+func (r *Realm) topicForSend(raw *string) (string, error) {
+	if raw == nil {
+		return "", BadRequest("Missing topic")
+	}
+	name := topic.Normalize(*raw)
+	if pos := forbiddenTopicPosition(name); pos >= 0 {
+		return "", BadRequest("Invalid character in topic, at position %d!", pos)
+	}
+	if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
+		name = ""
+	}
+	if name == "" && r.settings.MandatoryTopics {
+		return "", BadRequest("Topic can't be empty!")
+	}
+	return name, nil
+}
+
+// forbiddenTopicPosition returns the 1-based position of the first control
+// character in a topic name, or -1.
+func forbiddenTopicPosition(name string) int {
+	pos := 0
+	for _, c := range name {
+		pos++
+		if c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0xfffe || c == 0xffff {
+			return pos
+		}
+	}
+	return -1
+}
+
+// directRecipients resolves the `to` of a direct message to the sorted
+// user IDs of the conversation, sender included.
+func (r *Realm) directRecipients(sender *user.User, to message.To) ([]int, error) {
+	set := map[int]bool{}
+	switch {
+	case len(to.UserIDs) > 0:
+		for _, id := range to.UserIDs {
+			u := r.users[id]
+			if u == nil {
+				return nil, BadRequest("Invalid user ID %d", id)
+			}
+			set[u.ID] = true
+		}
+	case len(to.Emails) > 0:
+		for _, email := range to.Emails {
+			u := r.userByEmail(email)
+			if u == nil {
+				return nil, BadRequest("Invalid email '%s'", email)
+			}
+			set[u.ID] = true
+		}
+	default:
+		return nil, BadRequest("Message must have recipients")
+	}
+	for id := range set {
+		u := r.users[id]
+		if !u.IsActive && id != sender.ID {
+			return nil, BadRequest("'%s' is no longer using Zulip.", r.apiEmail(u))
+		}
+	}
+	set[sender.ID] = true
+	ids := make([]int, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// conversationFor returns the stored conversation of exactly these users,
+// creating it on first use.
+func (r *Realm) conversationFor(ids []int) *conversation {
+	key := joinIDs(ids)
+	if c := r.conversations[key]; c != nil {
+		return c
+	}
+	c := &conversation{id: len(r.conversations) + 1, userIDs: ids}
+	if len(ids) > 2 {
+		c.recipientID = r.allocRecipient()
+	}
+	r.conversations[key] = c
+	return c
+}
+
+// dmRecipientID is the recipient_id Zulip reports for a direct message:
+// the group's own recipient, else the other user's personal recipient
+// (the sender's own for a message to oneself).
+func (r *Realm) dmRecipientID(c *conversation, senderID int) int {
+	if c.recipientID != 0 {
+		return c.recipientID
+	}
+	for _, id := range c.userIDs {
+		if id != senderID {
+			return r.personalRecipient[id]
+		}
+	}
+	return r.personalRecipient[senderID]
+}
+
+
+// RenderResult is the answer of POST /messages/render.
+type RenderResult struct {
+	Rendered string `json:"rendered"`
+}
+
+// RenderMessage renders Markdown as the realm would at send time; content
+// over max_message_length is truncated as on send.
+func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult, error) {
+	a.r.mu.RLock()
+	_, err := a.me()
+	a.r.mu.RUnlock()
+	if err != nil {
+		return RenderResult{}, err
+	}
+	content = message.Truncate(content, a.r.opts.Limits.MaxMessageLength)
+	return RenderResult{Rendered: a.r.renderer.Render(content)}, nil
+}

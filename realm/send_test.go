@@ -1,0 +1,287 @@
+package realm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/minizulip/minizulip/message"
+)
+
+// Seeded user IDs used throughout the realm tests.
+const (
+	idAaron           = 6
+	idZoe             = 7
+	idCordelia        = 8
+	idDesdemona       = 9
+	idHamlet          = 10
+	idIago            = 11
+	idOthello         = 12
+	idPolonius        = 13
+	idProspero        = 14
+	idShiva           = 15
+	idDefaultBot      = 16
+	idNotificationBot = 4
+)
+
+var bg = context.Background()
+
+func str(s string) *string { return &s }
+
+func newTestRealm(t testing.TB, opts ...Option) (*Realm, *ManualClock) {
+	t.Helper()
+	clock := NewManualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	r := New(append([]Option{WithClock(clock)}, opts...)...)
+	return r, clock
+}
+
+func wantCode(t *testing.T, err error, code Code, msgPart string) *Error {
+	t.Helper()
+	var re *Error
+	if !errors.As(err, &re) {
+		t.Fatalf("error %v is not a *realm.Error (want %s)", err, code)
+	}
+	if re.Code != code || !strings.Contains(re.Msg, msgPart) {
+		t.Fatalf("got %s %q, want %s containing %q", re.Code, re.Msg, code, msgPart)
+	}
+	return re
+}
+
+func messageCount(r *Realm) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.messages.byID.Len()
+}
+
+func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
+	r, _ := newTestRealm(t)
+	res, err := r.As(idHamlet).SendChannelMessage(bg, "verona", "greetings", "hello **world**")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ID != 1 || res.AutomaticNewVisibilityPolicy == nil || *res.AutomaticNewVisibilityPolicy != PolicyFollowed {
+		t.Fatalf("result %+v: want id 1 and automatic follow (policy 3) on initiation", res)
+	}
+	m, raw, err := r.As(idOthello).GetMessage(bg, res.ID, ViewOptions{ApplyMarkdown: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw != "hello **world**" || m.Content != "<p>hello <strong>world</strong></p>" || m.DisplayRecipient != "Verona" ||
+		m.Subject != "greetings" || m.Type != "stream" || *m.StreamID != 1 || m.SenderEmail != "user10@zulipdev.com" {
+		t.Fatalf("unexpected message %+v", m)
+	}
+	if len(m.Flags) != 0 {
+		t.Fatalf("othello's copy should be unread: %v", m.Flags)
+	}
+	// Second message in the same topic: no automatic change any more.
+	res2, _ := r.As(idHamlet).SendChannelMessage(bg, "Verona", "Greetings", "again")
+	if res2.AutomaticNewVisibilityPolicy != nil {
+		t.Fatal("policy already followed: no change expected")
+	}
+	// A non-subscriber of Verona (a bot of the dev channels only) has no copy.
+	if r.messages.personal(idDefaultBot, res.ID) != nil {
+		t.Fatal("default bot is not subscribed to Verona")
+	}
+}
+
+func TestSendReadBySender(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idIago)
+	api, _ := a.SendMessage(bg, SendRequest{Type: "stream", To: message.To{ChannelName: "Denmark"}, Topic: str("t"), Content: "x", Client: "ZulipPython"})
+	web, _ := a.SendMessage(bg, SendRequest{Type: "stream", To: message.To{ChannelName: "Denmark"}, Topic: str("t"), Content: "x", Client: "website"})
+	forced, _ := a.SendMessage(bg, SendRequest{Type: "stream", To: message.To{ChannelName: "Denmark"}, Topic: str("t"), Content: "x", Client: "curl", ReadBySender: func() *bool { b := true; return &b }()})
+	for _, c := range []struct {
+		id   int64
+		read bool
+	}{{api.ID, false}, {web.ID, true}, {forced.ID, true}} {
+		um := r.messages.personal(idIago, c.id)
+		if um == nil || (um.flags&message.Read != 0) != c.read {
+			t.Errorf("message %d: read=%v, want %v", c.id, um != nil && um.flags&message.Read != 0, c.read)
+		}
+	}
+}
+
+func TestSendTopicRules(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idHamlet)
+	send := func(topicName *string) (SendResult, error) {
+		return a.SendMessage(bg, SendRequest{Type: "channel", To: message.To{ChannelName: "Denmark"}, Topic: topicName, Content: "hi"})
+	}
+	_, err := send(nil)
+	wantCode(t, err, CodeBadRequest, "Missing topic")
+	for _, empty := range []string{"", "(no topic)", "general chat", "   "} {
+		res, err := send(str(empty))
+		if err != nil {
+			t.Fatalf("topic %q: %v", empty, err)
+		}
+		m, _, _ := a.GetMessage(bg, res.ID, ViewOptions{AllowEmptyTopicName: true})
+		if m.Subject != "" {
+			t.Fatalf("topic %q stored as %q, want empty", empty, m.Subject)
+		}
+		m, _, _ = a.GetMessage(bg, res.ID, ViewOptions{})
+		if m.Subject != "general chat" {
+			t.Fatalf("empty topic shown as %q without allow_empty_topic_name", m.Subject)
+		}
+	}
+	long := strings.Repeat("x", 70)
+	res, _ := send(&long)
+	m, _, _ := a.GetMessage(bg, res.ID, ViewOptions{})
+	if m.Subject != strings.Repeat("x", 57)+"..." {
+		t.Fatalf("long topic stored as %q", m.Subject)
+	}
+	_, err = send(str("bad\x01topic"))
+	wantCode(t, err, CodeBadRequest, "Invalid character in topic")
+
+	r.UpdateSettings(func(s *Settings) { s.MandatoryTopics = true })
+	before := messageCount(r)
+	for _, empty := range []string{"", "(no topic)", "general chat"} {
+		_, err := send(str(empty))
+		wantCode(t, err, CodeBadRequest, "Topic can't be empty!")
+	}
+	if messageCount(r) != before {
+		t.Fatal("rejected sends stored messages")
+	}
+}
+
+func TestSendContentRules(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idHamlet)
+	send := func(content string) (SendResult, error) { return a.SendChannelMessage(bg, "Denmark", "t", content) }
+	_, err := send("  \n\t ")
+	wantCode(t, err, CodeBadRequest, "Message must not be empty")
+	_, err = send("a\x00b")
+	wantCode(t, err, CodeBadRequest, "null bytes")
+	res, err := send(strings.Repeat("é", 10001))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, raw, _ := a.GetMessage(bg, res.ID, ViewOptions{})
+	if !strings.HasSuffix(raw, "\n[message truncated]") || len([]rune(raw)) != 10000 {
+		t.Fatalf("truncation: %d runes, suffix ok=%v", len([]rune(raw)), strings.HasSuffix(raw, "[message truncated]"))
+	}
+	res, _ = send("\n\nhello  \n ")
+	_, raw, _ = a.GetMessage(bg, res.ID, ViewOptions{})
+	if raw != "hello" {
+		t.Fatalf("content not stripped: %q", raw)
+	}
+	if messageCount(r) != 2 {
+		t.Fatalf("want 2 stored messages, have %d", messageCount(r))
+	}
+}
+
+func TestSendRecipientErrors(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idHamlet)
+	_, err := a.SendChannelMessage(bg, "Nowhere", "t", "x")
+	re := wantCode(t, err, CodeStreamDoesNotExist, "Nowhere")
+	if re.Extra["stream"] != "Nowhere" || re.Status != http.StatusBadRequest {
+		t.Fatalf("extra %v status %d", re.Extra, re.Status)
+	}
+	_, err = a.SendMessage(bg, SendRequest{Type: "stream", To: message.To{ChannelID: 999}, Topic: str("t"), Content: "x"})
+	re = wantCode(t, err, CodeStreamDoesNotExist, "999")
+	if re.Extra["stream_id"] != 999 {
+		t.Fatalf("extra %v", re.Extra)
+	}
+	_, err = a.SendMessage(bg, SendRequest{Type: "dm", To: message.To{UserIDs: []int{idIago}}, Content: "x"})
+	wantCode(t, err, CodeBadRequest, "Invalid type")
+	_, err = a.SendDirectMessage(bg, []int{9999}, "x")
+	wantCode(t, err, CodeBadRequest, "Invalid user ID 9999")
+	_, err = a.SendMessage(bg, SendRequest{Type: "private", To: message.To{Emails: []string{"nobody@zulip.com"}}, Content: "x"})
+	wantCode(t, err, CodeBadRequest, "Invalid email 'nobody@zulip.com'")
+	_, err = a.SendDirectMessage(bg, []int{}, "x")
+	wantCode(t, err, CodeBadRequest, "Message must have recipients")
+	_, err = a.SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idIago}}, Content: "x", QueueID: str("q")})
+	wantCode(t, err, CodeRequestVariableMissing, "local_id")
+	// Othello is not in the private "core team"; Polonius (guest) is not in Denmark.
+	_, err = r.As(idOthello).SendChannelMessage(bg, "core team", "t", "x")
+	wantCode(t, err, CodeBadRequest, "Not authorized to send to channel 'core team'")
+	_, err = r.As(idPolonius).SendChannelMessage(bg, "Denmark", "t", "x")
+	wantCode(t, err, CodeBadRequest, "Not authorized to send to channel 'Denmark'")
+	// Only administrators may post in announce.
+	_, err = r.As(idHamlet).SendChannelMessage(bg, "announce", "t", "x")
+	wantCode(t, err, CodeBadRequest, "permission to post")
+	if messageCount(r) != 0 {
+		t.Fatal("rejected sends stored messages")
+	}
+	if _, err := r.As(idIago).SendChannelMessage(bg, "announce", "t", "x"); err != nil {
+		t.Fatalf("admin to announce: %v", err)
+	}
+	if _, err := r.As(idPolonius).SendChannelMessage(bg, "Verona", "t", "x"); err != nil {
+		t.Fatalf("guest to a subscribed channel: %v", err)
+	}
+	if _, err := r.As(9999).SendChannelMessage(bg, "Verona", "t", "x"); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("unknown acting user: %v", err)
+	}
+}
+
+func TestSendDirectMessages(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idHamlet)
+	// The sender listed among recipients is ignored.
+	one, err := a.SendMessage(bg, SendRequest{Type: "private", To: message.To{Emails: []string{"IAGO@zulip.com", "hamlet@zulip.com"}, IsList: true}, Content: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, _ := r.As(idIago).GetMessage(bg, one.ID, ViewOptions{})
+	dr := m.DisplayRecipient.([]DisplayRecipientUser)
+	if len(dr) != 2 || m.Type != "private" || m.StreamID != nil || m.Subject != "" {
+		t.Fatalf("1:1 message %+v", m)
+	}
+	if dr[0].Email != "user10@zulipdev.com" || dr[1].Email != "user11@zulipdev.com" {
+		t.Fatalf("1:1 recipients not ordered by email: %+v", dr)
+	}
+	if m.RecipientID != r.personalRecipient[idIago] {
+		t.Fatalf("recipient_id %d, want iago's personal recipient", m.RecipientID)
+	}
+	self, _ := a.SendDirectMessage(bg, []int{idHamlet}, "note to self")
+	m, _, _ = a.GetMessage(bg, self.ID, ViewOptions{})
+	if len(m.DisplayRecipient.([]DisplayRecipientUser)) != 1 || m.RecipientID != r.personalRecipient[idHamlet] {
+		t.Fatalf("self message %+v", m)
+	}
+	group, _ := a.SendDirectMessage(bg, []int{idOthello, idIago}, "group")
+	m, _, _ = r.As(idOthello).GetMessage(bg, group.ID, ViewOptions{})
+	ids := []int{}
+	for _, u := range m.DisplayRecipient.([]DisplayRecipientUser) {
+		ids = append(ids, u.ID)
+	}
+	if len(ids) != 3 || ids[0] != idHamlet || ids[1] != idIago || ids[2] != idOthello {
+		t.Fatalf("group recipients %v", ids)
+	}
+	if _, _, err := r.As(idCordelia).GetMessage(bg, group.ID, ViewOptions{}); !errors.Is(err, ErrBadRequest) {
+		t.Fatal("a non-participant must not read a direct message")
+	}
+}
+
+func TestDeleteMessageRules(t *testing.T) {
+	r, clock := newTestRealm(t)
+	own, _ := r.As(idHamlet).SendChannelMessage(bg, "Verona", "t", "mine")
+	other, _ := r.As(idOthello).SendChannelMessage(bg, "Verona", "t", "theirs")
+	err := r.As(idHamlet).DeleteMessage(bg, other.ID)
+	wantCode(t, err, CodeBadRequest, "You don't have permission to delete this message")
+	clock.Advance(601 * time.Second)
+	err = r.As(idHamlet).DeleteMessage(bg, own.ID)
+	wantCode(t, err, CodeBadRequest, "The time limit for deleting this message has passed")
+	if messageCount(r) != 2 {
+		t.Fatal("rejected deletes removed messages")
+	}
+	if err := r.As(idIago).DeleteMessage(bg, own.ID); err != nil {
+		t.Fatalf("admin delete: %v", err)
+	}
+	r.mu.RLock()
+	first := r.channels[1].FirstMessageID
+	r.mu.RUnlock()
+	if first != other.ID {
+		t.Fatalf("first_message_id %d, want %d", first, other.ID)
+	}
+	_, _, err = r.As(idHamlet).GetMessage(bg, own.ID, ViewOptions{})
+	wantCode(t, err, CodeBadRequest, "Invalid message(s)")
+	err = r.As(idIago).DeleteMessage(bg, own.ID)
+	wantCode(t, err, CodeBadRequest, "Invalid message(s)")
+	fresh, _ := r.As(idHamlet).SendChannelMessage(bg, "Verona", "t", "quick")
+	if err := r.As(idHamlet).DeleteMessage(bg, fresh.ID); err != nil {
+		t.Fatalf("own recent delete: %v", err)
+	}
+}

@@ -1,0 +1,114 @@
+package realm
+
+import (
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
+)
+
+// Visibility policies of a user for a topic, Zulip's numbers.
+const (
+	PolicyInherit  = 0
+	PolicyMuted    = 1
+	PolicyUnmuted  = 2
+	PolicyFollowed = 3
+)
+
+// Values of the automatic follow/unmute user settings.
+const (
+	autoOnParticipation = 1
+	autoOnSend          = 2
+	autoOnInitiation    = 3
+	autoNever           = 4
+)
+
+// topicRef identifies a topic of a channel, case-insensitively.
+type topicRef struct {
+	channel int
+	key     string
+}
+
+// UserTopic is a user's stored visibility policy for one topic.
+type UserTopic struct {
+	ChannelID   int    `json:"stream_id"`
+	TopicName   string `json:"topic_name"`
+	LastUpdated int64  `json:"last_updated"`
+	Policy      int    `json:"visibility_policy"`
+}
+
+// userTopicPolicy returns the user's policy for a topic (0 when none).
+func (r *Realm) userTopicPolicy(userID, channelID int, name string) int {
+	if ut := r.userTopics[userID][topicRef{channelID, topic.Key(name)}]; ut != nil {
+		return ut.Policy
+	}
+	return PolicyInherit
+}
+
+// setUserTopicPolicy stores a policy; PolicyInherit removes the record.
+func (r *Realm) setUserTopicPolicy(userID, channelID int, name string, policy int) {
+	ref := topicRef{channelID, topic.Key(name)}
+	if policy == PolicyInherit {
+		delete(r.userTopics[userID], ref)
+		return
+	}
+	if r.userTopics == nil {
+		r.userTopics = map[int]map[topicRef]*UserTopic{}
+	}
+	if r.userTopics[userID] == nil {
+		r.userTopics[userID] = map[topicRef]*UserTopic{}
+	}
+	r.userTopics[userID][ref] = &UserTopic{ChannelID: channelID, TopicName: name, LastUpdated: r.clock.Now().Unix(), Policy: policy}
+}
+
+// applyAutomaticTopicPolicy runs Zulip's automatic follow/unmute rules
+// after sender sent m, and returns the new policy when it changed.
+func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message) *int {
+	if sender.IsBot() {
+		return nil
+	}
+	follow := sender.Settings.AutomaticallyFollowTopicsPolicy
+	unmute := sender.Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy
+	current := r.userTopicPolicy(sender.ID, m.ChannelID, m.Topic)
+	if (follow == autoNever && unmute == autoNever) || current == PolicyFollowed {
+		return nil
+	}
+	channelMuted := false
+	if s := r.subs[m.ChannelID][sender.ID]; s != nil && s.Active {
+		channelMuted = s.IsMuted
+	}
+	result := PolicyInherit
+	switch {
+	case follow == autoOnParticipation || follow == autoOnSend:
+		result = PolicyFollowed
+	case channelMuted && (unmute == autoOnParticipation || unmute == autoOnSend):
+		result = PolicyUnmuted
+	}
+	if current == PolicyInherit && result == PolicyInherit && !r.senderSawEarlierMessage(sender.ID, m) {
+		switch {
+		case follow == autoOnInitiation:
+			result = PolicyFollowed
+		case channelMuted && unmute == autoOnInitiation:
+			result = PolicyUnmuted
+		}
+	}
+	if result == PolicyInherit || result == current {
+		return nil
+	}
+	r.setUserTopicPolicy(sender.ID, m.ChannelID, m.Topic, result)
+	return &result
+}
+
+// senderSawEarlierMessage reports whether the topic of m holds an earlier
+// message the user can see.
+func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
+	ch := r.channels[m.ChannelID]
+	seen := false
+	r.messages.topicWalker(m.ChannelID, m.Topic).down(m.ID, func(prev *message.Message) bool {
+		if r.historyReadableBy(ch, userID) || r.messages.personal(userID, prev.ID) != nil {
+			seen = true
+			return false
+		}
+		return true
+	})
+	return seen
+}
