@@ -20,7 +20,8 @@ const APIPrefix = "/api/v1"
 // Server serves the Zulip HTTP API of one realm. It is an http.Handler.
 type Server struct {
 	realm   *realm.Realm
-	mux     *http.ServeMux
+	mux     *http.ServeMux // method patterns of every route
+	paths   *http.ServeMux // the same paths without methods, answering 405
 	devMode bool
 	// allowed collects the methods of each path pattern, for 405 answers.
 	allowed map[string][]string
@@ -35,7 +36,7 @@ func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on 
 
 // New returns the API server of r.
 func New(r *realm.Realm, opts ...Option) *Server {
-	s := &Server{realm: r, mux: http.NewServeMux(), devMode: true, allowed: map[string][]string{}}
+	s := &Server{realm: r, mux: http.NewServeMux(), paths: http.NewServeMux(), devMode: true, allowed: map[string][]string{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -47,19 +48,26 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		}
 	}
 	for path, methods := range s.allowed {
-		s.mux.HandleFunc(path, s.methodNotAllowed(methods))
+		s.paths.HandleFunc(path, s.methodNotAllowed(methods))
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"})
-	})
 	return s
 }
 
 // Realm is the realm the server serves.
 func (s *Server) Realm() *realm.Realm { return s.realm }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) { s.mux.ServeHTTP(w, req) }
+// ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known paths with another method a JSON 405.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if _, pattern := s.mux.Handler(req); pattern != "" {
+		s.mux.ServeHTTP(w, req) // sets the path values Handler does not
+		return
+	}
+	if h, pattern := s.paths.Handler(req); pattern != "" {
+		h.ServeHTTP(w, req)
+		return
+	}
+	writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"})
+}
 
 // route is one endpoint: a method, a path below APIPrefix, the handler,
 // and whether it needs no authentication.

@@ -21,7 +21,7 @@ type Message struct {
 	IsMeMessage      bool        `json:"is_me_message"`
 	Reactions        []Reaction  `json:"reactions"`
 	Submessages      []any       `json:"submessages"`
-	Flags            []string    `json:"flags,omitempty"`
+	Flags            []string    `json:"flags,omitzero"`
 	SenderFullName   string      `json:"sender_full_name"`
 	SenderEmail      string      `json:"sender_email"`
 	SenderRealmStr   string      `json:"sender_realm_str"`
