@@ -59,15 +59,26 @@ const (
 
 var flagNames = [...]string{FlagRead, FlagStarred, FlagCollapsed, FlagMentioned, FlagWildcardMentioned, FlagHasAlertWord, FlagHistorical}
 
-// Names lists the set flags by name, in Zulip's order; never nil.
-func (f Flags) Names() []string {
-	out := make([]string, 0, 2)
-	for i, n := range flagNames {
-		if f&(1<<i) != 0 {
-			out = append(out, n)
+// flagNameSets holds the name list of every flag combination, so that
+// listing flags allocates nothing.
+var flagNameSets = func() [1 << len(flagNames)][]string {
+	var sets [1 << len(flagNames)][]string
+	for f := range sets {
+		names := make([]string, 0, len(flagNames))
+		for i, n := range flagNames {
+			if f&(1<<i) != 0 {
+				names = append(names, n)
+			}
 		}
+		sets[f] = names
 	}
-	return out
+	return sets
+}()
+
+// Names lists the set flags by name, in Zulip's order; never nil. The
+// slice is shared: callers must not modify it.
+func (f Flags) Names() []string {
+	return flagNameSets[f&(1<<len(flagNames)-1)]
 }
 
 // Reaction is one user's emoji reaction on a message.

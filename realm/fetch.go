@@ -142,7 +142,7 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (FetchResult,
 // viewer never received is flagged read and historical.
 func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Message {
 	flags := message.Read | message.Historical
-	if um := r.messages.personal(me.ID, m.ID); um != nil {
+	if um, ok := r.messages.personal(me.ID, m.ID); ok {
 		flags = um.flags
 	}
 	return r.messageView(me, m, flags, true, o)
@@ -186,7 +186,7 @@ func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
 	if !ok {
 		return nil
 	}
-	if r.messages.personal(me.ID, id) != nil {
+	if r.messages.hasPersonal(me.ID, id) {
 		return m
 	}
 	if m.Type == message.Channel {

@@ -7,10 +7,11 @@ import (
 )
 
 // btreeDegree is the fan-out of every message index.
-const btreeDegree = 32
+const btreeDegree = 64
 
 // userMessage is a user's personal copy of a message (Zulip's UserMessage):
-// the message plus that user's flags.
+// the message plus that user's flags. Trees hold it by value, so delivering
+// a message allocates nothing per recipient; changing flags writes it back.
 type userMessage struct {
 	id    int64
 	flags message.Flags
@@ -39,8 +40,8 @@ type messageIndex struct {
 	byConversation *btree.BTreeG[keyedEntry]
 	bySender       *btree.BTreeG[keyedEntry]
 	// per user: every message delivered to them, and the unread subset.
-	byUser     map[int]*btree.BTreeG[*userMessage]
-	unreadUser map[int]*btree.BTreeG[*userMessage]
+	byUser     map[int]*btree.BTreeG[userMessage]
+	unreadUser map[int]*btree.BTreeG[userMessage]
 }
 
 func newMessageIndex() *messageIndex {
@@ -58,8 +59,8 @@ func newMessageIndex() *messageIndex {
 		byChannel:      btree.NewG(btreeDegree, keyedLess),
 		byConversation: btree.NewG(btreeDegree, keyedLess),
 		bySender:       btree.NewG(btreeDegree, keyedLess),
-		byUser:         map[int]*btree.BTreeG[*userMessage]{},
-		unreadUser:     map[int]*btree.BTreeG[*userMessage]{},
+		byUser:         map[int]*btree.BTreeG[userMessage]{},
+		unreadUser:     map[int]*btree.BTreeG[userMessage]{},
 	}
 }
 
@@ -70,9 +71,9 @@ func keyedLess(a, b keyedEntry) bool {
 	return a.id < b.id
 }
 
-func userMessageLess(a, b *userMessage) bool { return a.id < b.id }
+func userMessageLess(a, b userMessage) bool { return a.id < b.id }
 
-func (ix *messageIndex) userTree(m map[int]*btree.BTreeG[*userMessage], userID int) *btree.BTreeG[*userMessage] {
+func (ix *messageIndex) userTree(m map[int]*btree.BTreeG[userMessage], userID int) *btree.BTreeG[userMessage] {
 	t := m[userID]
 	if t == nil {
 		t = btree.NewG(btreeDegree, userMessageLess)
@@ -104,7 +105,7 @@ func (ix *messageIndex) remove(m *message.Message, convID int, holders []int) {
 		ix.byConversation.Delete(keyedEntry{key: convID, id: m.ID})
 	}
 	ix.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
-	probe := &userMessage{id: m.ID}
+	probe := userMessage{id: m.ID}
 	for _, uid := range holders {
 		if t := ix.byUser[uid]; t != nil {
 			t.Delete(probe)
@@ -116,40 +117,48 @@ func (ix *messageIndex) remove(m *message.Message, convID int, holders []int) {
 }
 
 // deliver gives userID a personal copy of m with the given flags.
-func (ix *messageIndex) deliver(userID int, m *message.Message, flags message.Flags) *userMessage {
-	um := &userMessage{id: m.ID, flags: flags, msg: m}
+func (ix *messageIndex) deliver(userID int, m *message.Message, flags message.Flags) {
+	um := userMessage{id: m.ID, flags: flags, msg: m}
 	ix.userTree(ix.byUser, userID).ReplaceOrInsert(um)
 	if flags&message.Read == 0 {
 		ix.userTree(ix.unreadUser, userID).ReplaceOrInsert(um)
 	}
-	return um
 }
 
-// personal returns userID's copy of message id, or nil.
-func (ix *messageIndex) personal(userID int, id int64) *userMessage {
+// personal returns userID's copy of message id.
+func (ix *messageIndex) personal(userID int, id int64) (userMessage, bool) {
 	t := ix.byUser[userID]
 	if t == nil {
-		return nil
+		return userMessage{}, false
 	}
-	um, _ := t.Get(&userMessage{id: id})
-	return um
+	return t.Get(userMessage{id: id})
 }
 
-// setRead changes the read flag of a personal copy, keeping the unread
-// index in step.
-func (ix *messageIndex) setRead(userID int, um *userMessage, read bool) {
-	if read == (um.flags&message.Read != 0) {
-		return
+// hasPersonal reports whether userID received message id.
+func (ix *messageIndex) hasPersonal(userID int, id int64) bool {
+	_, ok := ix.personal(userID, id)
+	return ok
+}
+
+// setFlags stores new flags on userID's copy of message id, keeping the
+// unread index in step. It reports whether the user has such a copy.
+func (ix *messageIndex) setFlags(userID int, id int64, flags message.Flags) bool {
+	um, ok := ix.personal(userID, id)
+	if !ok {
+		return false
 	}
-	if read {
-		um.flags |= message.Read
-		if t := ix.unreadUser[userID]; t != nil {
-			t.Delete(um)
-		}
-		return
+	wasRead := um.flags&message.Read != 0
+	um.flags = flags
+	ix.byUser[userID].ReplaceOrInsert(um)
+	switch isRead := flags&message.Read != 0; {
+	case isRead && !wasRead:
+		ix.unreadUser[userID].Delete(um)
+	case !isRead && wasRead:
+		ix.userTree(ix.unreadUser, userID).ReplaceOrInsert(um)
+	case !isRead:
+		ix.unreadUser[userID].ReplaceOrInsert(um)
 	}
-	um.flags &^= message.Read
-	ix.userTree(ix.unreadUser, userID).ReplaceOrInsert(um)
+	return true
 }
 
 // walker iterates a set of messages in id order: down walks ids < below in
@@ -198,17 +207,17 @@ func keyedWalker(t *btree.BTreeG[keyedEntry], key int) walker {
 	}
 }
 
-func userWalker(t *btree.BTreeG[*userMessage]) walker {
+func userWalker(t *btree.BTreeG[userMessage]) walker {
 	if t == nil {
 		nop := func(int64, func(*message.Message) bool) {}
 		return walker{down: nop, up: nop}
 	}
 	return walker{
 		down: func(below int64, fn func(*message.Message) bool) {
-			t.DescendLessOrEqual(&userMessage{id: below - 1}, func(um *userMessage) bool { return fn(um.msg) })
+			t.DescendLessOrEqual(userMessage{id: below - 1}, func(um userMessage) bool { return fn(um.msg) })
 		},
 		up: func(from int64, fn func(*message.Message) bool) {
-			t.AscendGreaterOrEqual(&userMessage{id: from}, func(um *userMessage) bool { return fn(um.msg) })
+			t.AscendGreaterOrEqual(userMessage{id: from}, func(um userMessage) bool { return fn(um.msg) })
 		},
 	}
 }

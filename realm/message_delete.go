@@ -68,7 +68,7 @@ func (r *Realm) removeMessage(m *message.Message) {
 func (r *Realm) holdersOf(m *message.Message) []int {
 	var out []int
 	for uid := range r.messages.byUser {
-		if r.messages.personal(uid, m.ID) != nil {
+		if r.messages.hasPersonal(uid, m.ID) {
 			out = append(out, uid)
 		}
 	}

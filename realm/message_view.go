@@ -27,7 +27,7 @@ type Message struct {
 	SenderRealmStr   string      `json:"sender_realm_str"`
 	DisplayRecipient any         `json:"display_recipient"`
 	Type             string      `json:"type"`
-	StreamID         *int        `json:"stream_id,omitempty"`
+	StreamID         int         `json:"stream_id,omitempty"`
 	AvatarURL        *string     `json:"avatar_url"`
 	ContentType      string      `json:"content_type"`
 	LastEditTS       *int64      `json:"last_edit_timestamp,omitempty"`
@@ -79,8 +79,8 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 	sender := r.users[m.SenderID]
 	v := Message{
 		ID: m.ID, SenderID: m.SenderID, RecipientID: m.RecipientID, Timestamp: m.Timestamp,
-		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: []TopicLink{},
-		Reactions: r.reactionViews(m), Submessages: []any{}, SenderRealmStr: realmStringID,
+		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: noTopicLinks,
+		Reactions: r.reactionViews(m), Submessages: noSubmessages, SenderRealmStr: realmStringID,
 		Type: m.Type.String(),
 	}
 	if sender != nil {
@@ -100,8 +100,7 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 		v.LastEditTS = &ts
 	}
 	if m.Type == message.Channel {
-		id := m.ChannelID
-		v.StreamID = &id
+		v.StreamID = m.ChannelID
 		v.DisplayRecipient = r.channels[m.ChannelID].Name
 		v.Subject = m.Topic
 		if v.Subject == "" && !o.AllowEmptyTopicName {
@@ -113,7 +112,17 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 	return v
 }
 
+// Shared empty lists: most messages have no links, submessages or reactions.
+var (
+	noTopicLinks  = []TopicLink{}
+	noSubmessages = []any{}
+	noReactions   = []Reaction{}
+)
+
 func (r *Realm) reactionViews(m *message.Message) []Reaction {
+	if len(m.Reactions) == 0 {
+		return noReactions
+	}
 	out := make([]Reaction, 0, len(m.Reactions))
 	for _, re := range m.Reactions {
 		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: re.ReactionType, UserID: re.UserID}
@@ -145,6 +154,6 @@ func (r *Realm) avatarURL(viewer, target *user.User, clientGravatar bool) *strin
 	if clientGravatar && target.AvatarSource == "G" && viewer != nil && r.canSeeDeliveryEmail(viewer, target) {
 		return nil
 	}
-	url := user.GravatarURL(target.DeliveryEmail, target.AvatarVersion)
+	url := target.AvatarURL
 	return &url
 }

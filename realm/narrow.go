@@ -162,8 +162,8 @@ func (r *Realm) compileDMTerm(me *user.User, q *narrowQuery, t message.Term, ids
 func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (func(*message.Message) bool, error) {
 	flag := func(f message.Flags) func(*message.Message) bool {
 		return func(m *message.Message) bool {
-			um := r.messages.personal(me.ID, m.ID)
-			return um != nil && um.flags&f != 0
+			um, ok := r.messages.personal(me.ID, m.ID)
+			return ok && um.flags&f != 0
 		}
 	}
 	switch t.Operand {
@@ -174,8 +174,8 @@ func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (fu
 			q.unreadOnly = true
 		}
 		return func(m *message.Message) bool {
-			um := r.messages.personal(me.ID, m.ID)
-			return um != nil && um.flags&message.Read == 0
+			um, ok := r.messages.personal(me.ID, m.ID)
+			return ok && um.flags&message.Read == 0
 		}, nil
 	case "starred":
 		return flag(message.Starred), nil
@@ -278,7 +278,7 @@ func (q *narrowQuery) walker(r *Realm, me *user.User) walker {
 func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
 	if q.history && m.Type == message.Channel && m.ChannelID == q.channel.ID {
 		// whole channel history is readable
-	} else if r.messages.personal(me.ID, m.ID) == nil {
+	} else if !r.messages.hasPersonal(me.ID, m.ID) {
 		return false
 	}
 	for _, p := range q.preds {

@@ -70,7 +70,7 @@ func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if raw != "hello **world**" || m.Content != "<p>hello <strong>world</strong></p>" || m.DisplayRecipient != "Verona" ||
-		m.Subject != "greetings" || m.Type != "stream" || *m.StreamID != 1 || m.SenderEmail != "user10@zulipdev.com" {
+		m.Subject != "greetings" || m.Type != "stream" || m.StreamID != 1 || m.SenderEmail != "user10@zulipdev.com" {
 		t.Fatalf("unexpected message %+v", m)
 	}
 	if len(m.Flags) != 0 {
@@ -82,7 +82,7 @@ func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 		t.Fatal("policy already followed: no change expected")
 	}
 	// A non-subscriber of Verona (a bot of the dev channels only) has no copy.
-	if r.messages.personal(idDefaultBot, res.ID) != nil {
+	if r.messages.hasPersonal(idDefaultBot, res.ID) {
 		t.Fatal("default bot is not subscribed to Verona")
 	}
 }
@@ -97,9 +97,9 @@ func TestSendReadBySender(t *testing.T) {
 		id   int64
 		read bool
 	}{{api.ID, false}, {web.ID, true}, {forced.ID, true}} {
-		um := r.messages.personal(idIago, c.id)
-		if um == nil || (um.flags&message.Read != 0) != c.read {
-			t.Errorf("message %d: read=%v, want %v", c.id, um != nil && um.flags&message.Read != 0, c.read)
+		um, ok := r.messages.personal(idIago, c.id)
+		if !ok || (um.flags&message.Read != 0) != c.read {
+			t.Errorf("message %d: read=%v, want %v", c.id, ok && um.flags&message.Read != 0, c.read)
 		}
 	}
 }
@@ -227,7 +227,7 @@ func TestSendDirectMessages(t *testing.T) {
 	}
 	m, _, _ := r.As(idIago).GetMessage(bg, one.ID, ViewOptions{})
 	dr := m.DisplayRecipient.([]DisplayRecipientUser)
-	if len(dr) != 2 || m.Type != "private" || m.StreamID != nil || m.Subject != "" {
+	if len(dr) != 2 || m.Type != "private" || m.StreamID != 0 || m.Subject != "" {
 		t.Fatalf("1:1 message %+v", m)
 	}
 	if dr[0].Email != "user10@zulipdev.com" || dr[1].Email != "user11@zulipdev.com" {

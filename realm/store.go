@@ -24,6 +24,9 @@ func (r *Realm) addUser(u *user.User) *user.User {
 		u.AvatarSource = "G"
 		u.AvatarVersion = 1
 	}
+	if u.AvatarURL == "" {
+		u.AvatarURL = user.GravatarURL(u.DeliveryEmail, u.AvatarVersion)
+	}
 	if u.APIKey == "" {
 		u.APIKey = r.fixedAPIKey(u.DeliveryEmail)
 	}

@@ -104,7 +104,7 @@ func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
 	ch := r.channels[m.ChannelID]
 	seen := false
 	r.messages.topicWalker(m.ChannelID, m.Topic).down(m.ID, func(prev *message.Message) bool {
-		if r.historyReadableBy(ch, userID) || r.messages.personal(userID, prev.ID) != nil {
+		if r.historyReadableBy(ch, userID) || r.messages.hasPersonal(userID, prev.ID) {
 			seen = true
 			return false
 		}

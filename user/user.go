@@ -63,6 +63,9 @@ type User struct {
 	APIKey         string
 	AvatarSource   string // "G" gravatar, "U" uploaded
 	AvatarVersion  int
+	// AvatarURL is the avatar's URL, kept current by the realm whenever the
+	// email or avatar changes.
+	AvatarURL      string
 	CanCreateUsers bool
 	// ProfileData maps custom profile field id to its value.
 	ProfileData map[int]ProfileValue

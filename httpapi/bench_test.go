@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// benchSendBody is the form of a 100-character channel message.
+var benchSendBody = url.Values{
+	"type": {"stream"}, "to": {"Verona"}, "topic": {"bench"},
+	"content": {strings.Repeat("hello world ", 7) + "plain text here!"},
+}.Encode()
+
+// benchPost sends POST /api/v1/messages over one keep-alive client until
+// the benchmark ends, and reports requests per second.
+func benchPost(b *testing.B, srvURL, email, key string) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req, _ := http.NewRequest("POST", srvURL+"/api/v1/messages", strings.NewReader(benchSendBody))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(email, key)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// BenchmarkHTTPSendBaseline is a handler that only decodes the same form,
+// checks Basic auth against a map and writes the same JSON answer.
+func BenchmarkHTTPSendBaseline(b *testing.B) {
+	keys := map[string]string{"iago@zulip.com": "abcdefghijklmnopqrstuvwxyz012345"}
+	var next atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, "bad form", http.StatusBadRequest)
+			return
+		}
+		email, key, ok := r.BasicAuth()
+		if !ok || keys[email] != key || r.PostForm.Get("content") == "" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, "{\"result\":\"success\",\"msg\":\"\",\"id\":%d}\n", next.Add(1))
+	}))
+	defer srv.Close()
+	benchPost(b, srv.URL, "iago@zulip.com", keys["iago@zulip.com"])
+}
+
+// BenchmarkHTTPSend sends the same message through the real adapter and
+// realm (authentication, decoding, rendering, storage, delivery).
+func BenchmarkHTTPSend(b *testing.B) {
+	r := realm.New()
+	srv := httptest.NewServer(New(r))
+	defer srv.Close()
+	_, key, _ := r.APIKey("iago@zulip.com")
+	benchPost(b, srv.URL, "iago@zulip.com", key)
+}

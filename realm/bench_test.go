@@ -1,0 +1,89 @@
+package realm
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/yuin/goldmark"
+)
+
+// benchContent is a 100-character plain message.
+var benchContent = strings.Repeat("hello world ", 7) + "plain text here!"
+
+// BenchmarkGoldmarkRender is the baseline of BenchmarkSendChannelMessage:
+// goldmark alone rendering the same content.
+func BenchmarkGoldmarkRender(b *testing.B) {
+	if len(benchContent) != 100 {
+		b.Fatalf("content is %d chars", len(benchContent))
+	}
+	md := goldmark.New()
+	src := []byte(benchContent)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := md.Convert(src, &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSendChannelMessage sends the same content in-process to Verona
+// (10 subscribers), rendering included.
+func BenchmarkSendChannelMessage(b *testing.B) {
+	r, _ := newTestRealm(b)
+	a := r.As(idIago)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.SendChannelMessage(bg, "Verona", "bench", benchContent); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFetchNewestInTopic fetches the newest 100 messages of one topic
+// in realms of growing size: the cost must not grow with the realm.
+func BenchmarkFetchNewestInTopic(b *testing.B) {
+	for _, size := range []int{10_000, 1_000_000} {
+		b.Run(fmt.Sprintf("messages=%d", size), func(b *testing.B) {
+			r, _ := newTestRealm(b)
+			fillChannel(r, "bench", size, 100)
+			req := FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
+				Narrow: []message.Term{{Operator: "channel", Operand: "bench"}, {Operator: "topic", Operand: "topic 7"}},
+				View:   ViewOptions{ApplyMarkdown: true}}
+			a := r.As(idIago)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := a.GetMessages(bg, req)
+				if err != nil || len(res.Messages) != 100 {
+					b.Fatalf("%v, %d messages", err, len(res.Messages))
+				}
+			}
+		})
+	}
+}
+
+// fillChannel creates a channel with iago as its only subscriber and stores
+// n messages spread over the given number of topics, bypassing rendering.
+func fillChannel(r *Realm, name string, n, topics int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ch := r.addChannel(name, "", false, true, idIago)
+	r.subscribe(ch.ID, idIago)
+	rendered := r.renderer.Render(benchContent)
+	now := r.clock.Now().Unix()
+	for i := 0; i < n; i++ {
+		m := &message.Message{
+			ID: r.nextMessageID, Type: message.Channel, SenderID: idIago, ChannelID: ch.ID,
+			RecipientID: ch.RecipientID, Topic: fmt.Sprintf("topic %d", i%topics),
+			Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
+		}
+		r.nextMessageID++
+		r.messages.insert(m, 0)
+		r.messages.deliver(idIago, m, message.Read)
+	}
+}
