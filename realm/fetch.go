@@ -196,4 +196,3 @@ func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
 	}
 	return nil
 }
-

@@ -299,7 +299,6 @@ func (r *Realm) dmRecipientID(c *conversation, senderID int) int {
 	return r.personalRecipient[senderID]
 }
 
-
 // RenderResult is the answer of POST /messages/render.
 type RenderResult struct {
 	Rendered string `json:"rendered"`
