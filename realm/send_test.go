@@ -50,12 +50,6 @@ func wantCode(t *testing.T, err error, code Code, msgPart string) *Error {
 	return re
 }
 
-func messageCount(r *Realm) int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.messages.byID.Len()
-}
-
 func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 	r, _ := newTestRealm(t)
 	res, err := r.As(idHamlet).SendChannelMessage(bg, "verona", "greetings", "hello **world**")
@@ -136,12 +130,12 @@ func TestSendTopicRules(t *testing.T) {
 	wantCode(t, err, CodeBadRequest, "Invalid character in topic")
 
 	r.UpdateSettings(func(s *Settings) { s.MandatoryTopics = true })
-	before := messageCount(r)
+	before := r.MessageCount()
 	for _, empty := range []string{"", "(no topic)", "general chat"} {
 		_, err := send(str(empty))
 		wantCode(t, err, CodeBadRequest, "Topic can't be empty!")
 	}
-	if messageCount(r) != before {
+	if r.MessageCount() != before {
 		t.Fatal("rejected sends stored messages")
 	}
 }
@@ -167,8 +161,8 @@ func TestSendContentRules(t *testing.T) {
 	if raw != "hello" {
 		t.Fatalf("content not stripped: %q", raw)
 	}
-	if messageCount(r) != 2 {
-		t.Fatalf("want 2 stored messages, have %d", messageCount(r))
+	if r.MessageCount() != 2 {
+		t.Fatalf("want 2 stored messages, have %d", r.MessageCount())
 	}
 }
 
@@ -203,7 +197,7 @@ func TestSendRecipientErrors(t *testing.T) {
 	// Only administrators may post in announce.
 	_, err = r.As(idHamlet).SendChannelMessage(bg, "announce", "t", "x")
 	wantCode(t, err, CodeBadRequest, "permission to post")
-	if messageCount(r) != 0 {
+	if r.MessageCount() != 0 {
 		t.Fatal("rejected sends stored messages")
 	}
 	if _, err := r.As(idIago).SendChannelMessage(bg, "announce", "t", "x"); err != nil {
@@ -264,7 +258,7 @@ func TestDeleteMessageRules(t *testing.T) {
 	clock.Advance(601 * time.Second)
 	err = r.As(idHamlet).DeleteMessage(bg, own.ID)
 	wantCode(t, err, CodeBadRequest, "The time limit for deleting this message has passed")
-	if messageCount(r) != 2 {
+	if r.MessageCount() != 2 {
 		t.Fatal("rejected deletes removed messages")
 	}
 	if err := r.As(idIago).DeleteMessage(bg, own.ID); err != nil {
