@@ -239,4 +239,3 @@ func jsonKindName(dst any) string {
 	}
 	return "valid"
 }
-

@@ -24,12 +24,12 @@ type Channel struct {
 // Subscription is a user's subscription to a channel, with its per-user
 // properties.
 type Subscription struct {
-	UserID      int
-	ChannelID   int
-	Color       string
-	IsMuted     bool
-	PinToTop    bool
-	Active      bool
+	UserID    int
+	ChannelID int
+	Color     string
+	IsMuted   bool
+	PinToTop  bool
+	Active    bool
 	// Notification overrides; nil follows the user's defaults.
 	DesktopNotifications   *bool
 	AudibleNotifications   *bool
