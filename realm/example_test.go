@@ -3,6 +3,7 @@ package realm_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/minizulip/minizulip/realm"
 )
@@ -37,7 +38,7 @@ func ExampleManualClock() {
 	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
 	sent, _ := r.As(hamlet).SendChannelMessage(ctx, "Verona", "t", "oops")
 
-	clock.Advance(11 * 60 * 1e9) // past the 10-minute delete limit
+	clock.Advance(11 * time.Minute) // past the 10-minute delete limit
 	fmt.Println(r.As(hamlet).DeleteMessage(ctx, sent.ID))
 	// Output:
 	// BAD_REQUEST: The time limit for deleting this message has passed
