@@ -111,3 +111,8 @@ func streamIDDoesNotExist(id int) *Error {
 func invalidMessage() *Error { return BadRequest("Invalid message(s)") }
 
 func noSuchUser() *Error { return BadRequest("No such user") }
+
+func badEventQueue(id string) *Error {
+	return &Error{Code: CodeBadEventQueueID, Msg: "Bad event queue ID: " + id, Status: http.StatusBadRequest,
+		Extra: map[string]any{"queue_id": id}}
+}

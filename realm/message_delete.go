@@ -52,6 +52,7 @@ func (r *Realm) removeMessage(m *message.Message) {
 		holders = r.holdersOf(m)
 	}
 	r.messages.remove(m, convID, holders)
+	r.emitDeleteMessages([]*message.Message{m}, holders)
 	if m.Type == message.Channel {
 		ch := r.channels[m.ChannelID]
 		if ch != nil && ch.FirstMessageID == m.ID {
@@ -60,6 +61,7 @@ func (r *Realm) removeMessage(m *message.Message) {
 				ch.FirstMessageID = next.ID
 				return false
 			})
+			r.emitFirstMessageID(ch)
 		}
 	}
 }

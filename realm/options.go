@@ -1,5 +1,7 @@
 package realm
 
+import "time"
+
 // Seed chooses what a new realm starts with.
 type Seed int
 
@@ -31,6 +33,12 @@ type Options struct {
 	APIKeys map[string]string
 	// Settings, when set, adjusts the realm settings after seeding.
 	Settings func(*Settings)
+	// HeartbeatInterval is how long a GET /events waits before answering
+	// with a heartbeat; 0 means Zulip's 45-55 s.
+	HeartbeatInterval time.Duration
+	// MaxQueueEvents bounds the unacknowledged events of one queue; a queue
+	// that overflows is dropped (its client re-registers).
+	MaxQueueEvents int
 }
 
 // Option is one configuration step for New.
@@ -58,3 +66,9 @@ func WithAPIKeys(keys map[string]string) Option { return func(o *Options) { o.AP
 
 // WithSettings adjusts the realm settings after seeding.
 func WithSettings(fn func(*Settings)) Option { return func(o *Options) { o.Settings = fn } }
+
+// WithHeartbeat sets the long-poll heartbeat interval.
+func WithHeartbeat(d time.Duration) Option { return func(o *Options) { o.HeartbeatInterval = d } }
+
+// WithMaxQueueEvents bounds the unacknowledged events per queue.
+func WithMaxQueueEvents(n int) Option { return func(o *Options) { o.MaxQueueEvents = n } }

@@ -50,6 +50,8 @@ type Realm struct {
 	messages      *messageIndex
 	nextMessageID int64
 
+	events *eventHub
+
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
 }
@@ -65,11 +67,12 @@ type conversation struct {
 // system clock, advertising feature level 496.
 func New(opts ...Option) *Realm {
 	o := Options{
-		Clock:        SystemClock,
-		URL:          DefaultURL,
-		FeatureLevel: DefaultFeatureLevel,
-		Version:      DefaultVersion,
-		Limits:       DefaultLimits(),
+		Clock:          SystemClock,
+		URL:            DefaultURL,
+		FeatureLevel:   DefaultFeatureLevel,
+		Version:        DefaultVersion,
+		Limits:         DefaultLimits(),
+		MaxQueueEvents: DefaultMaxQueueEvents,
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -93,6 +96,7 @@ func New(opts ...Option) *Realm {
 		conversations:     map[string]*conversation{},
 		messages:          newMessageIndex(),
 		nextMessageID:     1,
+		events:            newEventHub(),
 	}
 	r.createdAt = r.clock.Now()
 	r.seed(o.Seed)

@@ -115,6 +115,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 	if req.ReadBySender != nil {
 		readBySender = *req.ReadBySender
 	}
+	delivered := make([]messageRecipient, 0, len(recipients)+1)
 	senderDelivered := false
 	for _, uid := range recipients {
 		u := r.users[uid]
@@ -129,6 +130,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 			}
 		}
 		r.messages.deliver(uid, m, flags)
+		delivered = append(delivered, messageRecipient{uid, flags})
 	}
 	if !senderDelivered {
 		var flags message.Flags
@@ -136,13 +138,22 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 			flags = message.Read
 		}
 		r.messages.deliver(sender.ID, m, flags)
+		delivered = append(delivered, messageRecipient{sender.ID, flags})
 	}
+	var queueID, localID string
+	if req.QueueID != nil {
+		queueID, localID = *req.QueueID, *req.LocalID
+	}
+	r.emitMessage(m, delivered, queueID, localID)
 	res := SendResult{ID: m.ID}
 	if ch != nil {
 		if ch.FirstMessageID == 0 {
 			ch.FirstMessageID = m.ID
 		}
 		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
+		if p := res.AutomaticNewVisibilityPolicy; p != nil {
+			r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *p)
+		}
 	}
 	return res, nil
 }

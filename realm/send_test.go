@@ -279,3 +279,5 @@ func TestDeleteMessageRules(t *testing.T) {
 		t.Fatalf("own recent delete: %v", err)
 	}
 }
+
+func toChannel(name string) message.To { return message.To{ChannelName: name} }

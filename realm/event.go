@@ -1,0 +1,107 @@
+package realm
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/minizulip/minizulip/message"
+)
+
+// Event is one change as a client receives it: an ID within its queue, the
+// event type, and the typed payload. Payload is one of the *Event types of
+// this package (MessageEvent, UserTopicEvent, …); every client sees the
+// same payload value, so it must not be modified.
+type Event struct {
+	ID      int
+	Type    string
+	Payload any
+}
+
+// MarshalJSON encodes the event as Zulip sends it: the payload's fields
+// plus "type" and "id".
+func (e Event) MarshalJSON() ([]byte, error) {
+	body, err := json.Marshal(e.Payload)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	b.WriteString(strconv.Itoa(e.ID))
+	b.WriteString(`,"type":`)
+	t, _ := json.Marshal(e.Type)
+	b.Write(t)
+	if inner := bytes.TrimSpace(body); len(inner) > 2 {
+		b.WriteByte(',')
+		b.Write(inner[1 : len(inner)-1])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// change is one event built by a mutation and shared by every queue that
+// receives it. Per-recipient parts (a message's flags, the sender's
+// local_message_id, the rendering a queue asked for) are applied when a
+// queue's copy is read.
+type change struct {
+	typ     string
+	payload any // the payload for every recipient, when the same for all
+	// per-queue payload builders, for events whose shape depends on the
+	// queue's options (message events).
+	msg *messageChange
+	// filter, when set, decides per queue whether it receives the change.
+	filter func(q *Queue) bool
+}
+
+// messageChange holds the variants of a message event's message object:
+// one per combination of the options that change its encoding.
+type messageChange struct {
+	mu       sync.Mutex
+	variants map[viewKey]Message
+	m        *message.Message
+	queueID  string // the sender's queue, which gets local_message_id
+	localID  string
+}
+
+// viewKey is the part of a queue's options that changes a message object.
+type viewKey struct {
+	applyMarkdown bool
+	nullAvatar    bool
+	emptyTopic    bool
+}
+
+// queued is a change in one queue: its ID there and the recipient's flags.
+type queued struct {
+	id    int
+	c     *change
+	flags message.Flags
+	key   viewKey // message events: which variant this queue gets
+}
+
+// event materializes a queued change as q's client receives it.
+func (qe queued) event(q *Queue) Event {
+	ev := Event{ID: qe.id, Type: qe.c.typ, Payload: qe.c.payload}
+	if mc := qe.c.msg; mc != nil {
+		mc.mu.Lock()
+		m := mc.variants[qe.key]
+		mc.mu.Unlock()
+		me := &MessageEvent{Message: m, Flags: qe.flags.Names()}
+		if mc.queueID == q.id && mc.localID != "" {
+			me.LocalMessageID = mc.localID
+		}
+		ev.Payload = me
+	}
+	return ev
+}
+
+// MessageEvent is a new message: the message object (without flags) and
+// the recipient's flags.
+type MessageEvent struct {
+	Message        Message  `json:"message"`
+	Flags          []string `json:"flags"`
+	LocalMessageID string   `json:"local_message_id,omitempty"`
+}
+
+// HeartbeatEvent keeps a long poll alive.
+type HeartbeatEvent struct{}

@@ -1,0 +1,118 @@
+package realm
+
+import (
+	"github.com/minizulip/minizulip/message"
+)
+
+// This file builds the events of message mutations. Each emitter is called
+// once per mutation, under the realm's write lock, after the change is
+// applied.
+
+// DeleteMessageEvent reports deleted messages. Queues with the
+// bulk_message_deletion capability get MessageIDs; others get one event per
+// message with MessageID.
+type DeleteMessageEvent struct {
+	MessageIDs  []int64 `json:"message_ids,omitempty"`
+	MessageID   int64   `json:"message_id,omitempty"`
+	MessageType string  `json:"message_type"`
+	StreamID    int     `json:"stream_id,omitempty"`
+	Topic       *string `json:"topic,omitempty"`
+}
+
+// StreamUpdateEvent reports a changed channel property.
+type StreamUpdateEvent struct {
+	Op       string `json:"op"`
+	StreamID int    `json:"stream_id"`
+	Name     string `json:"name"`
+	Property string `json:"property"`
+	Value    any    `json:"value"`
+}
+
+// UserTopicEvent reports a user's new visibility policy for a topic.
+type UserTopicEvent struct {
+	StreamID         int    `json:"stream_id"`
+	TopicName        string `json:"topic_name"`
+	LastUpdated      int64  `json:"last_updated"`
+	VisibilityPolicy int    `json:"visibility_policy"`
+}
+
+// MutedTopicsEvent is the legacy full list of a user's muted topics.
+type MutedTopicsEvent struct {
+	MutedTopics [][3]any `json:"muted_topics"`
+}
+
+// emitDeleteMessages tells the holders of deleted messages of one
+// conversation.
+func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
+	if len(msgs) == 0 {
+		return
+	}
+	first := msgs[0]
+	ids := make([]int64, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	base := DeleteMessageEvent{MessageType: first.Type.String()}
+	if first.Type == message.Channel {
+		t := first.Topic
+		base.StreamID, base.Topic = first.ChannelID, &t
+	}
+	bulk := base
+	bulk.MessageIDs = ids
+	r.emitChange(&change{typ: "delete_message", payload: bulk,
+		filter: func(q *Queue) bool { return q.opts.Capabilities.BulkMessageDeletion }}, holders)
+	for _, id := range ids {
+		single := base
+		single.MessageID = id
+		r.emitChange(&change{typ: "delete_message", payload: single,
+			filter: func(q *Queue) bool { return !q.opts.Capabilities.BulkMessageDeletion }}, holders)
+	}
+}
+
+// emitFirstMessageID tells those who can see a channel that its oldest
+// message changed.
+func (r *Realm) emitFirstMessageID(ch *Channel) {
+	var value any
+	if ch.FirstMessageID != 0 {
+		value = ch.FirstMessageID
+	}
+	r.emit("stream", StreamUpdateEvent{Op: "update", StreamID: ch.ID, Name: ch.Name,
+		Property: "first_message_id", Value: value}, r.channelAudience(ch)...)
+}
+
+// channelAudience lists who can see a channel: everyone for public
+// channels (guests only when subscribed), subscribers otherwise.
+func (r *Realm) channelAudience(ch *Channel) []int {
+	if ch.InviteOnly {
+		return r.subscriberIDs(ch.ID)
+	}
+	out := make([]int, 0, len(r.users))
+	for id, u := range r.users {
+		if u.IsActive && (!u.IsGuest() || r.isSubscribed(ch.ID, id)) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// emitUserTopic sends a user their new topic policy, preceded by the
+// legacy muted_topics list for queues that did not ask for user_topic.
+func (r *Realm) emitUserTopic(userID, channelID int, name string, policy int) {
+	r.emitChange(&change{typ: "muted_topics", payload: MutedTopicsEvent{MutedTopics: r.mutedTopicsList(userID)},
+		filter: func(q *Queue) bool { return q.types == nil || !q.types["user_topic"] }}, []int{userID})
+	r.emit("user_topic", UserTopicEvent{StreamID: channelID, TopicName: name,
+		LastUpdated: r.clock.Now().Unix(), VisibilityPolicy: policy}, userID)
+}
+
+// mutedTopicsList is the legacy [[channel name, topic, timestamp], …] list.
+func (r *Realm) mutedTopicsList(userID int) [][3]any {
+	out := [][3]any{}
+	for _, ut := range r.userTopics[userID] {
+		if ut.Policy == PolicyMuted {
+			if ch := r.channels[ut.ChannelID]; ch != nil {
+				out = append(out, [3]any{ch.Name, ut.TopicName, ut.LastUpdated})
+			}
+		}
+	}
+	return out
+}
