@@ -1,6 +1,10 @@
 package realm
 
-import "context"
+import (
+	"context"
+
+	"github.com/minizulip/minizulip/user"
+)
 
 // MessageCount is the number of stored messages, for tests that assert
 // that a rejected request stored nothing.
@@ -18,4 +22,17 @@ func (r *Realm) LastMessage(ctx context.Context, userID int) (Message, bool) {
 		return Message{}, false
 	}
 	return res.Messages[0], true
+}
+
+// UpdateUserSettings changes a user's personal settings directly, for
+// tests and embedders; it reports whether the user exists.
+func (r *Realm) UpdateUserSettings(userID int, fn func(*user.Settings)) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := r.users[userID]
+	if u == nil {
+		return false
+	}
+	fn(&u.Settings)
+	return true
 }

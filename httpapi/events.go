@@ -1,0 +1,68 @@
+package httpapi
+
+import (
+	"github.com/minizulip/minizulip/realm"
+)
+
+func (s *Server) eventRoutes() []route {
+	return []route{
+		{method: "GET", path: "/events", h: getEvents},
+		{method: "DELETE", path: "/events", h: deleteQueue},
+		{method: "POST", path: "/typing", h: setTyping},
+	}
+}
+
+// eventsAnswer is the body of GET /events.
+type eventsAnswer struct {
+	Events []realm.Event `json:"events"`
+}
+
+func getEvents(c *call) (any, error) {
+	dontBlock, err := c.p.optBool("dont_block", false)
+	if err != nil {
+		return nil, err
+	}
+	queueID, ok := c.p.str("queue_id")
+	if !ok {
+		return nil, realm.BadRequest("Missing 'queue_id' argument")
+	}
+	lastID, set, err := c.p.optInt("last_event_id")
+	if err != nil {
+		return nil, err
+	}
+	if !set {
+		return nil, realm.BadRequest("Missing 'last_event_id' argument")
+	}
+	events, err := c.actor.GetEvents(c.ctx(), queueID, lastID, dontBlock)
+	if err != nil {
+		return nil, err
+	}
+	return eventsAnswer{Events: events}, nil
+}
+
+func deleteQueue(c *call) (any, error) {
+	queueID, err := c.p.mustStr("queue_id")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.DeleteQueue(c.ctx(), queueID)
+}
+
+func setTyping(c *call) (any, error) {
+	var req realm.TypingRequest
+	var err error
+	req.Type, _ = c.p.str("type")
+	if req.Op, err = c.p.mustStr("op"); err != nil {
+		return nil, err
+	}
+	if req.To, _, err = c.p.optIntList("to"); err != nil {
+		return nil, err
+	}
+	if req.StreamID, _, err = c.p.optInt("stream_id"); err != nil {
+		return nil, err
+	}
+	if t, ok := c.p.str("topic"); ok {
+		req.Topic = &t
+	}
+	return nil, c.actor.SetTyping(c.ctx(), req)
+}

@@ -1,0 +1,167 @@
+package realm
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// RegisterRequest is POST /register: the queue to open and which state to
+// fetch with it.
+type RegisterRequest struct {
+	Queue QueueOptions
+	// FetchEventTypes chooses the state sections; nil means the same as
+	// Queue.EventTypes (and nil there means every section).
+	FetchEventTypes    []string
+	IncludeSubscribers bool
+}
+
+// RegisterResult is the answer of POST /register: queue_id, last_event_id,
+// the version keys and one key per state field fetched.
+type RegisterResult map[string]any
+
+// QueueID is the new queue's ID.
+func (res RegisterResult) QueueID() string { s, _ := res["queue_id"].(string); return s }
+
+// stateSection fills the register answer for one fetch_event_types entry.
+// Adding state for a new feature is one more row in stateSections.
+type stateSection struct {
+	name string
+	fill func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult)
+}
+
+// stateSections lists every state section the realm can fetch, in the
+// order they are filled.
+var stateSections = []stateSection{
+	{"alert_words", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["alert_words"] = []string{}
+	}},
+	{"drafts", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["drafts"] = []any{} }},
+	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["max_message_id"] = r.maxMessageIDOf(me.ID)
+	}},
+	{"muted_topics", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		if !req.fetches("user_topic") {
+			out["muted_topics"] = r.mutedTopicsList(me.ID)
+		}
+	}},
+	{"muted_users", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["muted_users"] = []any{} }},
+	{"presence", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["presences"] = map[string]any{}
+		out["server_timestamp"] = float64(r.clock.Now().UnixNano()) / 1e9
+	}},
+	{"realm", fillRealmState},
+	{"realm_emoji", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["realm_emoji"] = map[string]any{}
+	}},
+	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["realm_filters"] = []any{}
+	}},
+	{"realm_linkifiers", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["realm_linkifiers"] = []any{}
+	}},
+	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["realm_playgrounds"] = []any{}
+	}},
+	{"realm_user_groups", fillUserGroupsState},
+	{"recent_private_conversations", fillRecentPrivateConversations},
+	{"saved_snippets", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["saved_snippets"] = []any{}
+	}},
+	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["scheduled_messages"] = []any{}
+	}},
+	{"starred_messages", fillStarredMessages},
+	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		if req.fetches("message") {
+			out["unread_msgs"] = r.unreadMessages(me)
+		}
+	}},
+	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["user_settings"] = me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)
+	}},
+	{"user_status", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+		out["user_status"] = map[string]any{}
+	}},
+	{"user_topic", fillUserTopics},
+	{"video_calls", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["has_zoom_token"] = false }},
+}
+
+// fetches reports whether the request asks for a state section.
+func (req *RegisterRequest) fetches(name string) bool {
+	types := req.FetchEventTypes
+	if types == nil {
+		types = req.Queue.EventTypes
+	}
+	return types == nil || slices.Contains(types, name)
+}
+
+// Register answers POST /register: it opens an event queue and returns the
+// state it starts from. State and queue are taken under one lock, so no
+// change between them is lost or seen twice.
+func (a *Actor) Register(ctx context.Context, req RegisterRequest) (RegisterResult, error) {
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return nil, err
+	}
+	q, err := r.newQueue(me, req.Queue)
+	if err != nil {
+		return nil, err
+	}
+	out := RegisterResult{
+		"queue_id":            q.id,
+		"last_event_id":       -1,
+		"zulip_version":       r.opts.Version,
+		"zulip_feature_level": r.opts.FeatureLevel,
+		"zulip_merge_base":    r.opts.Version,
+	}
+	for _, s := range stateSections {
+		if req.fetches(s.name) {
+			s.fill(r, me, &req, out)
+		}
+	}
+	return out, nil
+}
+
+// maxMessageIDOf is the newest message the user received, -1 if none.
+func (r *Realm) maxMessageIDOf(userID int) int64 {
+	if t := r.messages.byUser[userID]; t != nil {
+		if um, ok := t.Max(); ok {
+			return um.id
+		}
+	}
+	return -1
+}
+
+func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+	ids := []int64{}
+	if t := r.messages.byUser[me.ID]; t != nil {
+		t.Ascend(func(um userMessage) bool {
+			if um.flags&message.Starred != 0 {
+				ids = append(ids, um.id)
+			}
+			return true
+		})
+	}
+	out["starred_messages"] = ids
+}
+
+func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+	list := []UserTopic{}
+	for _, ut := range r.userTopics[me.ID] {
+		list = append(list, *ut)
+	}
+	slices.SortFunc(list, func(a, b UserTopic) int {
+		if a.ChannelID != b.ChannelID {
+			return a.ChannelID - b.ChannelID
+		}
+		return strings.Compare(a.TopicName, b.TopicName)
+	})
+	out["user_topics"] = list
+}

@@ -1,0 +1,110 @@
+package realm
+
+import (
+	"context"
+	"slices"
+
+	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
+)
+
+// TypingRequest is a typing notification (POST /typing).
+type TypingRequest struct {
+	// Type is "direct" (the default), "stream" or "channel".
+	Type string
+	// Op is "start" or "stop".
+	Op string
+	// To lists the recipients of a direct message being typed.
+	To []int
+	// StreamID and Topic locate a channel message being typed.
+	StreamID int
+	Topic    *string
+}
+
+// TypingUser identifies a user in a typing event.
+type TypingUser struct {
+	UserID int    `json:"user_id"`
+	Email  string `json:"email"`
+}
+
+// TypingEvent tells that someone started or stopped typing.
+type TypingEvent struct {
+	Op          string       `json:"op"`
+	MessageType string       `json:"message_type"`
+	Sender      TypingUser   `json:"sender"`
+	Recipients  []TypingUser `json:"recipients,omitempty"`
+	StreamID    int          `json:"stream_id,omitempty"`
+	Topic       *string      `json:"topic,omitempty"`
+}
+
+// SetTyping sends a typing notification. Only users whose
+// receives_typing_notifications setting is on get it; channel typing goes
+// only to queues with the stream_typing_notifications capability.
+func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
+	if req.Op != "start" && req.Op != "stop" {
+		return BadRequest("Invalid op")
+	}
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	sender := TypingUser{UserID: me.ID, Email: r.apiEmail(me)}
+	switch req.Type {
+	case "", "direct", "private":
+		if len(req.To) == 0 {
+			return BadRequest("Missing 'to' argument")
+		}
+		ids := append([]int{me.ID}, req.To...)
+		for _, id := range req.To {
+			if u := r.users[id]; u == nil || !u.IsActive {
+				return BadRequest("Invalid user ID %d", id)
+			}
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		recipients := make([]TypingUser, len(ids))
+		for i, id := range ids {
+			recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users[id])}
+		}
+		r.emit("typing", TypingEvent{Op: req.Op, MessageType: "direct", Sender: sender, Recipients: recipients},
+			r.typingAudience(ids)...)
+	case "stream", "channel":
+		if req.StreamID == 0 {
+			return BadRequest("Missing 'stream_id' argument")
+		}
+		if req.Topic == nil {
+			return BadRequest("Missing topic")
+		}
+		ch := r.channels[req.StreamID]
+		if ch == nil || !r.canAccessChannelForSend(me, ch) {
+			return BadRequest("Invalid channel ID")
+		}
+		name := topic.Normalize(*req.Topic)
+		if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
+			name = ""
+		}
+		r.emitChange(&change{typ: "typing",
+			payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},
+			filter:  func(q *Queue) bool { return q.opts.Capabilities.StreamTypingNotifications },
+		}, r.typingAudience(r.subscriberIDs(ch.ID)))
+	default:
+		return BadRequest("Invalid type")
+	}
+	return nil
+}
+
+// typingAudience keeps the users who receive typing notifications.
+func (r *Realm) typingAudience(ids []int) []int {
+	out := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if u := r.users[id]; u != nil && u.IsActive && wantsTyping(u) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func wantsTyping(u *user.User) bool { return u.Settings.ReceivesTypingNotifications }
