@@ -1,0 +1,143 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func (e *msgEnv) register(email string, form url.Values) (string, map[string]any) {
+	e.t.Helper()
+	status, body := e.do(email, "POST", "/register", form)
+	e.wantSuccess(status, body)
+	return body["queue_id"].(string), body
+}
+
+func (e *msgEnv) events(email, queueID string, last int, block bool) []any {
+	e.t.Helper()
+	status, body := e.do(email, "GET", "/events", url.Values{"queue_id": {queueID}, "last_event_id": {strconv.Itoa(last)}, "dont_block": {strconv.FormatBool(!block)}})
+	e.wantSuccess(status, body)
+	return body["events"].([]any)
+}
+
+func TestHTTPRegisterAndReceiveMessage(t *testing.T) {
+	e := newMsgEnv(t)
+	qid, body := e.register("iago@zulip.com", url.Values{
+		"event_types": {`["message"]`}, "apply_markdown": {"true"},
+		"client_capabilities": {`{"notification_settings_null": true, "bulk_message_deletion": true}`},
+	})
+	if body["last_event_id"] != float64(-1) || body["zulip_feature_level"] != float64(496) || body["max_message_id"] != float64(-1) {
+		t.Fatalf("register answer %v", body)
+	}
+	if _, ok := body["realm_name"]; ok {
+		t.Fatal("fetch_event_types defaults to event_types: no realm state expected")
+	}
+	e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"t"}, "content": {"*hey*"}})
+	evs := e.events("iago@zulip.com", qid, -1, false)
+	if len(evs) != 1 {
+		t.Fatalf("events %v", evs)
+	}
+	ev := evs[0].(map[string]any)
+	msg := ev["message"].(map[string]any)
+	if ev["type"] != "message" || ev["id"] != float64(0) || msg["content"] != "<p><em>hey</em></p>" || msg["sender_id"] != float64(10) {
+		t.Fatalf("event %v", ev)
+	}
+	status, body := e.do("iago@zulip.com", "DELETE", "/events", url.Values{"queue_id": {qid}})
+	e.wantSuccess(status, body)
+	status, body = e.do("iago@zulip.com", "GET", "/events", url.Values{"queue_id": {qid}, "last_event_id": {"0"}})
+	e.wantError(status, body, 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+qid)
+	if body["queue_id"] != qid {
+		t.Fatalf("BAD_EVENT_QUEUE_ID carries queue_id: %v", body)
+	}
+}
+
+func TestHTTPRegisterFetchesState(t *testing.T) {
+	e := newMsgEnv(t)
+	e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"direct"}, "to": {"[11]"}, "content": {"psst"}})
+	_, body := e.register("iago@zulip.com", url.Values{"fetch_event_types": {`["realm","message","update_message_flags","user_settings","recent_private_conversations"]`}})
+	if body["max_message_length"] != float64(10000) || body["max_topic_length"] != float64(60) || body["max_file_upload_size_mib"] != float64(25) ||
+		body["realm_empty_topic_display_name"] != "general chat" || body["realm_name"] != "Zulip Dev" {
+		t.Fatalf("realm state %v", body)
+	}
+	unread := body["unread_msgs"].(map[string]any)
+	pms := unread["pms"].([]any)
+	if unread["count"] != float64(1) || len(pms) != 1 || pms[0].(map[string]any)["other_user_id"] != float64(10) {
+		t.Fatalf("unread_msgs %v", unread)
+	}
+	if body["user_settings"].(map[string]any)["receives_typing_notifications"] != true {
+		t.Fatalf("user_settings %v", body["user_settings"])
+	}
+	rpc := body["recent_private_conversations"].([]any)
+	if len(rpc) != 1 || rpc[0].(map[string]any)["user_ids"].([]any)[0] != float64(10) {
+		t.Fatalf("recent_private_conversations %v", rpc)
+	}
+	if _, ok := body["user_topics"]; ok {
+		t.Fatal("user_topic was not asked for")
+	}
+}
+
+func TestHTTPLongPollWithConcurrentSender(t *testing.T) {
+	e := newMsgEnv(t)
+	qid, _ := e.register("iago@zulip.com", url.Values{"event_types": {`["message"]`}})
+	var wg sync.WaitGroup
+	var got []any
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		got = e.events("iago@zulip.com", qid, -1, true)
+	}()
+	time.Sleep(20 * time.Millisecond)
+	e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"t"}, "content": {"now"}})
+	wg.Wait()
+	if len(got) != 1 || got[0].(map[string]any)["type"] != "message" {
+		t.Fatalf("long poll got %v", got)
+	}
+}
+
+func TestHTTPEventsBadInput(t *testing.T) {
+	e := newMsgEnv(t)
+	qid, _ := e.register("iago@zulip.com", nil)
+	cases := []struct {
+		email string
+		form  url.Values
+		code  string
+		msg   string
+	}{
+		{"iago@zulip.com", url.Values{"last_event_id": {"-1"}}, "BAD_REQUEST", "Missing 'queue_id' argument"},
+		{"iago@zulip.com", url.Values{"queue_id": {qid}}, "BAD_REQUEST", "Missing 'last_event_id' argument"},
+		{"iago@zulip.com", url.Values{"queue_id": {qid}, "last_event_id": {"-5"}, "dont_block": {"true"}}, "BAD_REQUEST", "An event newer than -5 has already been pruned!"},
+		{"iago@zulip.com", url.Values{"queue_id": {qid}, "last_event_id": {"x"}}, "BAD_REQUEST", "last_event_id is not an integer"},
+		{"hamlet@zulip.com", url.Values{"queue_id": {qid}, "last_event_id": {"-1"}, "dont_block": {"true"}}, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: " + qid},
+		{"iago@zulip.com", url.Values{"queue_id": {"nope"}, "last_event_id": {"-1"}}, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: nope"},
+	}
+	for _, c := range cases {
+		status, body := e.do(c.email, "GET", "/events", c.form)
+		e.wantError(status, body, 400, c.code, c.msg)
+	}
+	status, body := e.do("iago@zulip.com", "POST", "/register", url.Values{"event_types": {"message"}})
+	e.wantError(status, body, 400, "BAD_REQUEST", `Argument "event_types" is not valid JSON.`)
+	status, body = e.do("iago@zulip.com", "POST", "/register", url.Values{"narrow": {`[["stream","Atlantis"]]`}})
+	e.wantError(status, body, 400, "BAD_NARROW", "")
+	// The queue still works after all that.
+	if evs := e.events("iago@zulip.com", qid, -1, false); len(evs) != 0 {
+		t.Fatalf("unexpected events %v", evs)
+	}
+}
+
+func TestHTTPTyping(t *testing.T) {
+	e := newMsgEnv(t)
+	qid, _ := e.register("iago@zulip.com", url.Values{"event_types": {`["typing"]`}})
+	status, body := e.do("hamlet@zulip.com", "POST", "/typing", url.Values{"op": {"start"}, "to": {"[11]"}})
+	e.wantSuccess(status, body)
+	evs := e.events("iago@zulip.com", qid, -1, false)
+	if len(evs) != 1 || evs[0].(map[string]any)["op"] != "start" {
+		t.Fatalf("typing events %v", evs)
+	}
+	status, body = e.do("hamlet@zulip.com", "POST", "/typing", url.Values{"to": {"[11]"}})
+	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'op' argument")
+	status, body = e.do("hamlet@zulip.com", "POST", "/typing", url.Values{"op": {"start"}, "to": {"11,12"}})
+	e.wantError(status, body, http.StatusBadRequest, "BAD_REQUEST", `Argument "to" is not valid JSON.`)
+}
