@@ -39,9 +39,10 @@ type messageIndex struct {
 	byChannel      *btree.BTreeG[keyedEntry]
 	byConversation *btree.BTreeG[keyedEntry]
 	bySender       *btree.BTreeG[keyedEntry]
-	// per user: every message delivered to them, and the unread subset.
-	byUser     map[int]*btree.BTreeG[userMessage]
-	unreadUser map[int]*btree.BTreeG[userMessage]
+	// per user: every message delivered to them, and the unread subset
+	// (append-optimized lists, since new messages always have the highest ID).
+	byUser     map[int]*userMessages
+	unreadUser map[int]*userMessages
 }
 
 func newMessageIndex() *messageIndex {
@@ -59,8 +60,8 @@ func newMessageIndex() *messageIndex {
 		byChannel:      btree.NewG(btreeDegree, keyedLess),
 		byConversation: btree.NewG(btreeDegree, keyedLess),
 		bySender:       btree.NewG(btreeDegree, keyedLess),
-		byUser:         map[int]*btree.BTreeG[userMessage]{},
-		unreadUser:     map[int]*btree.BTreeG[userMessage]{},
+		byUser:         map[int]*userMessages{},
+		unreadUser:     map[int]*userMessages{},
 	}
 }
 
@@ -71,12 +72,10 @@ func keyedLess(a, b keyedEntry) bool {
 	return a.id < b.id
 }
 
-func userMessageLess(a, b userMessage) bool { return a.id < b.id }
-
-func (ix *messageIndex) userTree(m map[int]*btree.BTreeG[userMessage], userID int) *btree.BTreeG[userMessage] {
+func (ix *messageIndex) userTree(m map[int]*userMessages, userID int) *userMessages {
 	t := m[userID]
 	if t == nil {
-		t = btree.NewG(btreeDegree, userMessageLess)
+		t = &userMessages{}
 		m[userID] = t
 	}
 	return t
@@ -105,13 +104,12 @@ func (ix *messageIndex) remove(m *message.Message, convID int, holders []int) {
 		ix.byConversation.Delete(keyedEntry{key: convID, id: m.ID})
 	}
 	ix.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
-	probe := userMessage{id: m.ID}
 	for _, uid := range holders {
 		if t := ix.byUser[uid]; t != nil {
-			t.Delete(probe)
+			t.Delete(m.ID)
 		}
 		if t := ix.unreadUser[uid]; t != nil {
-			t.Delete(probe)
+			t.Delete(m.ID)
 		}
 	}
 }
@@ -119,9 +117,9 @@ func (ix *messageIndex) remove(m *message.Message, convID int, holders []int) {
 // deliver gives userID a personal copy of m with the given flags.
 func (ix *messageIndex) deliver(userID int, m *message.Message, flags message.Flags) {
 	um := userMessage{id: m.ID, flags: flags, msg: m}
-	ix.userTree(ix.byUser, userID).ReplaceOrInsert(um)
+	ix.userTree(ix.byUser, userID).Put(um)
 	if flags&message.Read == 0 {
-		ix.userTree(ix.unreadUser, userID).ReplaceOrInsert(um)
+		ix.userTree(ix.unreadUser, userID).Put(um)
 	}
 }
 
@@ -131,7 +129,7 @@ func (ix *messageIndex) personal(userID int, id int64) (userMessage, bool) {
 	if t == nil {
 		return userMessage{}, false
 	}
-	return t.Get(userMessage{id: id})
+	return t.Get(id)
 }
 
 // hasPersonal reports whether userID received message id.
@@ -149,14 +147,14 @@ func (ix *messageIndex) setFlags(userID int, id int64, flags message.Flags) bool
 	}
 	wasRead := um.flags&message.Read != 0
 	um.flags = flags
-	ix.byUser[userID].ReplaceOrInsert(um)
+	ix.byUser[userID].Put(um)
 	switch isRead := flags&message.Read != 0; {
 	case isRead && !wasRead:
-		ix.unreadUser[userID].Delete(um)
+		ix.unreadUser[userID].Delete(id)
 	case !isRead && wasRead:
-		ix.userTree(ix.unreadUser, userID).ReplaceOrInsert(um)
+		ix.userTree(ix.unreadUser, userID).Put(um)
 	case !isRead:
-		ix.unreadUser[userID].ReplaceOrInsert(um)
+		ix.unreadUser[userID].Put(um)
 	}
 	return true
 }
@@ -207,17 +205,17 @@ func keyedWalker(t *btree.BTreeG[keyedEntry], key int) walker {
 	}
 }
 
-func userWalker(t *btree.BTreeG[userMessage]) walker {
+func userWalker(t *userMessages) walker {
 	if t == nil {
 		nop := func(int64, func(*message.Message) bool) {}
 		return walker{down: nop, up: nop}
 	}
 	return walker{
 		down: func(below int64, fn func(*message.Message) bool) {
-			t.DescendLessOrEqual(userMessage{id: below - 1}, func(um userMessage) bool { return fn(um.msg) })
+			t.Descend(below, func(um userMessage) bool { return fn(um.msg) })
 		},
 		up: func(from int64, fn func(*message.Message) bool) {
-			t.AscendGreaterOrEqual(userMessage{id: from}, func(um userMessage) bool { return fn(um.msg) })
+			t.Ascend(from, func(um userMessage) bool { return fn(um.msg) })
 		},
 	}
 }

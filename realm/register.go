@@ -142,7 +142,7 @@ func (r *Realm) maxMessageIDOf(userID int) int64 {
 func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 	ids := []int64{}
 	if t := r.messages.byUser[me.ID]; t != nil {
-		t.Ascend(func(um userMessage) bool {
+		t.Ascend(0, func(um userMessage) bool {
 			if um.flags&message.Starred != 0 {
 				ids = append(ids, um.id)
 			}

@@ -51,7 +51,7 @@ func (r *Realm) unreadMessages(me *user.User) UnreadMessages {
 	var dmOrder []int
 	var huddleOrder []string
 	if t := r.messages.unreadUser[me.ID]; t != nil {
-		t.Ascend(func(um userMessage) bool {
+		t.Ascend(0, func(um userMessage) bool {
 			m := um.msg
 			res.Count++
 			if um.flags&(message.Mentioned|message.WildcardMentioned) != 0 {
@@ -115,7 +115,7 @@ type recentConversation struct {
 func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 	latest := map[string]*recentConversation{}
 	if t := r.messages.byUser[me.ID]; t != nil {
-		t.Descend(func(um userMessage) bool {
+		t.Descend(AnchorNewest+1, func(um userMessage) bool {
 			m := um.msg
 			if m.Type != message.Direct {
 				return true

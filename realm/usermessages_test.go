@@ -1,0 +1,62 @@
+package realm
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestUserMessagesMatchesSortedSet checks the block list against a plain
+// sorted slice under random inserts, appends, replaces and deletes.
+func TestUserMessagesMatchesSortedSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var l userMessages
+	var want []int64
+	for step := 0; step < 20000; step++ {
+		id := int64(rng.IntN(3000))
+		switch rng.IntN(4) {
+		case 0, 1:
+			if step%3 == 0 && len(want) > 0 {
+				id = want[len(want)-1] + 1 // the common append path
+			}
+			l.Put(userMessage{id: id, flags: 1})
+			if i, found := slices.BinarySearch(want, id); !found {
+				want = slices.Insert(want, i, id)
+			}
+		case 2:
+			deleted := l.Delete(id)
+			i, found := slices.BinarySearch(want, id)
+			if deleted != found {
+				t.Fatalf("step %d: Delete(%d) = %v, want %v", step, id, deleted, found)
+			}
+			if found {
+				want = slices.Delete(want, i, i+1)
+			}
+		case 3:
+			_, ok := l.Get(id)
+			if _, found := slices.BinarySearch(want, id); ok != found {
+				t.Fatalf("step %d: Get(%d) = %v, want %v", step, id, ok, found)
+			}
+		}
+		if l.Len() != len(want) {
+			t.Fatalf("step %d: Len %d, want %d", step, l.Len(), len(want))
+		}
+	}
+	var got []int64
+	l.Ascend(0, func(um userMessage) bool { got = append(got, um.id); return true })
+	if !slices.Equal(got, want) {
+		t.Fatal("Ascend order differs from the sorted set")
+	}
+	var down []int64
+	pivot := want[len(want)/2]
+	l.Descend(pivot, func(um userMessage) bool { down = append(down, um.id); return true })
+	if len(down) != len(want)/2 || down[0] != want[len(want)/2-1] || down[len(down)-1] != want[0] {
+		t.Fatalf("Descend below %d: %d entries", pivot, len(down))
+	}
+	if m, ok := l.Max(); !ok || m.id != want[len(want)-1] {
+		t.Fatal("Max")
+	}
+	if f, ok := l.flagsOf(want[0]); !ok || f != 1 {
+		t.Fatal("flagsOf")
+	}
+}
