@@ -57,3 +57,60 @@ func HasMember(g *Group, userID int, lookup Lookup) bool {
 	}
 	return false
 }
+
+// Reaches reports whether target is from, or a subgroup of from at any
+// depth (deactivated groups included: the graph is structural).
+func Reaches(from *Group, targetID int, lookup Lookup) bool {
+	seen := map[int]bool{}
+	stack := []*Group{from}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if cur == nil || seen[cur.ID] {
+			continue
+		}
+		if cur.ID == targetID {
+			return true
+		}
+		seen[cur.ID] = true
+		for id := range cur.Subgroups {
+			stack = append(stack, lookup(id))
+		}
+	}
+	return false
+}
+
+// WouldCycle reports whether making child a subgroup of parent would
+// create a cycle: parent is child itself or one of child's subgroups.
+func WouldCycle(parent, child *Group, lookup Lookup) bool {
+	return Reaches(child, parent.ID, lookup)
+}
+
+// MemberIDs lists every user in g, directly or through active subgroups,
+// keeping those for which keep returns true (e.g. active users).
+func MemberIDs(g *Group, lookup Lookup, keep func(userID int) bool) []int {
+	seenGroups := map[int]bool{}
+	seenUsers := map[int]bool{}
+	var out []int
+	stack := []*Group{g}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if cur == nil || seenGroups[cur.ID] {
+			continue
+		}
+		seenGroups[cur.ID] = true
+		for uid := range cur.Members {
+			if !seenUsers[uid] && (keep == nil || keep(uid)) {
+				seenUsers[uid] = true
+				out = append(out, uid)
+			}
+		}
+		for id := range cur.Subgroups {
+			if sub := lookup(id); sub != nil && !sub.Deactivated {
+				stack = append(stack, sub)
+			}
+		}
+	}
+	return out
+}
