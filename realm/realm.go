@@ -52,6 +52,8 @@ type Realm struct {
 
 	events *eventHub
 
+	profileFields []CustomProfileField // custom profile fields, ID = index+1
+
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
 }

@@ -39,6 +39,7 @@ var stateSections = []stateSection{
 	{"alert_words", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["alert_words"] = []string{}
 	}},
+	{"custom_profile_fields", fillCustomProfileFields},
 	{"drafts", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["drafts"] = []any{} }},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["max_message_id"] = r.maxMessageIDOf(me.ID)
@@ -66,6 +67,8 @@ var stateSections = []stateSection{
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_playgrounds"] = []any{}
 	}},
+	{"realm_bot", fillRealmBots},
+	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
 	{"recent_private_conversations", fillRecentPrivateConversations},
 	{"saved_snippets", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {

@@ -168,6 +168,7 @@ func (r *Realm) seed(s Seed) {
 			r.subscribe(r.channelsByName[channelKey(name)].ID, u.ID)
 		}
 	}
+	r.seedProfileFields()
 	hc := r.addGroup("hamletcharacters", "Characters of Hamlet", false)
 	for _, email := range []string{"cordelia@zulip.com", "hamlet@zulip.com"} {
 		hc.Members[r.usersByEmail[email].ID] = struct{}{}

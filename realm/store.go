@@ -2,6 +2,7 @@ package realm
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/minizulip/minizulip/group"
@@ -158,3 +159,5 @@ func (r *Realm) userByEmail(email string) *user.User {
 	}
 	return nil
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
