@@ -78,6 +78,8 @@ var stateSections = []stateSection{
 		out["scheduled_messages"] = []any{}
 	}},
 	{"starred_messages", fillStarredMessages},
+	{"stream", fillStreamState},
+	{"subscription", fillSubscriptionState},
 	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		if req.fetches("message") {
 			out["unread_msgs"] = r.unreadMessages(me)
