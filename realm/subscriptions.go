@@ -277,7 +277,7 @@ func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) ([]S
 // ChannelsQuery is the filter of GET /streams.
 type ChannelsQuery struct {
 	IncludePublic, IncludeWebPublic, IncludeSubscribed, IncludeAll, IncludeDefault bool
-	ExcludeArchived                                                               bool
+	ExcludeArchived                                                                bool
 }
 
 // DefaultChannelsQuery is GET /streams without parameters.
@@ -352,4 +352,3 @@ func (r *Realm) CreateChannel(name, description string, inviteOnly bool, subscri
 	}
 	return c.ID, nil
 }
-
