@@ -11,12 +11,16 @@ func (s *Server) userRoutes() []route {
 		{method: "GET", path: "/users/me", h: getOwnUser},
 		{method: "GET", path: "/users", h: listUsers},
 		{method: "POST", path: "/users", h: createUser},
+		// Zulip has /users/{user_id} (digits) and /users/{email}; one
+		// pattern serves both.
 		{method: "GET", path: "/users/{user}", h: getUser},
 	}
 }
 
 func getOwnUser(c *call) (any, error) { return c.actor.OwnUser(c.ctx()) }
 
+// userViewOptions reads client_gravatar (default true) and
+// include_custom_profile_fields (default false).
 func userViewOptions(c *call) (realm.UserViewOptions, error) {
 	var o realm.UserViewOptions
 	var err error
@@ -27,12 +31,13 @@ func userViewOptions(c *call) (realm.UserViewOptions, error) {
 	return o, err
 }
 
-// userAnswer is the body of GET /users/{user}.
+// userAnswer is the body of GET /users/{user_id} and /users/{email}.
 type userAnswer struct {
 	User realm.User `json:"user"`
 }
 
-// getUser serves both /users/{user_id} and /users/{email}.
+// getUser serves /users/{user_id} when the segment is all digits and
+// /users/{email} otherwise.
 func getUser(c *call) (any, error) {
 	o, err := userViewOptions(c)
 	if err != nil {
@@ -40,7 +45,7 @@ func getUser(c *call) (any, error) {
 	}
 	key := c.req.PathValue("user")
 	var u realm.User
-	if id, convErr := strconv.Atoi(key); convErr == nil {
+	if id, ok := digitsID(key); ok {
 		u, err = c.actor.GetUser(c.ctx(), id, o)
 	} else {
 		u, err = c.actor.GetUserByEmail(c.ctx(), key, o)
@@ -49,6 +54,24 @@ func getUser(c *call) (any, error) {
 		return nil, err
 	}
 	return userAnswer{User: u}, nil
+}
+
+// digitsID parses a path segment made only of ASCII digits; a number too
+// large for an int is an ID no user has.
+func digitsID(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	id, err := strconv.Atoi(s)
+	if err != nil {
+		return -1, true
+	}
+	return id, true
 }
 
 // membersAnswer is the body of GET /users.
@@ -61,7 +84,11 @@ func listUsers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := c.actor.ListUsers(c.ctx(), o)
+	ids, _, err := c.p.optIntList("user_ids")
+	if err != nil {
+		return nil, err
+	}
+	members, err := c.actor.ListUsers(c.ctx(), realm.UserListOptions{UserViewOptions: o, UserIDs: ids})
 	if err != nil {
 		return nil, err
 	}
@@ -74,19 +101,16 @@ type createdUser struct {
 }
 
 func createUser(c *call) (any, error) {
-	email, err := c.p.mustStr("email")
-	if err != nil {
-		return nil, err
+	var p realm.CreateUserParams
+	for _, f := range []struct {
+		name string
+		dst  **string
+	}{{"email", &p.Email}, {"password", &p.Password}, {"full_name", &p.FullName}} {
+		if v, ok := c.p.str(f.name); ok {
+			*f.dst = &v
+		}
 	}
-	password, err := c.p.mustStr("password")
-	if err != nil {
-		return nil, err
-	}
-	fullName, err := c.p.mustStr("full_name")
-	if err != nil {
-		return nil, err
-	}
-	id, err := c.actor.CreateUser(c.ctx(), email, password, fullName)
+	id, err := c.actor.CreateUserFromParams(c.ctx(), p)
 	if err != nil {
 		return nil, err
 	}

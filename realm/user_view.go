@@ -35,24 +35,58 @@ type User struct {
 
 // OwnUser is the caller's own user object (GET /users/me).
 type OwnUser struct {
-	AvatarURL      string                       `json:"avatar_url"`
-	AvatarVersion  int                          `json:"avatar_version"`
-	Email          string                       `json:"email"`
-	FullName       string                       `json:"full_name"`
-	IsAdmin        bool                         `json:"is_admin"`
-	IsOwner        bool                         `json:"is_owner"`
-	IsBillingAdmin bool                         `json:"is_billing_admin"`
-	Role           int                          `json:"role"`
-	IsGuest        bool                         `json:"is_guest"`
-	IsBot          bool                         `json:"is_bot"`
-	IsActive       bool                         `json:"is_active"`
-	IsImportedStub bool                         `json:"is_imported_stub"`
-	Timezone       string                       `json:"timezone"`
-	DateJoined     string                       `json:"date_joined"`
-	MaxMessageID   int64                        `json:"max_message_id"`
-	UserID         int                          `json:"user_id"`
-	DeliveryEmail  string                       `json:"delivery_email"`
-	ProfileData    map[string]ProfileFieldValue `json:"profile_data,omitzero"`
+	AvatarURL      string `json:"avatar_url"`
+	AvatarVersion  int    `json:"avatar_version"`
+	Email          string `json:"email"`
+	FullName       string `json:"full_name"`
+	IsAdmin        bool   `json:"is_admin"`
+	IsOwner        bool   `json:"is_owner"`
+	IsBillingAdmin bool   `json:"is_billing_admin"`
+	Role           int    `json:"role"`
+	IsGuest        bool   `json:"is_guest"`
+	IsBot          bool   `json:"is_bot"`
+	IsActive       bool   `json:"is_active"`
+	IsImportedStub bool   `json:"is_imported_stub"`
+	Timezone       string `json:"timezone"`
+	DateJoined     string `json:"date_joined"`
+	MaxMessageID   int64  `json:"max_message_id"`
+	UserID         int    `json:"user_id"`
+	DeliveryEmail  string `json:"delivery_email"`
+	// BotType and BotOwnerID are sent for bots only.
+	BotType     *int                         `json:"bot_type,omitempty"`
+	BotOwnerID  *int                         `json:"bot_owner_id,omitempty"`
+	ProfileData map[string]ProfileFieldValue `json:"profile_data,omitzero"`
+}
+
+// RealmUserAddEvent is the realm_user event announcing a new account with
+// its user object.
+type RealmUserAddEvent struct {
+	Op     string `json:"op"`
+	Person User   `json:"person"`
+}
+
+// RealmBotAddEvent is the realm_bot event telling a bot's owner and the
+// administrators about a new bot.
+type RealmBotAddEvent struct {
+	Op  string `json:"op"`
+	Bot Bot    `json:"bot"`
+}
+
+// Bot is a bot as register's realm_bots and realm_bot events show it.
+type Bot struct {
+	UserID                      int     `json:"user_id"`
+	FullName                    string  `json:"full_name"`
+	APIKey                      string  `json:"api_key"`
+	Email                       string  `json:"email"`
+	AvatarURL                   string  `json:"avatar_url"`
+	BotType                     int     `json:"bot_type"`
+	IsActive                    bool    `json:"is_active"`
+	OwnerID                     *int    `json:"owner_id"`
+	Owner                       *string `json:"owner"`
+	DefaultSendingStream        *string `json:"default_sending_stream"`
+	DefaultEventsRegisterStream *string `json:"default_events_register_stream"`
+	DefaultAllPublicStreams     bool    `json:"default_all_public_streams"`
+	Services                    []any   `json:"services"`
 }
 
 // UserViewOptions choose optional parts of user objects.
@@ -107,10 +141,38 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 		DateJoined: isoTime(u.DateJoined), MaxMessageID: r.maxMessageIDOf(u.ID), UserID: u.ID,
 		DeliveryEmail: u.DeliveryEmail,
 	}
-	if !u.IsBot() {
+	if u.IsBot() {
+		bt := int(u.BotType)
+		v.BotType = &bt
+		if u.BotOwnerID != 0 {
+			owner := u.BotOwnerID
+			v.BotOwnerID = &owner
+		}
+	} else {
 		v.ProfileData = r.profileData(u)
 	}
 	return v
+}
+
+// botView is the realm_bots object of a bot; the caller holds the lock.
+func (r *Realm) botView(u *user.User) Bot {
+	b := Bot{
+		UserID: u.ID, FullName: u.FullName, APIKey: u.APIKey, Email: u.DeliveryEmail, AvatarURL: u.AvatarURL,
+		BotType: int(u.BotType), IsActive: u.IsActive, Services: []any{},
+	}
+	if o := r.users[u.BotOwnerID]; o != nil {
+		id, email := o.ID, r.apiEmail(o)
+		b.OwnerID, b.Owner = &id, &email
+	}
+	return b
+}
+
+// mediumAvatarURL is the 500-pixel variant of u's avatar URL.
+func mediumAvatarURL(u *user.User) string {
+	if u.AvatarSource == "G" {
+		return strings.Replace(u.AvatarURL, "?d=identicon", "?d=identicon&s=500", 1)
+	}
+	return u.AvatarURL
 }
 
 // fillRealmUsers is the realm_user state section: active and inactive
@@ -119,14 +181,14 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 	o := UserViewOptions{ClientGravatar: req.Queue.ClientGravatar, IncludeCustomProfileFields: true}
 	active, inactive, crossRealm := []User{}, []User{}, []User{}
 	for _, u := range r.sortedUsers() {
-		v := r.userView(me, u, o)
 		switch {
 		case u.IsSystemBot:
-			crossRealm = append(crossRealm, v)
+			// Zulip builds these once for everyone, with avatar URLs.
+			crossRealm = append(crossRealm, r.userView(me, u, UserViewOptions{}))
 		case u.IsActive:
-			active = append(active, v)
+			active = append(active, r.userView(me, u, o))
 		default:
-			inactive = append(inactive, v)
+			inactive = append(inactive, r.userView(me, u, o))
 		}
 	}
 	slices.SortFunc(crossRealm, func(a, b User) int { return strings.Compare(a.FullName, b.FullName) })
@@ -138,7 +200,7 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		"user_id": me.ID, "email": own.Email, "delivery_email": me.DeliveryEmail, "full_name": me.FullName,
 		"is_admin": own.IsAdmin, "is_owner": own.IsOwner, "is_moderator": me.Role == user.RoleModerator,
 		"is_guest": own.IsGuest, "is_billing_admin": false, "avatar_source": me.AvatarSource,
-		"avatar_url": me.AvatarURL, "avatar_url_medium": me.AvatarURL,
+		"avatar_url": me.AvatarURL, "avatar_url_medium": mediumAvatarURL(me),
 		"can_create_streams":            r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID) || r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
 		"can_create_public_streams":     r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID),
 		"can_create_private_streams":    r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
@@ -150,21 +212,13 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 	}
 }
 
-// fillRealmBots is the realm_bot section: the caller's own bots.
+// fillRealmBots is the realm_bot section: the caller's own bots, or every
+// bot of the realm for an administrator.
 func fillRealmBots(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	bots := []map[string]any{}
+	bots := []Bot{}
 	for _, u := range r.sortedUsers() {
 		if u.IsBot() && !u.IsSystemBot && (u.BotOwnerID == me.ID || me.Role.IsAdmin()) {
-			var owner any
-			if o := r.users[u.BotOwnerID]; o != nil {
-				owner = r.apiEmail(o)
-			}
-			bots = append(bots, map[string]any{
-				"user_id": u.ID, "full_name": u.FullName, "api_key": u.APIKey, "email": u.DeliveryEmail,
-				"avatar_url": u.AvatarURL, "bot_type": int(u.BotType), "is_active": u.IsActive,
-				"owner_id": u.BotOwnerID, "owner": owner, "default_sending_stream": nil,
-				"default_events_register_stream": nil, "default_all_public_streams": false, "services": []any{},
-			})
+			bots = append(bots, r.botView(u))
 		}
 	}
 	out["realm_bots"] = bots

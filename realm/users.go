@@ -2,16 +2,18 @@ package realm
 
 import (
 	"context"
+	"net"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/user"
 )
 
-// maxFullNameLength is Zulip's limit on full names.
-const maxFullNameLength = 100
-
-// OwnUser answers GET /users/me.
+// OwnUser answers GET /users/me: the caller's own user object, with
+// max_message_id and (for humans) every custom profile field value.
 func (a *Actor) OwnUser(ctx context.Context) (OwnUser, error) {
 	r := a.r
 	r.mu.RLock()
@@ -24,7 +26,8 @@ func (a *Actor) OwnUser(ctx context.Context) (OwnUser, error) {
 }
 
 // GetUser answers GET /users/{user_id}: any account of the realm, bots and
-// deactivated users included.
+// deactivated users included (system bots live in another realm and are
+// not found).
 func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (User, error) {
 	r := a.r
 	r.mu.RLock()
@@ -33,14 +36,17 @@ func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (Use
 	if err != nil {
 		return User{}, err
 	}
-	u := r.users[userID]
-	if u == nil || u.IsSystemBot {
+	u := r.realmUser(userID)
+	if u == nil {
 		return User{}, noSuchUser()
 	}
 	return r.userView(me, u, o), nil
 }
 
-// GetUserByEmail answers GET /users/{email}, by API or delivery email.
+// GetUserByEmail answers GET /users/{email}. As Zulip does from feature
+// level 302, a real (delivery) address finds its user only when the caller
+// may see that address; the API address user<ID>@zulipdev.com finds any
+// user by the ID it embeds. Matching ignores case.
 func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOptions) (User, error) {
 	r := a.r
 	r.mu.RLock()
@@ -49,16 +55,24 @@ func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOpti
 	if err != nil {
 		return User{}, err
 	}
-	u := r.userByEmail(email)
-	if u == nil || u.IsSystemBot {
+	u := r.userByEmailFor(me, email)
+	if u == nil {
 		return User{}, noSuchUser()
 	}
 	return r.userView(me, u, o), nil
 }
 
-// ListUsers answers GET /users: every account of the realm (bots and
+// UserListOptions choose what GET /users returns.
+type UserListOptions struct {
+	UserViewOptions
+	// UserIDs, when non-nil, limits the list to these users (feature
+	// level 384); IDs that are not users of the realm are skipped.
+	UserIDs []int
+}
+
+// ListUsers answers GET /users: the accounts of the realm (bots and
 // deactivated users included, system bots not), by ID.
-func (a *Actor) ListUsers(ctx context.Context, o UserViewOptions) ([]User, error) {
+func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) ([]User, error) {
 	r := a.r
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -66,18 +80,40 @@ func (a *Actor) ListUsers(ctx context.Context, o UserViewOptions) ([]User, error
 	if err != nil {
 		return nil, err
 	}
+	var wanted map[int]bool
+	if o.UserIDs != nil {
+		wanted = make(map[int]bool, len(o.UserIDs))
+		for _, id := range o.UserIDs {
+			wanted[id] = true
+		}
+	}
 	out := make([]User, 0, len(r.users))
 	for _, u := range r.sortedUsers() {
-		if !u.IsSystemBot {
-			out = append(out, r.userView(me, u, o))
+		if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
+			out = append(out, r.userView(me, u, o.UserViewOptions))
 		}
 	}
 	return out, nil
 }
 
-// CreateUser answers POST /users: an administrator who also has the
-// can_create_users permission creates a member account.
+// CreateUserParams are the parameters of POST /users as sent; a nil field
+// was not sent at all.
+type CreateUserParams struct {
+	Email, Password, FullName *string
+}
+
+// CreateUser creates a member account (POST /users). The caller must be an
+// organization administrator who also holds the can_create_users
+// permission (see Realm.SetCanCreateUsers). It returns the new user's ID.
 func (a *Actor) CreateUser(ctx context.Context, email, password, fullName string) (int, error) {
+	return a.CreateUserFromParams(ctx, CreateUserParams{Email: &email, Password: &password, FullName: &fullName})
+}
+
+// CreateUserFromParams is CreateUser with Zulip's order of checks for
+// parameters that may be missing: the administrator check comes before
+// the parameters (REQUEST_VARIABLE_MISSING), which come before
+// can_create_users, the name, the address and its uniqueness.
+func (a *Actor) CreateUserFromParams(ctx context.Context, p CreateUserParams) (int, error) {
 	r := a.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -88,47 +124,104 @@ func (a *Actor) CreateUser(ctx context.Context, email, password, fullName string
 	if !me.Role.IsAdmin() {
 		return 0, UnauthorizedPrincipal("Must be an organization administrator")
 	}
+	for _, v := range []struct {
+		name string
+		val  *string
+	}{{"email", p.Email}, {"password", p.Password}, {"full_name", p.FullName}} {
+		if v.val == nil {
+			return 0, VariableMissing(v.name)
+		}
+	}
 	if !me.CanCreateUsers {
 		return 0, BadRequest("User not authorized to create users")
 	}
-	u, err := r.validateNewUser(NewUser{Email: email, FullName: fullName, Role: user.RoleMember})
+	name, err := checkFullName(*p.FullName)
 	if err != nil {
 		return 0, err
 	}
-	return r.addUser(u).ID, nil
+	email := strings.TrimSpace(*p.Email)
+	if !validEmailAddress(email) {
+		return 0, BadRequest("Bad name or username")
+	}
+	if err := r.checkEmailFree(email); err != nil {
+		return 0, err
+	}
+	u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember})
+	r.announceNewUser(u)
+	return u.ID, nil
 }
 
-// NewUser describes an account to add directly (Realm.AddUser).
+// NewUser describes an account to add directly with Realm.AddUser.
 type NewUser struct {
 	Email    string
 	FullName string
-	Role     user.Role // default member
-	BotType  user.BotType
-	// BotOwnerID is the owner of a bot account.
+	// Role defaults to member.
+	Role user.Role
+	// BotType makes the account a bot; BotOwnerID is its owner (0: none).
+	BotType    user.BotType
 	BotOwnerID int
-	Timezone   string
-	// APIKey fixes the key; empty means random.
+	// Timezone is an IANA name; empty means unset.
+	Timezone string
+	// APIKey fixes the key (32 characters of [A-Za-z0-9]); empty means random.
 	APIKey string
+	// CanCreateUsers grants the POST /users permission.
+	CanCreateUsers bool
 }
 
-// AddUser adds an account without any permission check, for seeding tests
-// and embedders. It returns the new user's ID.
+// AddUser adds an account without any permission check, for tests and
+// embedders. The address must be valid and unused, the name non-blank and
+// at most 100 characters. Clients with event queues are told as for
+// POST /users. It returns the new user's ID.
 func (r *Realm) AddUser(spec NewUser) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	u, err := r.validateNewUser(spec)
-	if err != nil {
+	email := strings.TrimSpace(spec.Email)
+	if !validEmailAddress(email) {
+		return 0, BadRequest("Invalid email '%s'", spec.Email)
+	}
+	if err := r.checkEmailFree(email); err != nil {
 		return 0, err
 	}
-	return r.addUser(u).ID, nil
+	name := strings.TrimSpace(spec.FullName)
+	if name == "" {
+		return 0, BadRequest("Name too short!")
+	}
+	if len([]rune(name)) > maxFullNameLength {
+		return 0, BadRequest("Name too long!")
+	}
+	role := spec.Role
+	if role == 0 {
+		role = user.RoleMember
+	}
+	if !role.Valid() {
+		return 0, BadRequest("Invalid role")
+	}
+	if spec.BotType < user.NotABot || spec.BotType > user.EmbeddedBot {
+		return 0, BadRequest("Invalid bot type")
+	}
+	if spec.BotOwnerID != 0 {
+		owner := r.realmUser(spec.BotOwnerID)
+		if spec.BotType == user.NotABot || owner == nil || owner.IsBot() {
+			return 0, BadRequest("Invalid bot owner")
+		}
+	}
+	if spec.APIKey != "" && (len(spec.APIKey) != 32 || !isAlnum(spec.APIKey) || r.apiKeyInUse(spec.APIKey)) {
+		return 0, BadRequest("Invalid API key")
+	}
+	u := r.addUser(&user.User{
+		DeliveryEmail: email, FullName: name, Role: role, BotType: spec.BotType, BotOwnerID: spec.BotOwnerID,
+		Timezone: spec.Timezone, APIKey: spec.APIKey, CanCreateUsers: spec.CanCreateUsers,
+	})
+	r.announceNewUser(u)
+	return u.ID, nil
 }
 
-// SetCanCreateUsers grants or withdraws the can_create_users permission
-// (on a Zulip server, granted by a management command).
+// SetCanCreateUsers grants or withdraws the can_create_users permission,
+// which a Zulip server grants only through a management command.
 func (r *Realm) SetCanCreateUsers(userID int, on bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	u := r.users[userID]
+	u := r.realmUser(userID)
 	if u == nil {
 		return noSuchUser()
 	}
@@ -136,46 +229,183 @@ func (r *Realm) SetCanCreateUsers(userID int, on bool) error {
 	return nil
 }
 
-// validateNewUser checks a new account's email and name.
-func (r *Realm) validateNewUser(spec NewUser) (*user.User, error) {
-	email := strings.TrimSpace(spec.Email)
-	if !user.ValidEmail(email) {
-		return nil, BadRequest("Bad name or username")
+// realmUser is the account with that ID in this realm: system bots, which
+// Zulip keeps in a realm of their own, are not.
+func (r *Realm) realmUser(id int) *user.User {
+	if u := r.users[id]; u != nil && !u.IsSystemBot {
+		return u
 	}
-	if r.usersByEmail[user.NormalizeEmail(email)] != nil {
-		return nil, BadRequest("Email '%s' already in use", email)
-	}
-	name, err := checkFullName(spec.FullName)
-	if err != nil {
-		return nil, err
-	}
-	role := spec.Role
-	if role == 0 {
-		role = user.RoleMember
-	}
-	if !role.Valid() {
-		return nil, BadRequest("Invalid role")
-	}
-	if spec.BotOwnerID != 0 && r.users[spec.BotOwnerID] == nil {
-		return nil, noSuchUser()
-	}
-	return &user.User{DeliveryEmail: email, FullName: name, Role: role, BotType: spec.BotType,
-		BotOwnerID: spec.BotOwnerID, Timezone: spec.Timezone, APIKey: spec.APIKey}, nil
+	return nil
 }
 
-// checkFullName applies Zulip's full-name rules.
+// userByEmailFor resolves an email as GET /users/{email} does for viewer;
+// the caller holds the lock.
+func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
+	norm := user.NormalizeEmail(email)
+	if rest, ok := strings.CutPrefix(norm, "user"); ok {
+		if digits, ok := strings.CutSuffix(rest, "@"+FakeEmailDomain); ok && allDigits(digits) {
+			if id, err := strconv.Atoi(digits); err == nil {
+				if u := r.realmUser(id); u != nil {
+					return u
+				}
+			}
+		}
+	}
+	if u := r.usersByEmail[norm]; u != nil && !u.IsSystemBot && r.canSeeDeliveryEmail(viewer, u) {
+		return u
+	}
+	return nil
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEmailFree rejects an address some account already has, in any case.
+// Zulip checks the realm only; here system bots count too, since their
+// addresses share one index with the realm's.
+func (r *Realm) checkEmailFree(email string) error {
+	if r.usersByEmail[user.NormalizeEmail(email)] != nil {
+		return BadRequest("Email '%s' already in use", email)
+	}
+	return nil
+}
+
+func (r *Realm) apiKeyInUse(key string) bool {
+	for _, u := range r.users {
+		if u.APIKey == key {
+			return true
+		}
+	}
+	return false
+}
+
+// announceNewUser sends realm_user add to every active user (the real
+// address only to those who may see it) and, for bots, realm_bot add to the
+// owner and the administrators; the caller holds the write lock.
+func (r *Realm) announceNewUser(u *user.User) {
+	o := UserViewOptions{IncludeCustomProfileFields: true}
+	var seeing, blind []int
+	var seeingView, blindView User
+	for _, v := range r.sortedUsers() {
+		if !v.IsActive || v.IsSystemBot || v.ID == u.ID {
+			continue
+		}
+		if r.canSeeDeliveryEmail(v, u) {
+			if seeing == nil {
+				seeingView = r.userView(v, u, o)
+			}
+			seeing = append(seeing, v.ID)
+		} else {
+			if blind == nil {
+				blindView = r.userView(v, u, o)
+			}
+			blind = append(blind, v.ID)
+		}
+	}
+	if seeing != nil {
+		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: seeingView}, seeing...)
+	}
+	if blind != nil {
+		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: blindView}, blind...)
+	}
+	if !u.IsBot() {
+		return
+	}
+	var owners []int
+	for _, v := range r.sortedUsers() {
+		if v.IsActive && !v.IsSystemBot && (v.ID == u.BotOwnerID || v.Role.IsAdmin()) {
+			owners = append(owners, v.ID)
+		}
+	}
+	r.emit("realm_bot", RealmBotAddEvent{Op: "add", Bot: r.botView(u)}, owners...)
+}
+
+// maxFullNameLength and minFullNameLength bound full names, in characters.
+const (
+	maxFullNameLength = 100
+	minFullNameLength = 2
+)
+
+// nameInvalidChars may not appear in a full name.
+const nameInvalidChars = "*`\\>\"@"
+
+// checkFullName applies Zulip's full-name rules to a raw name and returns
+// it trimmed.
 func checkFullName(raw string) (string, error) {
-	name := strings.TrimSpace(raw)
-	if utf8.RuneCountInString(name) > maxFullNameLength {
+	name := strings.TrimFunc(raw, isPySpace)
+	n := utf8.RuneCountInString(name)
+	if n > maxFullNameLength {
 		return "", BadRequest("Name too long!")
 	}
-	if name == "" {
+	if n < minFullNameLength {
 		return "", BadRequest("Name too short!")
 	}
 	for _, c := range name {
-		if c < 0x20 || c == 0x7f || c == '*' || c == '`' || c == '>' || c == '"' || c == '@' || c == '\\' {
+		if unicode.In(c, unicode.C) || !unicode.In(c, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z) ||
+			strings.ContainsRune(nameInvalidChars, c) {
 			return "", BadRequest("Invalid characters in name!")
 		}
 	}
+	// A name ending in "|<digits>" would read as a mention's user ID.
+	tail := strings.TrimSuffix(raw, "\n")
+	digits := strings.TrimRightFunc(tail, unicode.IsDigit)
+	if len(digits) < len(tail) && strings.HasSuffix(digits, "|") {
+		return "", BadRequest("Invalid format!")
+	}
 	return name, nil
+}
+
+// isPySpace is Python's str.isspace for one character, which str.strip uses.
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
+
+var (
+	// emailDotAtom and emailQuoted are the two local-part forms a Django
+	// email field accepts.
+	emailDotAtom = regexp.MustCompile("(?i)^[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$")
+	emailQuoted  = regexp.MustCompile(`(?i)^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-\[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"$`)
+	// emailDomain is a host name with a top-level label of 2-63 characters.
+	emailDomain  = regexp.MustCompile(`(?i)^(?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+[A-Z0-9-]{1,62}[A-Z0-9]$`)
+	emailLiteral = regexp.MustCompile(`(?i)^\[([A-F0-9:.]+)\]$`)
+)
+
+// validEmailAddress is the address check of Django's EmailField, which
+// Zulip's user-creation form applies.
+func validEmailAddress(email string) bool {
+	at := strings.LastIndexByte(email, '@')
+	if at < 0 || len(email) > 320 {
+		return false
+	}
+	local, domain := email[:at], email[at+1:]
+	if !emailDotAtom.MatchString(local) && !emailQuoted.MatchString(local) {
+		return false
+	}
+	if domain == "localhost" || emailDomain.MatchString(asciiLabels(domain)) {
+		return true
+	}
+	if m := emailLiteral.FindStringSubmatch(domain); m != nil {
+		return net.ParseIP(m[1]) != nil
+	}
+	return false
+}
+
+// asciiLabels stands in for IDNA encoding: each letter, digit or mark
+// outside ASCII becomes "a", so an internationalized host name is judged
+// by its shape.
+func asciiLabels(domain string) string {
+	return strings.Map(func(r rune) rune {
+		if r > unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+			return 'a'
+		}
+		return r
+	}, domain)
 }

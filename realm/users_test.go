@@ -1,154 +1,617 @@
 package realm
 
 import (
-	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/minizulip/minizulip/user"
 )
 
-func TestGetUserVisibilityRules(t *testing.T) {
+func TestUserObjectShapes(t *testing.T) {
 	r, _ := newTestRealm(t)
-	// An administrator sees real emails; Gravatar avatars are then null
-	// with client_gravatar, since the client can compute them.
-	h, err := r.As(idIago).GetUser(bg, idHamlet, UserViewOptions{ClientGravatar: true})
+	h, err := r.As(idHamlet).GetUser(bg, idIago, UserViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, keys := usersKeys(t, h)
+	usersWantKeys(t, "human", keys, usersBaseKeys...)
+	for k, want := range map[string]any{"user_id": float64(idIago), "delivery_email": nil, "email": "user11@zulipdev.com",
+		"full_name": "Iago", "date_joined": "2026-01-02T03:04:05+00:00", "is_active": true, "is_owner": false,
+		"is_admin": true, "is_guest": false, "is_billing_admin": false, "is_bot": false, "bot_type": nil,
+		"bot_owner_id": nil, "role": float64(200), "timezone": "America/New_York", "avatar_version": float64(1),
+		"is_imported_stub": false} {
+		if m[k] != want {
+			t.Errorf("%s = %#v, want %#v", k, m[k], want)
+		}
+	}
+	if url, _ := m["avatar_url"].(string); !strings.HasPrefix(url, "https://secure.gravatar.com/avatar/") || !strings.HasSuffix(url, "?d=identicon&version=1") {
+		t.Errorf("avatar_url %v", m["avatar_url"])
+	}
+
+	// Requested profile data appears for humans, as an empty object when
+	// the user has no values.
+	withFields := UserViewOptions{IncludeCustomProfileFields: true}
+	aaron, _ := r.As(idHamlet).GetUser(bg, idAaron, withFields)
+	m, keys = usersKeys(t, aaron)
+	usersWantKeys(t, "human with fields", keys, append(slices.Clone(usersBaseKeys), "profile_data")...)
+	if pd, ok := m["profile_data"].(map[string]any); !ok || len(pd) != 0 {
+		t.Errorf("aaron's profile_data %v", m["profile_data"])
+	}
+
+	// Bots: bot_type and bot_owner_id set, never profile_data, real email
+	// visible to everyone.
+	bot, _ := r.As(idHamlet).GetUser(bg, idDefaultBot, withFields)
+	m, keys = usersKeys(t, bot)
+	usersWantKeys(t, "bot", keys, usersBaseKeys...)
+	if m["bot_type"] != float64(1) || m["bot_owner_id"] != float64(idDesdemona) || m["email"] != "default-bot@zulip.com" ||
+		m["delivery_email"] != "default-bot@zulip.com" || m["is_bot"] != true || m["role"] != float64(400) {
+		t.Errorf("bot %v", m)
+	}
+	webhook, _ := r.As(idHamlet).GetUser(bg, 17, UserViewOptions{})
+	if *webhook.BotType != 2 || *webhook.BotOwnerID != idZoe {
+		t.Errorf("webhook bot %+v", webhook)
+	}
+
+	guest, _ := r.As(idIago).GetUser(bg, idPolonius, UserViewOptions{})
+	m, _ = usersKeys(t, guest)
+	if m["is_guest"] != true || m["role"] != float64(600) || m["is_admin"] != false || m["delivery_email"] != "polonius@zulip.com" {
+		t.Errorf("guest %v", m)
+	}
+	owner, _ := r.As(idHamlet).GetUser(bg, idDesdemona, UserViewOptions{})
+	if !owner.IsOwner || !owner.IsAdmin || owner.Role != 100 {
+		t.Errorf("owner %+v", owner)
+	}
+	shiva, _ := r.As(idHamlet).GetUser(bg, idShiva, UserViewOptions{})
+	if shiva.IsAdmin || shiva.Role != 300 || shiva.FullName != "शिव" {
+		t.Errorf("moderator %+v", shiva)
+	}
+
+	// is_deleted appears only when true.
+	r.users[idOthello].IsActive, r.users[idOthello].IsDeleted = false, true
+	gone, err := r.As(idHamlet).GetUser(bg, idOthello, UserViewOptions{})
+	if err != nil {
+		t.Fatalf("deactivated users are found: %v", err)
+	}
+	m, keys = usersKeys(t, gone)
+	usersWantKeys(t, "deleted user", keys, append(slices.Clone(usersBaseKeys), "is_deleted")...)
+	if m["is_active"] != false || m["is_deleted"] != true {
+		t.Errorf("deleted user %v", m)
+	}
+}
+
+func TestUserEmailAndAvatarVisibility(t *testing.T) {
+	r, _ := newTestRealm(t)
+	gravatar := UserViewOptions{ClientGravatar: true}
+	// Administrators see real addresses; with client_gravatar the client
+	// computes the Gravatar URL from it, so avatar_url is null.
+	h, _ := r.As(idIago).GetUser(bg, idHamlet, gravatar)
 	if h.DeliveryEmail == nil || *h.DeliveryEmail != "hamlet@zulip.com" || h.Email != "user10@zulipdev.com" || h.AvatarURL != nil {
 		t.Fatalf("iago's view of hamlet: %+v", h)
 	}
-	// A member sees neither; the avatar URL is always given then.
-	i, _ := r.As(idHamlet).GetUser(bg, idIago, UserViewOptions{ClientGravatar: true})
-	if i.DeliveryEmail != nil || i.AvatarURL == nil || !i.IsAdmin || i.IsOwner || i.Role != 200 {
-		t.Fatalf("hamlet's view of iago: %+v", i)
+	h, _ = r.As(idIago).GetUser(bg, idHamlet, UserViewOptions{})
+	if h.AvatarURL == nil || *h.AvatarURL != user.GravatarURL("hamlet@zulip.com", 1) {
+		t.Fatalf("without client_gravatar: %v", h.AvatarURL)
 	}
-	// Users see their own real email.
-	self, _ := r.As(idHamlet).GetUser(bg, idHamlet, UserViewOptions{})
-	if self.DeliveryEmail == nil || self.AvatarURL == nil {
-		t.Fatalf("self view %+v", self)
+	// Members, moderators and guests do not see an administrator's real
+	// address, and so always get the URL.
+	for _, viewer := range []int{idHamlet, idShiva, idPolonius} {
+		i, _ := r.As(viewer).GetUser(bg, idIago, gravatar)
+		if i.DeliveryEmail != nil || i.AvatarURL == nil {
+			t.Errorf("viewer %d sees iago as %+v", viewer, i)
+		}
 	}
-	bot, _ := r.As(idHamlet).GetUser(bg, idDefaultBot, UserViewOptions{IncludeCustomProfileFields: true})
-	if !bot.IsBot || bot.BotType == nil || *bot.BotType != 1 || bot.BotOwnerID == nil || *bot.BotOwnerID != idDesdemona ||
-		bot.Email != "default-bot@zulip.com" || bot.DeliveryEmail == nil || bot.ProfileData != nil {
-		t.Fatalf("bot view %+v", bot)
+	// Everyone sees their own address and bots' addresses.
+	self, _ := r.As(idHamlet).GetUser(bg, idHamlet, gravatar)
+	bot, _ := r.As(idPolonius).GetUser(bg, idDefaultBot, gravatar)
+	if self.DeliveryEmail == nil || self.AvatarURL != nil || bot.DeliveryEmail == nil || bot.AvatarURL != nil {
+		t.Fatalf("self %+v bot %+v", self, bot)
 	}
-	guest, _ := r.As(idHamlet).GetUser(bg, idPolonius, UserViewOptions{})
-	if !guest.IsGuest || guest.Role != 600 || guest.BotType != nil || guest.BotOwnerID != nil || guest.ProfileData != nil {
-		t.Fatalf("guest view %+v", guest)
+	// With email visibility "everyone", API emails are the real ones.
+	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = EmailVisibilityEveryone })
+	i, _ := r.As(idHamlet).GetUser(bg, idIago, gravatar)
+	if i.Email != "iago@zulip.com" || i.DeliveryEmail == nil || i.AvatarURL != nil {
+		t.Fatalf("visibility everyone: %+v", i)
 	}
-	_, err = r.As(idHamlet).GetUser(bg, 999, UserViewOptions{})
-	wantCode(t, err, CodeBadRequest, "No such user")
-	_, err = r.As(idHamlet).GetUser(bg, idNotificationBot, UserViewOptions{})
-	wantCode(t, err, CodeBadRequest, "No such user")
 }
 
-func TestUserJSONShape(t *testing.T) {
+func TestGetUserUnknown(t *testing.T) {
 	r, _ := newTestRealm(t)
-	h, _ := r.As(idHamlet).GetUser(bg, idIago, UserViewOptions{IncludeCustomProfileFields: true})
-	b, _ := json.Marshal(h)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	for _, k := range []string{"user_id", "delivery_email", "email", "full_name", "date_joined", "is_active", "is_owner", "is_admin",
-		"is_guest", "is_bot", "bot_type", "bot_owner_id", "role", "timezone", "avatar_url", "avatar_version", "is_imported_stub", "profile_data"} {
-		if _, ok := m[k]; !ok {
-			t.Errorf("user object lacks %s", k)
-		}
+	for _, id := range []int{0, -1, 999, idNotificationBot} {
+		_, err := r.As(idHamlet).GetUser(bg, id, UserViewOptions{})
+		wantCode(t, err, CodeBadRequest, "No such user")
 	}
-	for _, k := range []string{"is_deleted", "is_system_bot"} {
-		if _, ok := m[k]; ok {
-			t.Errorf("%s must be absent unless true", k)
-		}
-	}
-	if m["delivery_email"] != nil || m["bot_type"] != nil || m["timezone"] != "America/New_York" || m["date_joined"] != "2026-01-02T03:04:05+00:00" {
-		t.Fatalf("values %v", m)
-	}
-	pd := m["profile_data"].(map[string]any)
-	bio := pd["2"].(map[string]any)
-	if bio["value"] != "Betrayer of Othello." || bio["rendered_value"] != "<p>Betrayer of Othello.</p>" {
-		t.Fatalf("profile_data %v", pd)
-	}
-	if _, ok := pd["5"].(map[string]any)["rendered_value"]; ok {
-		t.Fatal("a date field has no rendered_value")
-	}
-	aaron, _ := r.As(idHamlet).GetUser(bg, idAaron, UserViewOptions{IncludeCustomProfileFields: true})
-	b, _ = json.Marshal(aaron)
-	_ = json.Unmarshal(b, &m)
-	if pd, ok := m["profile_data"].(map[string]any); !ok || len(pd) != 0 {
-		t.Fatalf("a human without values has an empty profile_data: %v", m["profile_data"])
-	}
+	_, err := r.As(999).GetUser(bg, idHamlet, UserViewOptions{})
+	wantCode(t, err, CodeUnauthorized, "Invalid API key")
 }
 
-func TestOwnUserAndList(t *testing.T) {
+func TestOwnUser(t *testing.T) {
 	r, _ := newTestRealm(t)
 	me, err := r.As(idHamlet).OwnUser(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if me.UserID != idHamlet || me.DeliveryEmail != "hamlet@zulip.com" || me.MaxMessageID != -1 || me.FullName != "King Hamlet" || me.ProfileData == nil {
-		t.Fatalf("own user %+v", me)
+	m, keys := usersKeys(t, me)
+	usersWantKeys(t, "own user", keys, "avatar_url", "avatar_version", "email", "full_name", "is_admin", "is_owner",
+		"is_billing_admin", "role", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined",
+		"max_message_id", "user_id", "delivery_email", "profile_data")
+	for k, want := range map[string]any{"user_id": float64(idHamlet), "email": "user10@zulipdev.com",
+		"delivery_email": "hamlet@zulip.com", "full_name": "King Hamlet", "max_message_id": float64(-1),
+		"timezone": "", "role": float64(400), "date_joined": "2026-01-02T03:04:05+00:00",
+		"avatar_url": user.GravatarURL("hamlet@zulip.com", 1)} {
+		if m[k] != want {
+			t.Errorf("%s = %#v, want %#v", k, m[k], want)
+		}
 	}
+	pd := m["profile_data"].(map[string]any)
+	if len(pd) != 9 || pd["1"].(map[string]any)["value"] != "+0-11-23-456-7890" {
+		t.Errorf("profile_data %v", pd)
+	}
+
 	res, _ := r.As(idIago).SendDirectMessage(bg, []int{idHamlet}, "x")
-	me, _ = r.As(idHamlet).OwnUser(bg)
-	if me.MaxMessageID != res.ID {
-		t.Fatalf("max_message_id %d", me.MaxMessageID)
+	if me, _ = r.As(idHamlet).OwnUser(bg); me.MaxMessageID != res.ID {
+		t.Fatalf("max_message_id %d, want %d", me.MaxMessageID, res.ID)
 	}
-	list, _ := r.As(idHamlet).ListUsers(bg, UserViewOptions{})
+	if other, _ := r.As(idOthello).OwnUser(bg); other.MaxMessageID != -1 {
+		t.Fatalf("othello received nothing: %d", other.MaxMessageID)
+	}
+
+	bot, _ := r.As(idDefaultBot).OwnUser(bg)
+	m, keys = usersKeys(t, bot)
+	if !slices.Contains(keys, "bot_type") || slices.Contains(keys, "profile_data") || m["bot_owner_id"] != float64(idDesdemona) {
+		t.Fatalf("bot's own user %v", m)
+	}
+
+	r.users[idHamlet].IsActive = false
+	_, err = r.As(idHamlet).OwnUser(bg)
+	wantCode(t, err, CodeUnauthorized, "Account is deactivated")
+}
+
+func TestListUsers(t *testing.T) {
+	r, _ := newTestRealm(t)
+	list, err := r.As(idHamlet).ListUsers(bg, UserListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(list) != 16 || list[0].UserID != idAaron || list[len(list)-1].FullName != "Zulip Trac Bot" {
 		t.Fatalf("%d users, first %d", len(list), list[0].UserID)
 	}
-	byEmail, err := r.As(idHamlet).GetUserByEmail(bg, "IAGO@zulip.COM", UserViewOptions{})
-	if err != nil || byEmail.UserID != idIago {
-		t.Fatalf("by email: %v %v", byEmail.UserID, err)
+	bots := 0
+	for i, u := range list {
+		if u.IsSystemBot || u.UserID <= 5 {
+			t.Errorf("system bot %d listed", u.UserID)
+		}
+		if i > 0 && list[i-1].UserID >= u.UserID {
+			t.Errorf("not sorted by ID at %d", i)
+		}
+		if u.IsBot {
+			bots++
+		}
+		if u.ProfileData != nil {
+			t.Errorf("profile_data without include_custom_profile_fields for %d", u.UserID)
+		}
 	}
-	byAPIEmail, err := r.As(idHamlet).GetUserByEmail(bg, "user11@zulipdev.com", UserViewOptions{})
-	if err != nil || byAPIEmail.UserID != idIago {
-		t.Fatalf("by API email: %v %v", byAPIEmail.UserID, err)
+	if bots != 6 {
+		t.Fatalf("%d bots", bots)
 	}
-	_, err = r.As(idHamlet).GetUserByEmail(bg, "ghost@zulip.com", UserViewOptions{})
-	wantCode(t, err, CodeBadRequest, "No such user")
+
+	// Deactivated users stay in the list.
+	r.users[idOthello].IsActive = false
+	if usersCount(t, r) != 16 {
+		t.Fatal("deactivated user dropped")
+	}
+
+	some, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserIDs: []int{idIago, 999, idNotificationBot, idDefaultBot, idIago}})
+	if len(some) != 2 || some[0].UserID != idIago || some[1].UserID != idDefaultBot {
+		t.Fatalf("user_ids filter: %+v", some)
+	}
+	none, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserIDs: []int{}})
+	if none == nil || len(none) != 0 {
+		t.Fatalf("empty user_ids: %v", none)
+	}
+
+	withFields, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserViewOptions: UserViewOptions{IncludeCustomProfileFields: true}})
+	for _, u := range withFields {
+		if u.IsBot != (u.ProfileData == nil) {
+			t.Errorf("user %d: bot %v, profile_data %v", u.UserID, u.IsBot, u.ProfileData)
+		}
+	}
+}
+
+func TestGetUserByEmail(t *testing.T) {
+	r, _ := newTestRealm(t)
+	for _, c := range []struct {
+		viewer int
+		email  string
+		want   int
+	}{
+		{idIago, "HAMLET@zulip.COM", idHamlet},            // real address visible to admins
+		{idHamlet, "hamlet@zulip.com", idHamlet},          // own address
+		{idHamlet, "User11@ZulipDev.com", idIago},         // API address, any case
+		{idHamlet, "default-bot@zulip.com", idDefaultBot}, // bots' addresses are public
+		{idHamlet, "user16@zulipdev.com", idDefaultBot},   // dummy address works for every user
+		{idPolonius, " aaron@zulip.com ", 0},              // hidden real address
+		{idHamlet, "iago@zulip.com", 0},
+		{idHamlet, "notification-bot@zulip.com", 0}, // system bots are not realm users
+		{idHamlet, "user4@zulipdev.com", 0},
+		{idHamlet, "user@zulipdev.com", 0},
+		{idHamlet, "user1x@zulipdev.com", 0},
+		{idHamlet, "user999@zulipdev.com", 0},
+		{idHamlet, "ghost@zulip.com", 0},
+		{idHamlet, "", 0},
+	} {
+		u, err := r.As(c.viewer).GetUserByEmail(bg, c.email, UserViewOptions{})
+		if c.want == 0 {
+			wantCode(t, err, CodeBadRequest, "No such user")
+			continue
+		}
+		if err != nil || u.UserID != c.want {
+			t.Errorf("%d looks up %q: %d, %v; want %d", c.viewer, c.email, u.UserID, err, c.want)
+		}
+	}
+	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = EmailVisibilityEveryone })
+	if u, err := r.As(idHamlet).GetUserByEmail(bg, "iago@zulip.com", UserViewOptions{}); err != nil || u.UserID != idIago {
+		t.Fatalf("visible address: %v %v", u.UserID, err)
+	}
+	if u, err := r.As(idHamlet).GetUserByEmail(bg, "user11@zulipdev.com", UserViewOptions{}); err != nil || u.UserID != idIago {
+		t.Fatalf("dummy address with visibility everyone: %v %v", u.UserID, err)
+	}
 }
 
 func TestCreateUserPermissions(t *testing.T) {
 	r, _ := newTestRealm(t)
-	count := func() int { l, _ := r.As(idIago).ListUsers(bg, UserViewOptions{}); return len(l) }
-	before := count()
-	_, err := r.As(idHamlet).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+	before, next := usersCount(t, r), r.nextUserID
+	for _, id := range []int{idHamlet, idShiva, idPolonius, idDefaultBot} {
+		_, err := r.As(id).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+		wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
+	}
+	// The role check comes before the parameters.
+	_, err := r.As(idHamlet).CreateUserFromParams(bg, CreateUserParams{})
 	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
-	_, err = r.As(idIago).CreateUser(bg, "new@zulip.com", "pw", "New Person")
-	wantCode(t, err, CodeBadRequest, "User not authorized to create users")
-	if err := r.SetCanCreateUsers(idIago, true); err != nil {
+	for _, id := range []int{idIago, idDesdemona} {
+		_, err := r.As(id).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+		wantCode(t, err, CodeBadRequest, "User not authorized to create users")
+	}
+	if err := r.SetCanCreateUsers(999, true); !errors.Is(err, ErrBadRequest) {
+		t.Fatalf("unknown user: %v", err)
+	}
+	if usersCount(t, r) != before || r.nextUserID != next {
+		t.Fatal("refused creations changed the realm")
+	}
+	if err := r.SetCanCreateUsers(idHamlet, true); err != nil {
 		t.Fatal(err)
 	}
-	for email, msg := range map[string]string{"HAMLET@zulip.com": "Email 'HAMLET@zulip.com' already in use", "not-an-email": "Bad name or username"} {
-		_, err = r.As(idIago).CreateUser(bg, email, "pw", "Someone")
-		wantCode(t, err, CodeBadRequest, msg)
+	_, err = r.As(idHamlet).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
+	_ = r.SetCanCreateUsers(idIago, true)
+	if id, err := r.As(idIago).CreateUser(bg, "new@zulip.com", "pw", "New Person"); err != nil || id != next {
+		t.Fatalf("created %d, %v; want %d", id, err, next)
 	}
-	for name, msg := range map[string]string{"  ": "Name too short!", "a@b": "Invalid characters in name!"} {
-		_, err = r.As(idIago).CreateUser(bg, "fresh@zulip.com", "pw", name)
-		wantCode(t, err, CodeBadRequest, msg)
+	_ = r.SetCanCreateUsers(idIago, false)
+	_, err = r.As(idIago).CreateUser(bg, "newer@zulip.com", "pw", "Newer Person")
+	wantCode(t, err, CodeBadRequest, "User not authorized to create users")
+}
+
+func TestCreateUserValidation(t *testing.T) {
+	r, _ := newTestRealm(t)
+	_ = r.SetCanCreateUsers(idIago, true)
+	iago := r.As(idIago)
+	before, next := usersCount(t, r), r.nextUserID
+	s := func(v string) *string { return &v }
+	for _, c := range []struct {
+		p    CreateUserParams
+		code Code
+		msg  string
+	}{
+		{CreateUserParams{}, CodeRequestVariableMissing, "Missing 'email' argument"},
+		{CreateUserParams{Email: s("a@zulip.com")}, CodeRequestVariableMissing, "Missing 'password' argument"},
+		{CreateUserParams{Email: s("a@zulip.com"), Password: s("")}, CodeRequestVariableMissing, "Missing 'full_name' argument"},
+		// The name is checked before the address.
+		{CreateUserParams{s("bad"), s("pw"), s("X")}, CodeBadRequest, "Name too short!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s("   ")}, CodeBadRequest, "Name too short!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s(strings.Repeat("é", 101))}, CodeBadRequest, "Name too long!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s("a@b")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Tab\there")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Zero\u200bwidth")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Name|15")}, CodeBadRequest, "Invalid format!"},
+		{CreateUserParams{s("not-an-email"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserParams{s("a@b"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserParams{s("a b@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserParams{s(""), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserParams{s("HAMLET@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'HAMLET@zulip.com' already in use"},
+		{CreateUserParams{s("default-bot@ZULIP.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'default-bot@ZULIP.com' already in use"},
+		{CreateUserParams{s("welcome-bot@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'welcome-bot@zulip.com' already in use"},
+	} {
+		_, err := iago.CreateUserFromParams(bg, c.p)
+		e := wantCode(t, err, c.code, c.msg)
+		if e != nil && e.Msg != c.msg {
+			t.Errorf("msg %q, want %q", e.Msg, c.msg)
+		}
 	}
-	if count() != before {
+	if usersCount(t, r) != before || r.nextUserID != next {
 		t.Fatal("rejected creations added users")
 	}
-	id, err := r.As(idIago).CreateUser(bg, "new@zulip.com", "pw", " New Person ")
+}
+
+func TestCreateUserResult(t *testing.T) {
+	r, clock := newTestRealm(t)
+	_ = r.SetCanCreateUsers(idIago, true)
+	hamletQ := mustQueue(t, r, idHamlet, QueueOptions{})
+	iagoQ := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm_user"}})
+	before := usersCount(t, r)
+	id, err := r.As(idIago).CreateUser(bg, "New@Zulip.com", "pw", "  New Person ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, _ := r.As(idIago).GetUser(bg, id, UserViewOptions{})
-	if u.FullName != "New Person" || u.Role != int(user.RoleMember) || count() != before+1 {
+	u, _ := r.As(idIago).GetUser(bg, id, UserViewOptions{IncludeCustomProfileFields: true})
+	if u.FullName != "New Person" || u.Role != 400 || u.IsBot || !u.IsActive || u.Email != "user22@zulipdev.com" ||
+		*u.DeliveryEmail != "New@Zulip.com" || u.Timezone != "" || u.DateJoined != isoTime(clock.Now().Unix()) ||
+		usersCount(t, r) != before+1 || len(u.ProfileData) != 0 || u.ProfileData == nil {
 		t.Fatalf("created %+v", u)
 	}
 	if _, key, ok := r.APIKey("new@zulip.com"); !ok {
 		t.Fatal("no key")
-	} else if _, err := r.Authenticate("NEW@zulip.com", key); err != nil {
+	} else if a, err := r.Authenticate("NEW@zulip.com", key); err != nil || a.UserID() != id {
 		t.Fatalf("new user cannot authenticate: %v", err)
 	}
-	if !r.inGroup(r.groupByName["role:members"].ID, id) {
-		t.Fatal("a new member joins role:members")
+	for _, g := range []string{"role:members", "role:fullmembers"} {
+		if _, ok := r.groupByName[g].Members[id]; !ok {
+			t.Errorf("a new member is a direct member of %s", g)
+		}
 	}
-	if _, err := r.AddUser(NewUser{Email: "bot2@zulip.com", FullName: "Bot", BotType: user.GenericBot, BotOwnerID: 999}); !errors.Is(err, ErrBadRequest) {
-		t.Fatalf("unknown bot owner: %v", err)
+	if !r.inGroup(r.groupByName["role:everyone"].ID, id) || r.inGroup(r.groupByName["role:moderators"].ID, id) {
+		t.Error("role-group membership")
+	}
+	me, _ := r.As(id).OwnUser(bg)
+	if me.UserID != id || me.MaxMessageID != -1 {
+		t.Fatalf("new user's own view %+v", me)
+	}
+
+	// Everyone is told; only those who may see the address get it.
+	hev := pending(t, r, idHamlet, hamletQ, -1)
+	if len(hev) != 1 || hev[0].Type != "realm_user" {
+		t.Fatalf("hamlet's events %+v", hev)
+	}
+	hm := eventJSON(t, hev[0])
+	person := hm["person"].(map[string]any)
+	if hm["op"] != "add" || person["user_id"] != float64(id) || person["delivery_email"] != nil ||
+		person["avatar_url"] == nil || person["email"] != "user22@zulipdev.com" {
+		t.Fatalf("hamlet's event %v", hm)
+	}
+	if pd, ok := person["profile_data"].(map[string]any); !ok || len(pd) != 0 {
+		t.Fatalf("person profile_data %v", person["profile_data"])
+	}
+	iev := pending(t, r, idIago, iagoQ, -1)
+	if len(iev) != 1 || eventJSON(t, iev[0])["person"].(map[string]any)["delivery_email"] != "New@Zulip.com" {
+		t.Fatalf("iago's events %+v", iev)
+	}
+}
+
+func TestAddUser(t *testing.T) {
+	r, _ := newTestRealm(t)
+	iagoQ := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm_bot"}})
+	hamletQ := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"realm_bot"}})
+	othelloQ := mustQueue(t, r, idOthello, QueueOptions{EventTypes: []string{"realm_bot"}})
+	before, next := usersCount(t, r), r.nextUserID
+	key := strings.Repeat("k", 32)
+	for _, bad := range []NewUser{
+		{Email: "x", FullName: "X"},
+		{Email: "iago@zulip.com", FullName: "Dup"},
+		{Email: "b@zulip.com", FullName: " "},
+		{Email: "b@zulip.com", FullName: strings.Repeat("n", 101)},
+		{Email: "b@zulip.com", FullName: "B", Role: 250},
+		{Email: "b@zulip.com", FullName: "B", BotType: 9},
+		{Email: "b@zulip.com", FullName: "B", BotType: user.GenericBot, BotOwnerID: 999},
+		{Email: "b@zulip.com", FullName: "B", BotType: user.GenericBot, BotOwnerID: idDefaultBot},
+		{Email: "b@zulip.com", FullName: "B", BotOwnerID: idHamlet},
+		{Email: "b@zulip.com", FullName: "B", APIKey: "short"},
+		{Email: "b@zulip.com", FullName: "B", APIKey: r.users[idHamlet].APIKey},
+	} {
+		if _, err := r.AddUser(bad); !errors.Is(err, ErrBadRequest) {
+			t.Errorf("AddUser(%+v) = %v, want BAD_REQUEST", bad, err)
+		}
+	}
+	if usersCount(t, r) != before || r.nextUserID != next {
+		t.Fatal("rejected AddUser calls added users")
+	}
+
+	// Names Zulip's API would refuse are fine for embedders.
+	gid, err := r.AddUser(NewUser{Email: "guest@zulip.com", FullName: "G", Role: user.RoleGuest, Timezone: "Europe/Paris",
+		APIKey: key, CanCreateUsers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := r.As(idIago).GetUser(bg, gid, UserViewOptions{})
+	if !g.IsGuest || g.Timezone != "Europe/Paris" || g.FullName != "G" {
+		t.Fatalf("guest %+v", g)
+	}
+	if a, err := r.Authenticate("guest@zulip.com", key); err != nil || a.UserID() != gid {
+		t.Fatalf("fixed key: %v", err)
+	}
+	if _, ok := r.groupByName["role:everyone"].Members[gid]; !ok {
+		t.Fatal("a guest is a direct member of role:everyone")
+	}
+
+	bid, err := r.AddUser(NewUser{Email: "helper-bot@zulip.com", FullName: "Helper", BotType: user.IncomingWebhook, BotOwnerID: idHamlet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := r.As(idOthello).GetUser(bg, bid, UserViewOptions{})
+	if *b.BotType != 2 || *b.BotOwnerID != idHamlet || b.Email != "helper-bot@zulip.com" || *b.DeliveryEmail != "helper-bot@zulip.com" {
+		t.Fatalf("bot %+v", b)
+	}
+	// The owner and the administrators hear of the bot, other members not.
+	for _, q := range []struct {
+		id int
+		q  *Queue
+	}{{idIago, iagoQ}, {idHamlet, hamletQ}} {
+		ev := pending(t, r, q.id, q.q, -1)
+		if len(ev) != 1 || ev[0].Type != "realm_bot" {
+			t.Fatalf("user %d events %+v", q.id, ev)
+		}
+		m := eventJSON(t, ev[0])
+		bot := m["bot"].(map[string]any)
+		if m["op"] != "add" || bot["user_id"] != float64(bid) || bot["owner_id"] != float64(idHamlet) ||
+			bot["owner"] != "user10@zulipdev.com" || bot["bot_type"] != float64(2) || bot["api_key"] == "" {
+			t.Fatalf("realm_bot event %v", m)
+		}
+	}
+	if ev := pending(t, r, idOthello, othelloQ, -1); len(ev) != 0 {
+		t.Fatalf("othello heard of the bot: %+v", ev)
+	}
+	legacy, err := r.AddUser(NewUser{Email: "legacy-bot@zulip.com", FullName: "Legacy", BotType: user.GenericBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := r.As(idHamlet).GetUser(bg, legacy, UserViewOptions{}); l.BotOwnerID != nil || *l.BotType != 1 {
+		t.Fatalf("ownerless bot %+v", l)
+	}
+}
+
+func TestCheckFullName(t *testing.T) {
+	for raw, want := range map[string]string{
+		"  Ann  ": "Ann", "Ann\u00a0": "Ann", "\x1cAnn": "Ann", "शिव": "शिव", "O'Neil, Jr. (he/him)": "O'Neil, Jr. (he/him)",
+		"Name|x": "Name|x", "Name 15": "Name 15", "|15 a": "|15 a",
+	} {
+		if got, err := checkFullName(raw); err != nil || got != want {
+			t.Errorf("checkFullName(%q) = %q, %v; want %q", raw, got, err, want)
+		}
+	}
+	for raw, msg := range map[string]string{
+		"A": "Name too short!", "": "Name too short!", strings.Repeat("x", 101): "Name too long!",
+		"a*b": "Invalid characters in name!", "a`b": "Invalid characters in name!", `a\b`: "Invalid characters in name!",
+		"a>b": "Invalid characters in name!", `a"b`: "Invalid characters in name!", "a\u0378b": "Invalid characters in name!",
+		"ab|1": "Invalid format!", "ab|١٢": "Invalid format!", "ab|12\n": "Invalid format!",
+	} {
+		_, err := checkFullName(raw)
+		if e, ok := err.(*Error); !ok || e.Msg != msg {
+			t.Errorf("checkFullName(%q) = %v, want %q", raw, err, msg)
+		}
+	}
+	if _, err := checkFullName(strings.Repeat("x", 100)); err != nil {
+		t.Errorf("100 characters are allowed: %v", err)
+	}
+}
+
+func TestValidEmailAddress(t *testing.T) {
+	for _, ok := range []string{"a@zulip.com", "A.B+c@sub.example.org", "x@localhost", `"a\ b"@zulip.com`, "a@[127.0.0.1]",
+		"a@xn--bcher-kva.example", "a@bücher.example", "o'neil@zulip.com"} {
+		if !validEmailAddress(ok) {
+			t.Errorf("%q refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "a", "a@", "@zulip.com", "a@b", "a@b.c", "a..b@zulip.com", ".a@zulip.com", "a b@zulip.com",
+		"a@-zulip.com", "a@zulip-.com", "a@zulip.com-", "a@[nonsense]", "a@zulip..com", `"a b"@zulip.com`, strings.Repeat("a", 311) + "@zulip.com"} {
+		if validEmailAddress(bad) {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestProfileFieldsSeed(t *testing.T) {
+	r, _ := newTestRealm(t)
+	if len(r.profileFields) != 9 {
+		t.Fatalf("%d fields", len(r.profileFields))
+	}
+	names := []string{"Phone number", "Biography", "Favorite food", "Favorite editor", "Birthday", "Favorite website",
+		"Mentor", "GitHub username", "Pronouns"}
+	for i, f := range r.profileFields {
+		if f.ID != i+1 || f.Order != i+1 || f.Name != names[i] || f.Type != []int{1, 2, 1, 3, 4, 5, 6, 7, 8}[i] {
+			t.Errorf("field %d: %+v", i+1, f)
+		}
+	}
+	h, _ := r.As(idIago).GetUser(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
+	m, _ := usersKeys(t, h)
+	pd := m["profile_data"].(map[string]any)
+	want := map[string]map[string]any{
+		"1": {"value": "+0-11-23-456-7890", "rendered_value": "<p>+0-11-23-456-7890</p>"},
+		"2": {"value": "I am:\n* The prince of Denmark\n* Nephew to the usurping Claudius",
+			"rendered_value": "<p>I am:</p>\n<ul>\n<li>The prince of Denmark</li>\n<li>Nephew to the usurping Claudius</li>\n</ul>"},
+		"3": {"value": "Dark chocolate", "rendered_value": "<p>Dark chocolate</p>"},
+		"4": {"value": "0"}, "5": {"value": "1900-01-01"}, "6": {"value": "https://blog.zulig.org"},
+		"7": {"value": "[11]"}, "8": {"value": "zulipbot"}, "9": {"value": "he/him"},
+	}
+	for id, w := range want {
+		got := pd[id].(map[string]any)
+		if len(got) != len(w) {
+			t.Errorf("field %s: %v, want %v", id, got, w)
+		}
+		for k, v := range w {
+			if got[k] != v {
+				t.Errorf("field %s %s = %q, want %q", id, k, got[k], v)
+			}
+		}
+	}
+	iago, _ := r.As(idHamlet).OwnUser(bg)
+	if iago.ProfileData["4"].Value != "0" {
+		t.Errorf("hamlet's own editor %v", iago.ProfileData["4"])
+	}
+	if i, _ := r.As(idIago).OwnUser(bg); i.ProfileData["7"].Value != "[10]" || i.ProfileData["4"].Value != "1" {
+		t.Errorf("iago's values %v", i.ProfileData)
+	}
+}
+
+func TestRegisterUserSections(t *testing.T) {
+	r, _ := newTestRealm(t)
+	r.users[idOthello].IsActive = false
+	state := func(id int) map[string]any {
+		res, err := r.As(id).Register(bg, RegisterRequest{Queue: QueueOptions{ClientGravatar: true},
+			FetchEventTypes: []string{"realm_user", "realm_bot", "custom_profile_fields"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := usersKeys(t, res)
+		return m
+	}
+	h := state(idHamlet)
+	if n := len(h["realm_users"].([]any)); n != 15 {
+		t.Errorf("%d active users", n)
+	}
+	inactive := h["realm_non_active_users"].([]any)
+	if len(inactive) != 1 || inactive[0].(map[string]any)["user_id"] != float64(idOthello) {
+		t.Errorf("inactive %v", inactive)
+	}
+	cross := h["cross_realm_bots"].([]any)
+	if len(cross) != 5 {
+		t.Fatalf("%d cross-realm bots", len(cross))
+	}
+	for i, raw := range cross {
+		b := raw.(map[string]any)
+		if b["is_system_bot"] != true || b["bot_owner_id"] != nil || b["avatar_url"] == nil ||
+			(i > 0 && b["full_name"].(string) < cross[i-1].(map[string]any)["full_name"].(string)) {
+			t.Errorf("cross-realm bot %v", b)
+		}
+	}
+	for _, raw := range h["realm_users"].([]any) {
+		u := raw.(map[string]any)
+		if _, has := u["profile_data"]; has == (u["is_bot"] == true) {
+			t.Errorf("profile_data presence for %v", u)
+		}
+	}
+	if h["avatar_url_medium"] != strings.Replace(h["avatar_url"].(string), "identicon", "identicon&s=500", 1) ||
+		h["delivery_email"] != "hamlet@zulip.com" || h["email"] != "user10@zulipdev.com" {
+		t.Errorf("own fields %v %v", h["avatar_url"], h["avatar_url_medium"])
+	}
+	if bots := h["realm_bots"].([]any); len(bots) != 0 {
+		t.Errorf("hamlet owns no bots: %v", bots)
+	}
+	if fields := h["custom_profile_fields"].([]any); len(fields) != 9 {
+		t.Errorf("%d custom profile fields", len(fields))
+	}
+	// Administrators get every bot of the realm; owners their own.
+	if bots := state(idIago)["realm_bots"].([]any); len(bots) != 6 {
+		t.Errorf("iago gets %d bots", len(bots))
+	}
+	bots := state(idZoe)["realm_bots"].([]any)
+	if len(bots) != 1 {
+		t.Fatalf("zoe's bots %v", bots)
+	}
+	b := bots[0].(map[string]any)
+	_, keys := usersKeys(t, b)
+	usersWantKeys(t, "bot", keys, "user_id", "full_name", "api_key", "email", "avatar_url", "bot_type", "is_active",
+		"owner_id", "owner", "default_sending_stream", "default_events_register_stream", "default_all_public_streams", "services")
+	if b["owner_id"] != float64(idZoe) || b["owner"] != "user7@zulipdev.com" || b["email"] != "webhook-bot@zulip.com" {
+		t.Errorf("zoe's bot %v", b)
 	}
 }
