@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/minizulip/minizulip/realm"
 )
@@ -16,60 +18,182 @@ func (s *Server) channelRoutes() []route {
 	}
 }
 
-// principals reads the optional `principals` list: emails or user IDs.
+// channelGroupSettingParams are the group settings a new channel accepts.
+var channelGroupSettingParams = []string{
+	"can_add_subscribers_group", "can_administer_channel_group", "can_create_topic_group",
+	"can_delete_any_message_group", "can_delete_own_message_group", "can_move_messages_out_of_channel_group",
+	"can_move_messages_within_channel_group", "can_remove_subscribers_group", "can_resolve_topics_group",
+	"can_send_message_group", "can_subscribe_group",
+}
+
+func subscribe(c *call) (any, error) {
+	var req realm.SubscribeRequest
+	var err error
+	if req.Channels, err = channelSpecs(c); err != nil {
+		return nil, err
+	}
+	if req.Principals, err = principals(c); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{
+		{"invite_only", &req.InviteOnly}, {"is_web_public", &req.IsWebPublic},
+		{"is_default_stream", &req.IsDefaultStream}, {"announce", &req.Announce},
+	} {
+		if *f.dst, err = c.p.optBool(f.name, false); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  **bool
+	}{
+		{"history_public_to_subscribers", &req.HistoryPublicToSubscribers},
+		{"authorization_errors_fatal", &req.AuthorizationErrorsFatal},
+		{"send_new_subscription_messages", &req.SendNewSubscriptionMessages},
+	} {
+		v, set, err := c.p.optBoolSet(f.name)
+		if err != nil {
+			return nil, err
+		}
+		if set {
+			*f.dst = &v
+		}
+	}
+	if req.MessageRetentionDays, err = retentionDays(c); err != nil {
+		return nil, err
+	}
+	if raw, ok := c.p.str("topics_policy"); ok {
+		req.TopicsPolicy = unquote(raw)
+	}
+	for _, name := range channelGroupSettingParams {
+		raw, ok := c.p.str(name)
+		if !ok {
+			continue
+		}
+		var v realm.GroupSetting
+		if !json.Valid([]byte(raw)) {
+			return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+		}
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			return nil, realm.BadRequest("%s is not an integer or a dict of direct members and subgroups", name)
+		}
+		if req.GroupSettings == nil {
+			req.GroupSettings = map[string]realm.GroupSetting{}
+		}
+		req.GroupSettings[name] = v
+	}
+	if id, set, err := c.p.optInt("folder_id"); err != nil {
+		return nil, err
+	} else if set {
+		req.FolderID = &id
+	}
+	return c.actor.Subscribe(c.ctx(), req)
+}
+
+// channelSpecs reads the required `subscriptions` list of {name,
+// description?, color?} objects.
+func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
+	items, err := jsonList(c, "subscriptions")
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]realm.ChannelSpec, len(items))
+	for i, raw := range items {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil || obj == nil {
+			return nil, realm.BadRequest("subscriptions[%d] is not a dict", i)
+		}
+		fields := []struct {
+			key      string
+			dst      *string
+			required bool
+		}{{"name", &specs[i].Name, true}, {"description", &specs[i].Description, false}, {"color", &specs[i].Color, false}}
+		for _, f := range fields {
+			v, ok := obj[f.key]
+			if !ok || (!f.required && string(v) == "null") {
+				if f.required {
+					return nil, realm.BadRequest(`subscriptions[%d]["%s"] is missing`, i, f.key)
+				}
+				continue
+			}
+			if json.Unmarshal(v, f.dst) != nil {
+				return nil, realm.BadRequest(`subscriptions[%d]["%s"] is not a string`, i, f.key)
+			}
+		}
+	}
+	return specs, nil
+}
+
+// jsonList reads a required JSON list parameter into its raw items.
+func jsonList(c *call, name string) ([]json.RawMessage, error) {
+	raw, err := c.p.mustStr(name)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid([]byte(raw)) {
+		return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal([]byte(raw), &items) != nil || items == nil {
+		return nil, realm.BadRequest("%s is not a list", name)
+	}
+	return items, nil
+}
+
+// principals reads the optional `principals` list: all user IDs or all
+// emails.
 func principals(c *call) (realm.Principals, error) {
 	var p realm.Principals
 	raw, ok := c.p.str("principals")
 	if !ok {
 		return p, nil
 	}
-	var ids []int
-	if json.Unmarshal([]byte(raw), &ids) == nil {
-		p.IDs = ids
+	if !json.Valid([]byte(raw)) {
+		return p, realm.BadRequest("Argument \"principals\" is not valid JSON.")
+	}
+	if json.Unmarshal([]byte(raw), &p.IDs) == nil {
 		return p, nil
 	}
-	if err := json.Unmarshal([]byte(raw), &p.Emails); err != nil {
-		if !json.Valid([]byte(raw)) {
-			return p, realm.BadRequest("Argument \"principals\" is not valid JSON.")
-		}
-		return p, realm.BadRequest("principals is not a list of user IDs or emails")
+	p.IDs = nil
+	if json.Unmarshal([]byte(raw), &p.Emails) == nil {
+		return p, nil
 	}
-	return p, nil
+	return realm.Principals{}, realm.BadRequest("principals is not a list of user IDs or of emails")
 }
 
-func subscribe(c *call) (any, error) {
-	var req realm.SubscribeRequest
-	raw, err := c.p.mustStr("subscriptions")
-	if err != nil {
-		return nil, err
+// retentionDays reads message_retention_days: "realm_default" (nil),
+// "unlimited" (-1) or a positive number of days.
+func retentionDays(c *call) (*int, error) {
+	raw, ok := c.p.str("message_retention_days")
+	if !ok {
+		return nil, nil
 	}
-	if !json.Valid([]byte(raw)) {
-		return nil, realm.BadRequest("Argument \"subscriptions\" is not valid JSON.")
+	switch v := unquote(raw); v {
+	case "realm_default":
+		return nil, nil
+	case "unlimited":
+		days := -1
+		return &days, nil
+	default:
+		days, err := strconv.Atoi(v)
+		if err != nil || days <= 0 {
+			return nil, realm.VariableInvalid("message_retention_days", raw)
+		}
+		return &days, nil
 	}
-	if err := json.Unmarshal([]byte(raw), &req.Channels); err != nil {
-		return nil, realm.BadRequest("subscriptions is not a list of objects with a name")
+}
+
+// unquote strips the JSON quotes a client may put around a string value.
+func unquote(raw string) string {
+	s := strings.TrimSpace(raw)
+	var v string
+	if len(s) >= 2 && s[0] == '"' && json.Unmarshal([]byte(s), &v) == nil {
+		return v
 	}
-	if req.Principals, err = principals(c); err != nil {
-		return nil, err
-	}
-	if req.InviteOnly, err = c.p.optBool("invite_only", false); err != nil {
-		return nil, err
-	}
-	if v, set, err := c.p.optBoolSet("history_public_to_subscribers"); err != nil {
-		return nil, err
-	} else if set {
-		req.HistoryPublicToSubscribers = &v
-	}
-	if req.IsWebPublic, err = c.p.optBool("is_web_public", false); err != nil {
-		return nil, err
-	}
-	if req.Announce, err = c.p.optBool("announce", false); err != nil {
-		return nil, err
-	}
-	if req.AuthorizationErrorsFatal, err = c.p.optBool("authorization_errors_fatal", true); err != nil {
-		return nil, err
-	}
-	return c.actor.Subscribe(c.ctx(), req)
+	return s
 }
 
 // subscriptionsAnswer is the body of GET /users/me/subscriptions.
@@ -78,9 +202,13 @@ type subscriptionsAnswer struct {
 }
 
 func listSubscriptions(c *call) (any, error) {
-	include, err := c.p.optBool("include_subscribers", false)
-	if err != nil {
-		return nil, err
+	include := true
+	// "partial" (feature level 412) may be answered with full lists.
+	if raw, ok := c.p.str("include_subscribers"); !ok || unquote(raw) != "partial" {
+		var err error
+		if include, err = c.p.optBool("include_subscribers", false); err != nil {
+			return nil, err
+		}
 	}
 	subs, err := c.actor.Subscriptions(c.ctx(), include)
 	if err != nil {
@@ -90,16 +218,15 @@ func listSubscriptions(c *call) (any, error) {
 }
 
 func unsubscribe(c *call) (any, error) {
-	raw, err := c.p.mustStr("subscriptions")
+	items, err := jsonList(c, "subscriptions")
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	if !json.Valid([]byte(raw)) {
-		return nil, realm.BadRequest("Argument \"subscriptions\" is not valid JSON.")
-	}
-	if err := json.Unmarshal([]byte(raw), &names); err != nil {
-		return nil, realm.BadRequest("subscriptions is not a list")
+	names := make([]string, len(items))
+	for i, raw := range items {
+		if json.Unmarshal(raw, &names[i]) != nil {
+			return nil, realm.BadRequest("subscriptions[%d] is not a string", i)
+		}
 	}
 	p, err := principals(c)
 	if err != nil {
@@ -115,14 +242,16 @@ type streamsAnswer struct {
 
 func listChannels(c *call) (any, error) {
 	q := realm.DefaultChannelsQuery()
+	allActive := false
 	flags := []struct {
 		name string
 		dst  *bool
 	}{
 		{"include_public", &q.IncludePublic}, {"include_web_public", &q.IncludeWebPublic},
-		{"include_subscribed", &q.IncludeSubscribed}, {"include_all", &q.IncludeAll},
-		{"include_all_active", &q.IncludeAll}, {"include_default", &q.IncludeDefault},
-		{"exclude_archived", &q.ExcludeArchived},
+		{"include_subscribed", &q.IncludeSubscribed}, {"exclude_archived", &q.ExcludeArchived},
+		{"include_all", &q.IncludeAll}, {"include_all_active", &allActive},
+		{"include_default", &q.IncludeDefault}, {"include_owner_subscribed", &q.IncludeOwnerSubscribed},
+		{"include_can_access_content", &q.IncludeCanAccessContent},
 	}
 	for _, f := range flags {
 		v, err := c.p.optBool(f.name, *f.dst)
@@ -131,9 +260,7 @@ func listChannels(c *call) (any, error) {
 		}
 		*f.dst = v
 	}
-	if _, err := c.p.optBool("include_owner_subscribed", false); err != nil {
-		return nil, err
-	}
+	q.IncludeAll = q.IncludeAll || allActive
 	streams, err := c.actor.Channels(c.ctx(), q)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,14 @@ type Channel struct {
 	CanSendMessageGroup int
 	// MessageRetentionDays is nil for the realm default.
 	MessageRetentionDays *int
+	// Permissions holds the channel's other group settings by Zulip
+	// setting name (e.g. "can_remove_subscribers_group"); an absent
+	// setting has Zulip's default (see channelGroupSettings).
+	Permissions map[string]GroupSetting
+	// IsDefault marks a default channel, joined by new users.
+	IsDefault bool
+	// TopicsPolicy is Zulip's topics_policy name; empty means "inherit".
+	TopicsPolicy string
 }
 
 // Subscription is a user's subscription to a channel, with its per-user

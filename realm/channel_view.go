@@ -1,6 +1,9 @@
 package realm
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -8,38 +11,198 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
+// GroupSetting is a group-setting value: a named user group (GroupID), or,
+// when GroupID is 0, an anonymous group of direct members and subgroups.
+// It is sent as the group ID or as {"direct_members", "direct_subgroups"}.
+type GroupSetting struct {
+	GroupID         int
+	DirectMembers   []int
+	DirectSubgroups []int
+}
+
+// NamedGroupSetting is the setting value naming one user group.
+func NamedGroupSetting(groupID int) GroupSetting { return GroupSetting{GroupID: groupID} }
+
+type anonymousGroupJSON struct {
+	DirectMembers   []int `json:"direct_members"`
+	DirectSubgroups []int `json:"direct_subgroups"`
+}
+
+// MarshalJSON sends a named group as its ID, an anonymous one as an object.
+func (g GroupSetting) MarshalJSON() ([]byte, error) {
+	if g.GroupID != 0 {
+		return json.Marshal(g.GroupID)
+	}
+	v := anonymousGroupJSON{DirectMembers: g.DirectMembers, DirectSubgroups: g.DirectSubgroups}
+	if v.DirectMembers == nil {
+		v.DirectMembers = []int{}
+	}
+	if v.DirectSubgroups == nil {
+		v.DirectSubgroups = []int{}
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON accepts a group ID or a {"direct_members",
+// "direct_subgroups"} object, as clients send group settings.
+func (g *GroupSetting) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return errors.New("a group setting cannot be null")
+	}
+	var id int
+	if err := json.Unmarshal(b, &id); err == nil {
+		*g = GroupSetting{GroupID: id}
+		return nil
+	}
+	var v anonymousGroupJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*g = GroupSetting{DirectMembers: v.DirectMembers, DirectSubgroups: v.DirectSubgroups}
+	return nil
+}
+
+// channelSettingRule is one channel group setting: its default and whether
+// role:everyone is allowed as its value.
+type channelSettingRule struct {
+	name          string
+	def           string // a system group name, or channelCreator
+	allowEveryone bool
+}
+
+// channelCreator is the default meaning "an anonymous group of the
+// channel's creator" (role:nobody for channels without a creator).
+const channelCreator = "channel_creator"
+
+// channelGroupSettings are Zulip's channel permission settings.
+var channelGroupSettings = []channelSettingRule{
+	{"can_add_subscribers_group", group.Nobody, false},
+	{"can_administer_channel_group", channelCreator, false},
+	{"can_create_topic_group", group.Everyone, true},
+	{"can_delete_any_message_group", group.Nobody, true},
+	{"can_delete_own_message_group", group.Nobody, true},
+	{"can_move_messages_out_of_channel_group", group.Nobody, true},
+	{"can_move_messages_within_channel_group", group.Nobody, true},
+	{"can_remove_subscribers_group", group.Administrators, true},
+	{"can_resolve_topics_group", group.Nobody, true},
+	{"can_send_message_group", group.Everyone, true},
+	{"can_subscribe_group", group.Nobody, false},
+}
+
+// devDefaultChannels are the dev server's default channels.
+var devDefaultChannels = map[string]bool{"Verona": true, "design": true, "devel": true, "social": true, "support": true}
+
+// channelSetting is the value of one group setting of c, defaults applied.
+func (r *Realm) channelSetting(c *Channel, name string) GroupSetting {
+	if name == "can_send_message_group" {
+		return NamedGroupSetting(c.CanSendMessageGroup)
+	}
+	if v, ok := c.Permissions[name]; ok {
+		return v
+	}
+	for _, rule := range channelGroupSettings {
+		if rule.name == name && rule.def != channelCreator {
+			return NamedGroupSetting(r.groupByName[rule.def].ID)
+		}
+	}
+	return NamedGroupSetting(r.groupByName[group.Nobody].ID)
+}
+
+// settingHas reports whether the user belongs to a group-setting value.
+func (r *Realm) settingHas(g GroupSetting, userID int) bool {
+	if g.GroupID != 0 {
+		return r.inGroup(g.GroupID, userID)
+	}
+	if u := r.users[userID]; u != nil && u.IsActive && slices.Contains(g.DirectMembers, userID) {
+		return true
+	}
+	return slices.ContainsFunc(g.DirectSubgroups, func(id int) bool { return r.inGroup(id, userID) })
+}
+
+// channelAllows reports whether the user is in the channel's setting.
+func (r *Realm) channelAllows(c *Channel, setting string, userID int) bool {
+	return r.settingHas(r.channelSetting(c, setting), userID)
+}
+
+// hasContentAccess reports whether u may read c's messages and join it:
+// web-public channels, subscriptions, and, for non-guests, public channels
+// and private ones whose can_subscribe_group or can_add_subscribers_group
+// holds them.
+func (r *Realm) hasContentAccess(u *user.User, c *Channel) bool {
+	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
+		return true
+	}
+	if u.IsGuest() {
+		return false
+	}
+	return !c.InviteOnly || r.channelAllows(c, "can_subscribe_group", u.ID) ||
+		r.channelAllows(c, "can_add_subscribers_group", u.ID)
+}
+
+// hasMetadataAccess reports whether u may know c exists: content access,
+// or for non-guests administrators and the channel's administer, add and
+// subscribe groups.
+func (r *Realm) hasMetadataAccess(u *user.User, c *Channel) bool {
+	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
+		return true
+	}
+	if u.IsGuest() {
+		return false
+	}
+	if !c.InviteOnly || u.Role.IsAdmin() {
+		return true
+	}
+	return r.channelAllows(c, "can_administer_channel_group", u.ID) ||
+		r.channelAllows(c, "can_add_subscribers_group", u.ID) ||
+		r.channelAllows(c, "can_subscribe_group", u.ID)
+}
+
+// metadataAudience lists the active users with metadata access to c.
+func (r *Realm) metadataAudience(c *Channel) []int {
+	var out []int
+	for id, u := range r.users {
+		if u.IsActive && !u.IsSystemBot && r.hasMetadataAccess(u, c) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Stream is a channel object as GET /streams and register return it.
 type Stream struct {
-	StreamID                          int    `json:"stream_id"`
-	Name                              string `json:"name"`
-	Description                       string `json:"description"`
-	RenderedDescription               string `json:"rendered_description"`
-	DateCreated                       int64  `json:"date_created"`
-	CreatorID                         *int   `json:"creator_id"`
-	InviteOnly                        bool   `json:"invite_only"`
-	IsWebPublic                       bool   `json:"is_web_public"`
-	HistoryPublicToSubscribers        bool   `json:"history_public_to_subscribers"`
-	FirstMessageID                    *int64 `json:"first_message_id"`
-	FolderID                          *int   `json:"folder_id"`
-	IsArchived                        bool   `json:"is_archived"`
-	MessageRetentionDays              *int   `json:"message_retention_days"`
-	StreamPostPolicy                  int    `json:"stream_post_policy"`
-	IsAnnouncementOnly                bool   `json:"is_announcement_only"`
-	CanAddSubscribersGroup            int    `json:"can_add_subscribers_group"`
-	CanAdministerChannelGroup         int    `json:"can_administer_channel_group"`
-	CanDeleteAnyMessageGroup          int    `json:"can_delete_any_message_group"`
-	CanDeleteOwnMessageGroup          int    `json:"can_delete_own_message_group"`
-	CanMoveMessagesOutOfChannelGroup  int    `json:"can_move_messages_out_of_channel_group"`
-	CanMoveMessagesWithinChannelGroup int    `json:"can_move_messages_within_channel_group"`
-	CanRemoveSubscribersGroup         int    `json:"can_remove_subscribers_group"`
-	CanResolveTopicsGroup             int    `json:"can_resolve_topics_group"`
-	CanSendMessageGroup               int    `json:"can_send_message_group"`
-	CanSubscribeGroup                 int    `json:"can_subscribe_group"`
-	SubscriberCount                   int    `json:"subscriber_count"`
-	StreamWeeklyTraffic               *int   `json:"stream_weekly_traffic"`
-	TopicsPolicy                      string `json:"topics_policy"`
-	IsRecentlyActive                  bool   `json:"is_recently_active"`
-	IsDefault                         *bool  `json:"is_default,omitempty"`
+	StreamID                          int          `json:"stream_id"`
+	Name                              string       `json:"name"`
+	Description                       string       `json:"description"`
+	RenderedDescription               string       `json:"rendered_description"`
+	DateCreated                       int64        `json:"date_created"`
+	CreatorID                         *int         `json:"creator_id"`
+	InviteOnly                        bool         `json:"invite_only"`
+	IsWebPublic                       bool         `json:"is_web_public"`
+	HistoryPublicToSubscribers        bool         `json:"history_public_to_subscribers"`
+	FirstMessageID                    *int64       `json:"first_message_id"`
+	FolderID                          *int         `json:"folder_id"`
+	IsArchived                        bool         `json:"is_archived"`
+	IsRecentlyActive                  bool         `json:"is_recently_active"`
+	MessageRetentionDays              *int         `json:"message_retention_days"`
+	StreamPostPolicy                  int          `json:"stream_post_policy"`
+	IsAnnouncementOnly                bool         `json:"is_announcement_only"`
+	CanAddSubscribersGroup            GroupSetting `json:"can_add_subscribers_group"`
+	CanAdministerChannelGroup         GroupSetting `json:"can_administer_channel_group"`
+	CanCreateTopicGroup               GroupSetting `json:"can_create_topic_group"`
+	CanDeleteAnyMessageGroup          GroupSetting `json:"can_delete_any_message_group"`
+	CanDeleteOwnMessageGroup          GroupSetting `json:"can_delete_own_message_group"`
+	CanMoveMessagesOutOfChannelGroup  GroupSetting `json:"can_move_messages_out_of_channel_group"`
+	CanMoveMessagesWithinChannelGroup GroupSetting `json:"can_move_messages_within_channel_group"`
+	CanRemoveSubscribersGroup         GroupSetting `json:"can_remove_subscribers_group"`
+	CanResolveTopicsGroup             GroupSetting `json:"can_resolve_topics_group"`
+	CanSendMessageGroup               GroupSetting `json:"can_send_message_group"`
+	CanSubscribeGroup                 GroupSetting `json:"can_subscribe_group"`
+	SubscriberCount                   int          `json:"subscriber_count"`
+	StreamWeeklyTraffic               *int         `json:"stream_weekly_traffic"`
+	TopicsPolicy                      string       `json:"topics_policy"`
+	// IsDefault is sent only when GET /streams is asked include_default.
+	IsDefault *bool `json:"is_default,omitempty"`
 }
 
 // SubscriptionView is a subscription object: the channel's fields plus the
@@ -55,28 +218,51 @@ type SubscriptionView struct {
 	PushNotifications      *bool  `json:"push_notifications"`
 	AudibleNotifications   *bool  `json:"audible_notifications"`
 	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
-	Subscribers            []int  `json:"subscribers,omitzero"`
+	// Subscribers is sent only when asked for (include_subscribers).
+	Subscribers []int `json:"subscribers,omitzero"`
 }
+
+// NeverSubscribedView is a channel of register's never_subscribed list.
+type NeverSubscribedView struct {
+	Stream
+	Subscribers []int `json:"subscribers,omitzero"`
+}
+
+// streamPostPolicies maps can_send_message_group's system groups to the
+// legacy stream_post_policy; any other value reads as 1 (everyone).
+var streamPostPolicies = map[string]int{group.Administrators: 2, group.FullMembers: 3, group.Moderators: 4}
 
 // streamView builds the API object of a channel; the caller holds the lock.
 func (r *Realm) streamView(c *Channel) Stream {
-	nobody := r.groupByName[group.Nobody].ID
+	set := func(name string) GroupSetting { return r.apiGroupSetting(r.channelSetting(c, name)) }
 	v := Stream{
 		StreamID: c.ID, Name: c.Name, Description: c.Description, RenderedDescription: c.RenderedDescription,
 		DateCreated: c.DateCreated, InviteOnly: c.InviteOnly, IsWebPublic: c.IsWebPublic,
-		HistoryPublicToSubscribers: c.HistoryPublicToSubscribers, IsArchived: c.IsArchived,
+		HistoryPublicToSubscribers: c.HistoryPublicToSubscribers, IsArchived: c.IsArchived, IsRecentlyActive: true,
 		MessageRetentionDays: c.MessageRetentionDays, StreamPostPolicy: 1,
-		CanAddSubscribersGroup: nobody, CanAdministerChannelGroup: nobody, CanDeleteAnyMessageGroup: nobody,
-		CanDeleteOwnMessageGroup: nobody, CanMoveMessagesOutOfChannelGroup: nobody,
-		CanMoveMessagesWithinChannelGroup: nobody, CanResolveTopicsGroup: nobody, CanSubscribeGroup: nobody,
-		CanRemoveSubscribersGroup: r.groupByName[group.Administrators].ID,
-		CanSendMessageGroup:       c.CanSendMessageGroup,
-		SubscriberCount:           len(r.subscriberIDs(c.ID)),
-		TopicsPolicy:              "inherit", IsRecentlyActive: true,
+		CanAddSubscribersGroup:            set("can_add_subscribers_group"),
+		CanAdministerChannelGroup:         set("can_administer_channel_group"),
+		CanCreateTopicGroup:               set("can_create_topic_group"),
+		CanDeleteAnyMessageGroup:          set("can_delete_any_message_group"),
+		CanDeleteOwnMessageGroup:          set("can_delete_own_message_group"),
+		CanMoveMessagesOutOfChannelGroup:  set("can_move_messages_out_of_channel_group"),
+		CanMoveMessagesWithinChannelGroup: set("can_move_messages_within_channel_group"),
+		CanRemoveSubscribersGroup:         set("can_remove_subscribers_group"),
+		CanResolveTopicsGroup:             set("can_resolve_topics_group"),
+		CanSendMessageGroup:               set("can_send_message_group"),
+		CanSubscribeGroup:                 set("can_subscribe_group"),
+		SubscriberCount:                   len(r.activeSubscriberIDs(c.ID)),
+		TopicsPolicy:                      c.TopicsPolicy,
 	}
-	if c.CanSendMessageGroup == r.groupByName[group.Administrators].ID {
-		v.StreamPostPolicy, v.IsAnnouncementOnly = 2, true
+	if v.TopicsPolicy == "" {
+		v.TopicsPolicy = "inherit"
 	}
+	if g := r.groups[c.CanSendMessageGroup]; g != nil && g.IsSystem {
+		if p, ok := streamPostPolicies[g.Name]; ok {
+			v.StreamPostPolicy = p
+		}
+	}
+	v.IsAnnouncementOnly = v.StreamPostPolicy == 2
 	if c.CreatorID != 0 {
 		id := c.CreatorID
 		v.CreatorID = &id
@@ -88,6 +274,38 @@ func (r *Realm) streamView(c *Channel) Stream {
 	return v
 }
 
+// apiGroupSetting is a setting value as sent: deactivated users are left
+// out of an anonymous group's members, and both lists are sorted.
+func (r *Realm) apiGroupSetting(g GroupSetting) GroupSetting {
+	if g.GroupID != 0 {
+		return g
+	}
+	out := GroupSetting{DirectMembers: []int{}, DirectSubgroups: slices.Sorted(slices.Values(g.DirectSubgroups))}
+	for _, id := range g.DirectMembers {
+		if u := r.users[id]; u != nil && u.IsActive {
+			out.DirectMembers = append(out.DirectMembers, id)
+		}
+	}
+	slices.Sort(out.DirectMembers)
+	if out.DirectSubgroups == nil {
+		out.DirectSubgroups = []int{}
+	}
+	return out
+}
+
+// activeSubscriberIDs lists the channel's subscribers whose accounts are
+// active, sorted.
+func (r *Realm) activeSubscriberIDs(channelID int) []int {
+	out := []int{}
+	for _, id := range r.subscriberIDs(channelID) {
+		if u := r.users[id]; u != nil && u.IsActive {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // subscriptionView builds a user's subscription object.
 func (r *Realm) subscriptionView(s *Subscription, withSubscribers bool) SubscriptionView {
 	c := r.channels[s.ChannelID]
@@ -96,69 +314,158 @@ func (r *Realm) subscriptionView(s *Subscription, withSubscribers bool) Subscrip
 		PushNotifications: s.PushNotifications, AudibleNotifications: s.AudibleNotifications,
 		WildcardMentionsNotify: s.WildcardMentionsNotify}
 	if withSubscribers {
-		v.Subscribers = r.subscriberIDs(c.ID)
-		slices.Sort(v.Subscribers)
+		v.Subscribers = r.activeSubscriberIDs(c.ID)
 	}
 	return v
 }
 
-// canSeeChannel reports whether u may know the channel exists: public
-// channels for non-guests, others for subscribers (and administrators).
-func (r *Realm) canSeeChannel(u *user.User, c *Channel) bool {
-	if r.isSubscribed(c.ID, u.ID) || u.Role.IsAdmin() {
-		return true
-	}
-	return !c.InviteOnly && !u.IsGuest()
-}
-
-// userSubscriptions lists u's active subscriptions sorted by channel name.
-func (r *Realm) userSubscriptions(u *user.User, withSubscribers bool) []SubscriptionView {
+// userSubscriptions lists u's active subscriptions sorted by channel name,
+// archived channels only when asked.
+func (r *Realm) userSubscriptions(u *user.User, withSubscribers, withArchived bool) []SubscriptionView {
 	out := []SubscriptionView{}
-	for _, c := range r.channels {
-		if s := r.subs[c.ID][u.ID]; s != nil && s.Active {
+	for _, c := range r.channelsByNameOrder() {
+		if s := r.subs[c.ID][u.ID]; s != nil && s.Active && (withArchived || !c.IsArchived) {
 			out = append(out, r.subscriptionView(s, withSubscribers))
 		}
 	}
-	slices.SortFunc(out, func(a, b SubscriptionView) int {
-		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
-	})
 	return out
 }
 
-// fillSubscriptionState is the subscription state section.
+// fillSubscriptionState is the subscription state section: subscriptions,
+// past subscriptions the user may still know about, and the other
+// channels the user can see, each sorted by name.
 func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	out["subscriptions"] = r.userSubscriptions(me, req.IncludeSubscribers)
-	unsubscribed, never := []SubscriptionView{}, []Stream{}
-	for _, c := range r.sortedChannels() {
+	withArchived := req.Queue.Capabilities.ArchivedChannels
+	out["subscriptions"] = r.userSubscriptions(me, req.IncludeSubscribers, withArchived)
+	unsubscribed, never := []SubscriptionView{}, []NeverSubscribedView{}
+	for _, c := range r.channelsByNameOrder() {
+		if c.IsArchived && !withArchived {
+			continue
+		}
 		s := r.subs[c.ID][me.ID]
 		switch {
-		case s != nil && !s.Active && r.canSeeChannel(me, c):
+		case s != nil && !s.Active && r.hasMetadataAccess(me, c):
 			unsubscribed = append(unsubscribed, r.subscriptionView(s, req.IncludeSubscribers))
-		case s == nil && r.canSeeChannel(me, c):
-			never = append(never, r.streamView(c))
+		case s == nil && r.hasMetadataAccess(me, c):
+			v := NeverSubscribedView{Stream: r.streamView(c)}
+			if req.IncludeSubscribers {
+				v.Subscribers = r.activeSubscriberIDs(c.ID)
+			}
+			never = append(never, v)
 		}
 	}
 	out["unsubscribed"] = unsubscribed
 	out["never_subscribed"] = never
 }
 
-// fillStreamState is the stream state section: every channel the user can see.
+// fillStreamState is the stream state section: every channel the user
+// has metadata access to, as GET /streams with include_all.
 func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	list := []Stream{}
-	for _, c := range r.sortedChannels() {
-		if r.canSeeChannel(me, c) && (!c.IsArchived || req.Queue.Capabilities.ArchivedChannels) {
-			list = append(list, r.streamView(c))
-		}
-	}
-	out["streams"] = list
+	q := ChannelsQuery{IncludeAll: true, IncludeWebPublic: true, ExcludeArchived: !req.Queue.Capabilities.ArchivedChannels}
+	out["streams"] = r.channelViews(me, q)
 }
 
-// sortedChannels lists every channel by ID.
-func (r *Realm) sortedChannels() []*Channel {
+// channelsByNameOrder lists every channel sorted by name, as Zulip sorts
+// channel lists (by code point, case-sensitive).
+func (r *Realm) channelsByNameOrder() []*Channel {
 	out := make([]*Channel, 0, len(r.channels))
 	for _, c := range r.channels {
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b *Channel) int { return a.ID - b.ID })
+	slices.SortFunc(out, func(a, b *Channel) int {
+		if n := strings.Compare(a.Name, b.Name); n != 0 {
+			return n
+		}
+		return a.ID - b.ID
+	})
 	return out
+}
+
+// ChannelsQuery is the filter of GET /streams.
+type ChannelsQuery struct {
+	IncludePublic, IncludeWebPublic, IncludeSubscribed bool
+	// IncludeAll lists every channel the user has metadata access to
+	// (include_all, formerly include_all_active).
+	IncludeAll bool
+	// IncludeCanAccessContent lists every channel the user can read.
+	IncludeCanAccessContent bool
+	// IncludeDefault adds is_default to each channel.
+	IncludeDefault bool
+	// IncludeOwnerSubscribed adds, for a bot, its owner's subscriptions.
+	IncludeOwnerSubscribed bool
+	ExcludeArchived        bool
+}
+
+// DefaultChannelsQuery is GET /streams without parameters.
+func DefaultChannelsQuery() ChannelsQuery {
+	return ChannelsQuery{IncludePublic: true, IncludeSubscribed: true, ExcludeArchived: true}
+}
+
+// Channels answers GET /streams: the channels q selects among those the
+// caller may see, sorted by name.
+func (a *Actor) Channels(ctx context.Context, q ChannelsQuery) ([]Stream, error) {
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return nil, err
+	}
+	return r.channelViews(me, q), nil
+}
+
+// channelViews selects channels for GET /streams and register.
+func (r *Realm) channelViews(me *user.User, q ChannelsQuery) []Stream {
+	includePublic := q.IncludePublic && !me.IsGuest()
+	ownerID := 0
+	if q.IncludeOwnerSubscribed && me.IsBot() {
+		ownerID = me.BotOwnerID
+	}
+	out := []Stream{}
+	for _, c := range r.channelsByNameOrder() {
+		if q.ExcludeArchived && c.IsArchived {
+			continue
+		}
+		var ok bool
+		switch {
+		case q.IncludeAll:
+			ok = r.hasMetadataAccess(me, c)
+		case q.IncludeCanAccessContent:
+			ok = r.hasContentAccess(me, c)
+		default:
+			ok = (q.IncludeSubscribed && r.isSubscribed(c.ID, me.ID)) ||
+				(includePublic && !c.InviteOnly) ||
+				(q.IncludeWebPublic && c.IsWebPublic && !c.InviteOnly && !c.IsArchived)
+		}
+		if !ok && !q.IncludeAll && ownerID != 0 {
+			ok = r.isSubscribed(c.ID, ownerID)
+		}
+		if !ok {
+			continue
+		}
+		v := r.streamView(c)
+		if q.IncludeDefault {
+			isDefault := c.IsDefault
+			v.IsDefault = &isDefault
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// ChannelID answers GET /get_stream_id: the ID of an active channel the
+// caller can read, found by name in any case.
+func (a *Actor) ChannelID(ctx context.Context, name string) (int, error) {
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return 0, err
+	}
+	c := r.channelsByName[channelKey(strings.TrimSpace(name))]
+	if c == nil || c.IsArchived || !r.hasContentAccess(me, c) {
+		return 0, BadRequest("Invalid channel name '%s'", name)
+	}
+	return c.ID, nil
 }

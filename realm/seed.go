@@ -151,6 +151,7 @@ func (r *Realm) seed(s Seed) {
 	for _, sc := range devChannels {
 		c := r.addChannel(sc.name, sc.description, sc.inviteOnly, !sc.inviteOnly, 0)
 		c.IsWebPublic = sc.webPublic
+		c.IsDefault = devDefaultChannels[sc.name]
 		if sc.adminsOnly {
 			c.CanSendMessageGroup = gid(group.Administrators)
 		}

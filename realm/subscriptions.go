@@ -2,57 +2,100 @@ package realm
 
 import (
 	"context"
+	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/user"
 )
 
-// ChannelSpec names a channel to subscribe to, with the description used
-// if it must be created.
+// ChannelSpec names a channel to subscribe to. Description is used if the
+// channel must be created; Color, when set ("#rgb" or "#rrggbb"), is the
+// color of the subscriptions the request creates.
 type ChannelSpec struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	Name        string
+	Description string
+	Color       string
 }
 
 // Principals names the users a subscription change applies to: by ID or
-// by email. Empty means the acting user.
+// by email (delivery or API email). Empty means the acting user.
 type Principals struct {
 	IDs    []int
 	Emails []string
 }
 
-// SubscribeRequest is POST /users/me/subscriptions.
+func (p Principals) empty() bool { return len(p.IDs) == 0 && len(p.Emails) == 0 }
+
+// SubscribeRequest is POST /users/me/subscriptions. The channel settings
+// apply only to channels the request creates.
 type SubscribeRequest struct {
 	Channels   []ChannelSpec
 	Principals Principals
-	// Properties of channels this request creates.
-	InviteOnly                 bool
+
+	InviteOnly      bool
+	IsWebPublic     bool
+	IsDefaultStream bool
+	// HistoryPublicToSubscribers defaults to true for public channels and
+	// false for private ones; public channels always have it.
 	HistoryPublicToSubscribers *bool
-	IsWebPublic                bool
-	Announce                   bool
-	// AuthorizationErrorsFatal fails the whole request when a channel may
-	// not be joined (the default); otherwise such channels are listed in
-	// Unauthorized.
-	AuthorizationErrorsFatal bool
+	// MessageRetentionDays is nil for the realm default, -1 for unlimited,
+	// otherwise a positive number of days. Only owners may set it.
+	MessageRetentionDays *int
+	// TopicsPolicy is "", "inherit", "allow_empty_topic",
+	// "disable_empty_topic" or "empty_topic_only".
+	TopicsPolicy string
+	// GroupSettings sets channel permission settings by Zulip name, e.g.
+	// "can_remove_subscribers_group"; absent ones take Zulip's defaults.
+	GroupSettings map[string]GroupSetting
+	// FolderID puts new channels in a channel folder (none exist here).
+	FolderID *int
+	// Announce asks for a new-channel announcement.
+	Announce bool
+	// AuthorizationErrorsFatal (nil means true) fails the whole request
+	// when a channel may not be joined; when false such channels are
+	// listed in Unauthorized instead.
+	AuthorizationErrorsFatal *bool
+	// SendNewSubscriptionMessages (nil means true) asks Notification Bot to
+	// tell other users they were subscribed.
+	SendNewSubscriptionMessages *bool
 }
 
-// SubscribeResult is the answer of POST /users/me/subscriptions, keyed by
-// user ID (or API email below feature level 342).
+// SubscribeResult is the answer of POST /users/me/subscriptions: channel
+// names keyed by user ID (by API email below feature level 289).
 type SubscribeResult struct {
 	Subscribed        map[string][]string `json:"subscribed"`
 	AlreadySubscribed map[string][]string `json:"already_subscribed"`
-	Unauthorized      []string            `json:"unauthorized,omitempty"`
+	// Unauthorized is present (possibly empty) only for non-fatal requests.
+	Unauthorized []string `json:"unauthorized,omitzero"`
+	// NewSubscriptionMessagesSent is present when messages were asked for
+	// (feature level 397 and above).
+	NewSubscriptionMessagesSent *bool `json:"new_subscription_messages_sent,omitempty"`
 }
 
-// subscribersKeyedByIDLevel is the feature level from which subscription
-// results are keyed by user ID rather than email.
-const subscribersKeyedByIDLevel = 342
+const (
+	// subscribersKeyedByIDLevel is the feature level from which subscription
+	// results are keyed by user ID rather than API email.
+	subscribersKeyedByIDLevel = 289
+	// newSubscriptionMessagesLevel introduced send_new_subscription_messages.
+	newSubscriptionMessagesLevel = 397
+	// MaxBulkNewSubscriptionMessages is the most users a request may
+	// subscribe and still have Notification Bot tell them.
+	MaxBulkNewSubscriptionMessages = 100
+)
+
+// topicsPolicies are the values of topics_policy.
+var topicsPolicies = []string{"inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"}
+
+var colorPattern = regexp.MustCompile(`^#[a-fA-F0-9]{3,6}$`)
 
 // Subscribe subscribes users to channels, creating channels that do not
-// exist. Everything is checked before anything changes.
+// exist. Everything is checked, in Zulip's order, before anything changes.
 func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (SubscribeResult, error) {
 	r := a.r
 	r.mu.Lock()
@@ -61,87 +104,318 @@ func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (SubscribeR
 	if err != nil {
 		return SubscribeResult{}, err
 	}
-	targets, err := r.resolvePrincipals(me, req.Principals)
+	plan, err := r.planSubscribe(me, req)
 	if err != nil {
 		return SubscribeResult{}, err
 	}
-	others := slices.ContainsFunc(targets, func(u *user.User) bool { return u.ID != me.ID })
-	if others && !r.inGroup(r.settings.CanAddSubscribersGroup, me.ID) {
-		return SubscribeResult{}, BadRequest("Insufficient permission")
-	}
-	// Resolve every channel: existing, to create, or unauthorized.
-	var existing []*Channel
-	var create []ChannelSpec
-	var unauthorized []string
-	seen := map[string]bool{}
-	for _, spec := range req.Channels {
-		name, err := checkChannelName(spec.Name, r.opts.Limits.MaxStreamNameLength)
-		if err != nil {
-			return SubscribeResult{}, err
-		}
-		if seen[channelKey(name)] {
-			continue
-		}
-		seen[channelKey(name)] = true
-		if c := r.channelsByName[channelKey(name)]; c != nil {
-			if !r.mayJoin(me, c, others) {
-				unauthorized = append(unauthorized, c.Name)
-				continue
-			}
-			existing = append(existing, c)
-			continue
-		}
-		if utf8.RuneCountInString(spec.Description) > r.opts.Limits.MaxStreamDescLength {
-			return SubscribeResult{}, BadRequest("description is too long (limit: %d characters)", r.opts.Limits.MaxStreamDescLength)
-		}
-		create = append(create, ChannelSpec{Name: name, Description: spec.Description})
-	}
-	if len(create) > 0 {
-		group := r.settings.CanCreatePublicChannelGroup
-		if req.InviteOnly {
-			group = r.settings.CanCreatePrivateChannelGroup
-		}
-		if me.IsGuest() || !r.inGroup(group, me.ID) {
-			return SubscribeResult{}, BadRequest("Insufficient permission")
-		}
-		if req.IsWebPublic && !me.Role.IsModeratorOrAbove() {
-			return SubscribeResult{}, BadRequest("Insufficient permission")
-		}
-	}
-	if len(unauthorized) > 0 && req.AuthorizationErrorsFatal {
-		return SubscribeResult{}, BadRequest("Unable to access channel (%s).", unauthorized[0])
-	}
+	return r.applySubscribe(me, req, plan), nil
+}
 
-	// Apply.
-	historyPublic := !req.InviteOnly
-	if req.HistoryPublicToSubscribers != nil {
-		historyPublic = *req.HistoryPublicToSubscribers
+// subscribePlan is a validated subscribe request.
+type subscribePlan struct {
+	specs         []ChannelSpec
+	authorized    []*Channel    // existing channels to join
+	create        []ChannelSpec // channels to create
+	unauthorized  []string      // channels the caller may not join
+	targets       []*user.User
+	settings      map[string]GroupSetting // group settings of new channels
+	historyPublic bool
+	fatal         bool
+}
+
+// planSubscribe validates a subscribe request without changing anything.
+func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePlan, error) {
+	if me.IsGuest() {
+		return nil, BadRequest("Not allowed for guest users")
 	}
-	var created []*Channel
-	for _, spec := range create {
-		c := r.addChannel(spec.Name, spec.Description, req.InviteOnly, historyPublic || !req.InviteOnly, me.ID)
-		c.IsWebPublic = req.IsWebPublic && !req.InviteOnly
-		created = append(created, c)
-		existing = append(existing, c)
+	specs, err := r.checkChannelSpecs(req.Channels)
+	if err != nil {
+		return nil, err
 	}
-	for _, c := range created {
-		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.channelAudience(c)...)
+	if req.FolderID != nil {
+		return nil, BadRequest("Invalid channel folder ID")
 	}
-	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}, Unauthorized: unauthorized}
-	for _, u := range targets {
+	if req.TopicsPolicy != "" && !slices.Contains(topicsPolicies, req.TopicsPolicy) {
+		return nil, BadRequest("Invalid topics_policy")
+	}
+	if req.TopicsPolicy != "" && req.TopicsPolicy != "inherit" && !r.canSetTopicsPolicy(me) {
+		return nil, BadRequest("Insufficient permission")
+	}
+	p := &subscribePlan{specs: specs, targets: []*user.User{me}, historyPublic: !req.InviteOnly,
+		fatal: req.AuthorizationErrorsFatal == nil || *req.AuthorizationErrorsFatal}
+	if req.InviteOnly && req.HistoryPublicToSubscribers != nil {
+		p.historyPublic = *req.HistoryPublicToSubscribers
+	}
+	// Subscribing others: any email, or any ID but one's own.
+	others := len(req.Principals.Emails) > 0 || slices.ContainsFunc(req.Principals.IDs, func(id int) bool { return id != me.ID })
+	var existing []*Channel
+	seen := map[string]bool{}
+	for _, spec := range specs {
+		key := channelKey(spec.Name)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if c := r.channelsByName[key]; c != nil {
+			existing = append(existing, c)
+		} else {
+			p.create = append(p.create, spec)
+		}
+	}
+	if len(p.create) > 0 {
+		if p.settings, err = r.checkChannelGroupSettings(me, req.GroupSettings, p.historyPublic); err != nil {
+			return nil, err
+		}
+		if err := r.checkChannelCreation(me, req); err != nil {
+			return nil, err
+		}
+	}
+	cannotAdd := false
+	for _, c := range existing {
+		switch {
+		case !r.hasContentAccess(me, c):
+			p.unauthorized = append(p.unauthorized, c.Name)
+		case others && !r.canAddSubscribers(me, c):
+			cannotAdd = true
+		default:
+			p.authorized = append(p.authorized, c)
+		}
+	}
+	if len(p.unauthorized) > 0 && p.fatal {
+		return nil, BadRequest("Unable to access channel (%s).", p.unauthorized[0])
+	}
+	if cannotAdd {
+		return nil, BadRequest("Insufficient permission")
+	}
+	if others {
+		if p.targets, err = r.resolvePrincipals(req.Principals); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// applySubscribe creates the planned channels and subscribes the targets.
+func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribePlan) SubscribeResult {
+	channels := p.authorized
+	colors := map[int]string{}
+	for _, c := range p.authorized {
+		colors[c.ID] = specColor(p.specs, c.Name)
+	}
+	for _, spec := range p.create {
+		c := r.createChannel(me, spec, req, p.historyPublic, p.settings)
+		channels = append(channels, c)
+		colors[c.ID] = spec.Color
+		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.metadataAudience(c)...)
+	}
+	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
+	if !p.fatal {
+		res.Unauthorized = append([]string{}, p.unauthorized...)
+	}
+	for _, u := range p.targets {
 		key := r.principalKey(u)
 		var added []*Channel
-		for _, c := range existing {
-			if r.subscribe(c.ID, u.ID) {
-				res.Subscribed[key] = append(res.Subscribed[key], c.Name)
-				added = append(added, c)
-			} else {
+		for _, c := range channels {
+			if !r.subscribe(c.ID, u.ID) {
 				res.AlreadySubscribed[key] = append(res.AlreadySubscribed[key], c.Name)
+				continue
 			}
+			if colors[c.ID] != "" {
+				r.subs[c.ID][u.ID].Color = colors[c.ID]
+			}
+			res.Subscribed[key] = append(res.Subscribed[key], c.Name)
+			added = append(added, c)
 		}
 		r.emitSubscriptionsAdded(u, added)
 	}
-	return res, nil
+	if r.opts.FeatureLevel >= newSubscriptionMessagesLevel &&
+		(req.SendNewSubscriptionMessages == nil || *req.SendNewSubscriptionMessages) {
+		// Notification Bot's direct messages themselves are not sent.
+		sent := len(res.Subscribed) <= MaxBulkNewSubscriptionMessages
+		res.NewSubscriptionMessagesSent = &sent
+	}
+	return res
+}
+
+// specColor is the requested color of a channel, if any.
+func specColor(specs []ChannelSpec, name string) string {
+	for _, s := range specs {
+		if channelKey(s.Name) == channelKey(name) {
+			return s.Color
+		}
+	}
+	return ""
+}
+
+// checkChannelSpecs validates and normalizes the requested channels:
+// descriptions, colors, then names.
+func (r *Realm) checkChannelSpecs(in []ChannelSpec) ([]ChannelSpec, error) {
+	out := make([]ChannelSpec, len(in))
+	for i, s := range in {
+		if n := utf8.RuneCountInString(s.Description); n > r.opts.Limits.MaxStreamDescLength {
+			return nil, BadRequest(`subscriptions[%d]["description"] is too long (limit: %d characters)`, i, r.opts.Limits.MaxStreamDescLength)
+		}
+		if s.Color != "" && !colorPattern.MatchString(s.Color) {
+			return nil, BadRequest("Invalid subscriptions[%d]: Value error, add.color is not a valid hex color code", i)
+		}
+		out[i] = ChannelSpec{Name: strings.TrimSpace(s.Name), Description: strings.ReplaceAll(s.Description, "\n", " "), Color: s.Color}
+	}
+	for _, s := range out {
+		if err := checkChannelName(s.Name, r.opts.Limits.MaxStreamNameLength); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checkChannelName applies Zulip's channel-name rules to a trimmed name.
+func checkChannelName(name string, maxLen int) error {
+	if strings.TrimSpace(name) == "" {
+		return BadRequest("Channel name can't be empty.")
+	}
+	if utf8.RuneCountInString(name) > maxLen {
+		return BadRequest("Channel name too long (limit: %d characters).", maxLen)
+	}
+	pos := 0
+	for _, c := range name {
+		pos++
+		if unicode.Is(unicode.Cc, c) || unicode.Is(unicode.Cs, c) || isNonCharacter(c) {
+			return BadRequest("Invalid character in channel name, at position %d.", pos)
+		}
+	}
+	return nil
+}
+
+// isNonCharacter reports Unicode's 66 non-characters.
+func isNonCharacter(c rune) bool {
+	return (c >= 0xFDD0 && c <= 0xFDEF) || c&0xFFFE == 0xFFFE
+}
+
+// canSetTopicsPolicy is Zulip's can_set_topics_policy_group (role:members
+// by default); administrators always may.
+func (r *Realm) canSetTopicsPolicy(u *user.User) bool {
+	return u.Role.IsAdmin() || r.inGroup(r.groupByName[group.Members].ID, u.ID)
+}
+
+// checkChannelCreation applies the permissions to create channels with
+// the requested properties.
+func (r *Realm) checkChannelCreation(me *user.User, req SubscribeRequest) error {
+	switch {
+	case req.InviteOnly && !r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
+		!req.InviteOnly && !r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID),
+		req.IsDefaultStream && !me.Role.IsAdmin():
+		return BadRequest("Insufficient permission")
+	case req.InviteOnly && req.IsDefaultStream:
+		return BadRequest("A default channel cannot be private.")
+	}
+	if req.IsWebPublic {
+		if !r.settings.EnableSpectatorAccess {
+			return BadRequest("Web-public channels are not enabled.")
+		}
+		// can_create_web_public_channel_group is role:owners.
+		if me.Role != user.RoleOwner {
+			return BadRequest("Insufficient permission")
+		}
+	}
+	if req.MessageRetentionDays != nil && me.Role != user.RoleOwner {
+		return UnauthorizedPrincipal("Must be an organization owner")
+	}
+	return nil
+}
+
+// checkChannelGroupSettings validates requested group settings for new
+// channels and returns the settings to store, the creator administering
+// the channel unless told otherwise.
+func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSetting, historyPublic bool) (map[string]GroupSetting, error) {
+	out := map[string]GroupSetting{}
+	for _, rule := range channelGroupSettings {
+		v, ok := in[rule.name]
+		if !ok {
+			if rule.def == channelCreator {
+				out[rule.name] = GroupSetting{DirectMembers: []int{me.ID}}
+			}
+			continue
+		}
+		everyone := r.groupByName[group.Everyone].ID
+		if rule.name == "can_create_topic_group" && !historyPublic && v.GroupID != everyone {
+			return nil, &Error{Code: CodeBadRequest, Status: http.StatusBadRequest,
+				Msg:   "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group",
+				Extra: map[string]any{"parameters": "history_public_to_subscribers, can_create_topic_group"}}
+		}
+		if err := r.checkGroupSettingValue(rule, v); err != nil {
+			return nil, err
+		}
+		if (rule.name == "can_delete_any_message_group" || rule.name == "can_delete_own_message_group") &&
+			v.GroupID != r.groupByName[group.Nobody].ID && !r.inGroup(r.groupByName[group.Moderators].ID, me.ID) {
+			return nil, BadRequest("Insufficient permission")
+		}
+		if rule.name == "can_send_message_group" && v.GroupID == 0 {
+			if len(v.DirectMembers) > 0 || len(v.DirectSubgroups) > 1 {
+				return nil, BadRequest("Invalid user group")
+			}
+			named := r.groupByName[group.Nobody].ID
+			if len(v.DirectSubgroups) == 1 {
+				named = v.DirectSubgroups[0]
+			}
+			v = NamedGroupSetting(named)
+		}
+		out[rule.name] = v
+	}
+	return out, nil
+}
+
+// checkGroupSettingValue checks one group-setting value against its rule.
+func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) error {
+	if v.GroupID == 0 {
+		for _, id := range v.DirectMembers {
+			if u := r.users[id]; u == nil || !u.IsActive || u.IsSystemBot {
+				return BadRequest("Invalid user ID: %d", id)
+			}
+		}
+		for _, id := range v.DirectSubgroups {
+			if g := r.groups[id]; g == nil || g.Deactivated {
+				return BadRequest("Invalid user group ID: %d", id)
+			}
+		}
+		return nil
+	}
+	g := r.groups[v.GroupID]
+	if g == nil || g.Deactivated {
+		return BadRequest("Invalid user group")
+	}
+	if g.Name == group.Internet || (g.Name == group.Everyone && !rule.allowEveryone) {
+		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.name, g.Name)
+	}
+	return nil
+}
+
+// createChannel adds a channel made by a subscribe request.
+func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequest, historyPublic bool, settings map[string]GroupSetting) *Channel {
+	c := r.addChannel(spec.Name, spec.Description, req.InviteOnly, historyPublic, me.ID)
+	c.IsWebPublic = req.IsWebPublic && !req.InviteOnly
+	c.IsDefault = req.IsDefaultStream
+	c.MessageRetentionDays = req.MessageRetentionDays
+	if req.TopicsPolicy != "inherit" {
+		c.TopicsPolicy = req.TopicsPolicy
+	}
+	c.Permissions = map[string]GroupSetting{}
+	for name, v := range settings {
+		if name == "can_send_message_group" {
+			c.CanSendMessageGroup = v.GroupID
+			continue
+		}
+		c.Permissions[name] = v
+	}
+	return c
+}
+
+// canAddSubscribers reports whether me may subscribe others to c, which me
+// can read: realm-wide can_add_subscribers_group, administrators, and the
+// channel's administer and add-subscribers groups.
+func (r *Realm) canAddSubscribers(me *user.User, c *Channel) bool {
+	return r.inGroup(r.settings.CanAddSubscribersGroup, me.ID) || me.Role.IsAdmin() ||
+		r.channelAllows(c, "can_administer_channel_group", me.ID) ||
+		r.channelAllows(c, "can_add_subscribers_group", me.ID)
 }
 
 // principalKey keys a user in subscription results.
@@ -152,61 +426,31 @@ func (r *Realm) principalKey(u *user.User) string {
 	return r.apiEmail(u)
 }
 
-// mayJoin reports whether me may subscribe (themselves or others) to c.
-func (r *Realm) mayJoin(me *user.User, c *Channel, others bool) bool {
-	if c.IsArchived {
-		return false
-	}
-	if r.isSubscribed(c.ID, me.ID) || me.Role.IsAdmin() {
-		return true
-	}
-	return !c.InviteOnly && !me.IsGuest()
-}
-
-// resolvePrincipals finds the users a subscription change names; none
-// means the acting user.
-func (r *Realm) resolvePrincipals(me *user.User, p Principals) ([]*user.User, error) {
-	if len(p.IDs) == 0 && len(p.Emails) == 0 {
-		return []*user.User{me}, nil
-	}
-	var out []*user.User
-	seen := map[int]bool{}
-	add := func(u *user.User) error {
-		if u == nil || !u.IsActive || u.IsSystemBot {
-			return noSuchUser()
-		}
-		if !seen[u.ID] {
-			seen[u.ID] = true
-			out = append(out, u)
-		}
-		return nil
-	}
+// resolvePrincipals finds the active users (bots included) a subscription
+// change names, without duplicates.
+func (r *Realm) resolvePrincipals(p Principals) ([]*user.User, error) {
+	var found []*user.User
 	for _, id := range p.IDs {
-		if err := add(r.users[id]); err != nil {
-			return nil, err
-		}
+		found = append(found, r.users[id])
 	}
 	for _, email := range p.Emails {
-		if err := add(r.userByEmail(email)); err != nil {
-			return nil, err
+		found = append(found, r.userByEmail(email))
+	}
+	for _, u := range found {
+		if u == nil || u.IsSystemBot {
+			return nil, noSuchUser()
+		}
+	}
+	var out []*user.User
+	for _, u := range found {
+		if !u.IsActive {
+			return nil, BadRequest("User is deactivated")
+		}
+		if !slices.Contains(out, u) {
+			out = append(out, u)
 		}
 	}
 	return out, nil
-}
-
-// checkChannelName applies Zulip's channel-name rules.
-func checkChannelName(raw string, maxLen int) (string, error) {
-	name := strings.TrimSpace(raw)
-	if name == "" {
-		return "", BadRequest("Channel name can't be empty.")
-	}
-	if utf8.RuneCountInString(name) > maxLen {
-		return "", BadRequest("Channel name too long (limit: %d characters).", maxLen)
-	}
-	if pos := forbiddenTopicPosition(name); pos >= 0 {
-		return "", BadRequest("Invalid character in channel name, at position %d.", pos)
-	}
-	return name, nil
 }
 
 // UnsubscribeResult is the answer of DELETE /users/me/subscriptions.
@@ -215,8 +459,10 @@ type UnsubscribeResult struct {
 	NotRemoved []string `json:"not_removed"`
 }
 
-// Unsubscribe removes users from channels by name. Removing others needs
-// an administrator.
+// Unsubscribe removes users from channels by name. Removing users other
+// than oneself and one's own bots needs an administrator, or access to
+// every channel and membership of its can_remove_subscribers_group (or of
+// can_administer_channel_group for all of them).
 func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Principals) (UnsubscribeResult, error) {
 	r := a.r
 	r.mu.Lock()
@@ -225,25 +471,34 @@ func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Prin
 	if err != nil {
 		return UnsubscribeResult{}, err
 	}
-	targets, err := r.resolvePrincipals(me, principals)
-	if err != nil {
-		return UnsubscribeResult{}, err
-	}
-	if slices.ContainsFunc(targets, func(u *user.User) bool { return u.ID != me.ID }) && !me.Role.IsAdmin() {
-		return UnsubscribeResult{}, BadRequest("Insufficient permission")
+	targets := []*user.User{me}
+	others := false
+	if !principals.empty() {
+		if targets, err = r.resolvePrincipals(principals); err != nil {
+			return UnsubscribeResult{}, err
+		}
+		others = slices.ContainsFunc(targets, func(u *user.User) bool {
+			return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
+		})
 	}
 	var channels []*Channel
 	var missing []string
-	for _, name := range names {
-		c := r.channelsByName[channelKey(strings.TrimSpace(name))]
-		if c == nil || !r.canSeeChannel(me, c) {
-			missing = append(missing, name)
-			continue
+	for _, raw := range names {
+		name := strings.TrimSpace(raw)
+		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
+			return UnsubscribeResult{}, err
 		}
-		channels = append(channels, c)
+		if c := r.channelsByName[channelKey(name)]; c == nil {
+			missing = append(missing, name)
+		} else if !slices.Contains(channels, c) {
+			channels = append(channels, c)
+		}
+	}
+	if others && !r.canRemoveSubscribers(me, channels) {
+		return UnsubscribeResult{}, BadRequest("Insufficient permission")
 	}
 	if len(missing) > 0 {
-		return UnsubscribeResult{}, streamNameDoesNotExist(strings.Join(missing, ", "))
+		return UnsubscribeResult{}, BadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
 	}
 	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
 	for _, u := range targets {
@@ -262,7 +517,29 @@ func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Prin
 	return res, nil
 }
 
-// Subscriptions answers GET /users/me/subscriptions.
+// canRemoveSubscribers is Zulip's rule for unsubscribing others.
+func (r *Realm) canRemoveSubscribers(me *user.User, channels []*Channel) bool {
+	if me.Role.IsAdmin() {
+		return true
+	}
+	if me.IsGuest() {
+		return false
+	}
+	if !slices.ContainsFunc(channels, func(c *Channel) bool {
+		return !r.channelAllows(c, "can_administer_channel_group", me.ID)
+	}) {
+		return true
+	}
+	for _, c := range channels {
+		if !r.hasMetadataAccess(me, c) || !r.channelAllows(c, "can_remove_subscribers_group", me.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// Subscriptions answers GET /users/me/subscriptions: the caller's active
+// subscriptions to unarchived channels, sorted by channel name.
 func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) ([]SubscriptionView, error) {
 	r := a.r
 	r.mu.RLock()
@@ -271,78 +548,23 @@ func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) ([]S
 	if err != nil {
 		return nil, err
 	}
-	return r.userSubscriptions(me, includeSubscribers), nil
-}
-
-// ChannelsQuery is the filter of GET /streams.
-type ChannelsQuery struct {
-	IncludePublic, IncludeWebPublic, IncludeSubscribed, IncludeAll, IncludeDefault bool
-	ExcludeArchived                                                                bool
-}
-
-// DefaultChannelsQuery is GET /streams without parameters.
-func DefaultChannelsQuery() ChannelsQuery {
-	return ChannelsQuery{IncludePublic: true, IncludeSubscribed: true, ExcludeArchived: true}
-}
-
-// Channels answers GET /streams.
-func (a *Actor) Channels(ctx context.Context, q ChannelsQuery) ([]Stream, error) {
-	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	if q.IncludeAll && !me.Role.IsAdmin() {
-		return nil, BadRequest("User not authorized for this query")
-	}
-	out := []Stream{}
-	for _, c := range r.sortedChannels() {
-		if q.ExcludeArchived && c.IsArchived {
-			continue
-		}
-		ok := q.IncludeAll ||
-			(q.IncludePublic && !c.InviteOnly && !me.IsGuest()) ||
-			(q.IncludeWebPublic && c.IsWebPublic) ||
-			(q.IncludeSubscribed && r.isSubscribed(c.ID, me.ID))
-		if ok {
-			out = append(out, r.streamView(c))
-		}
-	}
-	return out, nil
-}
-
-// ChannelID answers GET /get_stream_id.
-func (a *Actor) ChannelID(ctx context.Context, name string) (int, error) {
-	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return 0, err
-	}
-	c := r.channelsByName[channelKey(strings.TrimSpace(name))]
-	if c == nil || !r.canSeeChannel(me, c) {
-		return 0, BadRequest("Invalid channel name '%s'", name)
-	}
-	return c.ID, nil
+	return r.userSubscriptions(me, includeSubscribers, false), nil
 }
 
 // CreateChannel creates a channel with the given subscribers, without
-// permission checks, for test set-up and embedders.
+// permission checks or events, for test set-up and embedders.
 func (r *Realm) CreateChannel(name, description string, inviteOnly bool, subscriberIDs ...int) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	name, err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength)
-	if err != nil {
+	name = strings.TrimSpace(name)
+	if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
 		return 0, err
 	}
 	if r.channelsByName[channelKey(name)] != nil {
 		return 0, BadRequest("Channel '%s' already exists", name)
 	}
 	for _, id := range subscriberIDs {
-		if r.users[id] == nil {
+		if u := r.users[id]; u == nil || u.IsSystemBot {
 			return 0, noSuchUser()
 		}
 	}
