@@ -23,7 +23,70 @@ type Group struct {
 	Deactivated bool
 	Members     map[int]struct{} // direct member user IDs
 	Subgroups   map[int]struct{} // direct subgroup IDs
+	CreatorID   int              // 0 for system groups
+	DateCreated int64            // UNIX seconds; 0 for system groups
+	// Permission settings: each holds the ID of the group whose members
+	// have the permission.
+	Settings Settings
 }
+
+// Settings are a group's permission settings, as group IDs.
+type Settings struct {
+	CanAddMembers    int
+	CanJoin          int
+	CanLeave         int
+	CanManage        int
+	CanMention       int
+	CanRemoveMembers int
+}
+
+// SettingNames are the API names of the permission settings, in order.
+var SettingNames = []string{
+	"can_add_members_group", "can_join_group", "can_leave_group",
+	"can_manage_group", "can_mention_group", "can_remove_members_group",
+}
+
+// Get returns the group ID held by a setting, by its API name.
+func (s *Settings) Get(name string) (int, bool) {
+	p := s.field(name)
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+// Set stores a group ID in a setting, by its API name.
+func (s *Settings) Set(name string, id int) bool {
+	p := s.field(name)
+	if p != nil {
+		*p = id
+	}
+	return p != nil
+}
+
+func (s *Settings) field(name string) *int {
+	switch name {
+	case "can_add_members_group":
+		return &s.CanAddMembers
+	case "can_join_group":
+		return &s.CanJoin
+	case "can_leave_group":
+		return &s.CanLeave
+	case "can_manage_group":
+		return &s.CanManage
+	case "can_mention_group":
+		return &s.CanMention
+	case "can_remove_members_group":
+		return &s.CanRemoveMembers
+	}
+	return nil
+}
+
+// ReservedPrefixes may not start a user group's name.
+var ReservedPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
+
+// MaxNameLength is the longest group name allowed.
+const MaxNameLength = 100
 
 // New returns an empty active group.
 func New(id int, name, description string, system bool) *Group {

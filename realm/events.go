@@ -358,3 +358,13 @@ func (r *Realm) QueueCount() int {
 	h.sweep(r.clock.Now())
 	return len(h.queues)
 }
+
+// IsPolling reports whether a GET /events is waiting on the queue, so a
+// test can send an event knowing the long poll is blocked.
+func (r *Realm) IsPolling(queueID string) bool {
+	h := r.events
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	q := h.queues[queueID]
+	return q != nil && q.waiting > 0
+}

@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -139,50 +138,6 @@ func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterReques
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].MaxMessageID > list[j].MaxMessageID })
 	out["recent_private_conversations"] = list
-}
-
-// UserGroup is a user group as register and GET /user_groups return it.
-type UserGroup struct {
-	ID                int    `json:"id"`
-	Name              string `json:"name"`
-	Description       string `json:"description"`
-	Members           []int  `json:"members"`
-	DirectSubgroupIDs []int  `json:"direct_subgroup_ids"`
-	IsSystemGroup     bool   `json:"is_system_group"`
-	Deactivated       bool   `json:"deactivated"`
-	CanMentionGroup   int    `json:"can_mention_group"`
-}
-
-// userGroupView builds the API object of g.
-func (r *Realm) userGroupView(g *group.Group) UserGroup {
-	v := UserGroup{ID: g.ID, Name: g.Name, Description: g.Description, IsSystemGroup: g.IsSystem,
-		Deactivated: g.Deactivated, Members: sortedKeys(g.Members), DirectSubgroupIDs: sortedKeys(g.Subgroups)}
-	v.CanMentionGroup = r.groupByName[group.Everyone].ID
-	if g.IsSystem {
-		v.CanMentionGroup = r.groupByName[group.Nobody].ID
-	}
-	return v
-}
-
-func sortedKeys(m map[int]struct{}) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func fillUserGroupsState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	list := []UserGroup{}
-	for _, g := range r.groups {
-		if g.Deactivated && !req.Queue.Capabilities.IncludeDeactivatedGroups {
-			continue
-		}
-		list = append(list, r.userGroupView(g))
-	}
-	slices.SortFunc(list, func(a, b UserGroup) int { return a.ID - b.ID })
-	out["realm_user_groups"] = list
 }
 
 // limitValue is a time limit as the API sends it: seconds or null.

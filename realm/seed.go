@@ -125,6 +125,13 @@ func (r *Realm) seed(s Seed) {
 	r.settings.CanCreatePublicChannelGroup = gid(group.Members)
 	r.settings.CanCreatePrivateChannelGroup = gid(group.Members)
 	r.settings.CanAddSubscribersGroup = gid(group.Members)
+	r.settings.CanCreateGroups = gid(group.Members)
+	r.settings.CanManageAllGroups = gid(group.Administrators)
+	nobody := gid(group.Nobody)
+	for _, g := range r.groups {
+		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,
+			CanManage: nobody, CanMention: nobody, CanRemoveMembers: nobody}
+	}
 
 	users := devUsers
 	if s == SeedEmpty {
@@ -174,6 +181,8 @@ func (r *Realm) seed(s Seed) {
 	for _, email := range []string{"cordelia@zulip.com", "hamlet@zulip.com"} {
 		hc.Members[r.usersByEmail[email].ID] = struct{}{}
 	}
+	hc.CreatorID, hc.DateCreated = r.usersByEmail["cordelia@zulip.com"].ID, r.createdAt.Unix()
+	hc.Settings = r.defaultGroupSettings()
 }
 
 func defaultSettings() Settings {

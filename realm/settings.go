@@ -26,6 +26,8 @@ type Settings struct {
 	CanCreatePublicChannelGroup         int
 	CanCreatePrivateChannelGroup        int
 	CanAddSubscribersGroup              int
+	CanCreateGroups                     int
+	CanManageAllGroups                  int
 }
 
 // Email visibility values of email_address_visibility.
@@ -62,3 +64,27 @@ func DefaultLimits() Limits {
 }
 
 func intPtr(v int) *int { return &v }
+
+// groupSettings maps the API name of each group-valued realm setting to
+// its field.
+func (s *Settings) groupSettings() []struct {
+	name string
+	id   *int
+} {
+	return []struct {
+		name string
+		id   *int
+	}{
+		{"can_add_subscribers_group", &s.CanAddSubscribersGroup},
+		{"can_create_groups", &s.CanCreateGroups},
+		{"can_create_private_channel_group", &s.CanCreatePrivateChannelGroup},
+		{"can_create_public_channel_group", &s.CanCreatePublicChannelGroup},
+		{"can_delete_any_message_group", &s.CanDeleteAnyMessageGroup},
+		{"can_delete_own_message_group", &s.CanDeleteOwnMessageGroup},
+		{"can_manage_all_groups", &s.CanManageAllGroups},
+		{"can_mention_many_users_group", &s.CanMentionManyUsersGroup},
+		{"can_move_messages_between_channels_group", &s.CanMoveMessagesBetweenChannelsGroup},
+		{"can_move_messages_between_topics_group", &s.CanMoveMessagesBetweenTopicsGroup},
+		{"can_resolve_topics_group", &s.CanResolveTopicsGroup},
+	}
+}

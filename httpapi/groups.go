@@ -1,0 +1,237 @@
+package httpapi
+
+import (
+	"encoding/json"
+
+	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/realm"
+)
+
+func (s *Server) groupRoutes() []route {
+	return []route{
+		{method: "GET", path: "/user_groups", h: listUserGroups},
+		{method: "POST", path: "/user_groups/create", h: createUserGroup},
+		{method: "PATCH", path: "/user_groups/{group_id}", h: updateUserGroup},
+		{method: "POST", path: "/user_groups/{group_id}/members", h: updateGroupMembers},
+		{method: "GET", path: "/user_groups/{group_id}/members", h: getGroupMembers},
+		{method: "POST", path: "/user_groups/{group_id}/subgroups", h: updateGroupSubgroups},
+		{method: "GET", path: "/user_groups/{group_id}/subgroups", h: getGroupSubgroups},
+		{method: "GET", path: "/user_groups/{group_id}/members/{user_id}", h: getGroupMembership},
+		{method: "POST", path: "/user_groups/{group_id}/deactivate", h: deactivateUserGroup},
+	}
+}
+
+// userGroupsAnswer is the body of GET /user_groups.
+type userGroupsAnswer struct {
+	UserGroups []realm.UserGroup `json:"user_groups"`
+}
+
+func listUserGroups(c *call) (any, error) {
+	include, err := c.p.optBool("include_deactivated_groups", false)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := c.actor.UserGroups(c.ctx(), include)
+	if err != nil {
+		return nil, err
+	}
+	return userGroupsAnswer{UserGroups: groups}, nil
+}
+
+// groupSettingParams reads the can_*_group parameters: a group ID, or an
+// object {"new": ID, "old": ID} as newer clients send.
+func groupSettingParams(c *call) (map[string]int, error) {
+	out := map[string]int{}
+	for _, name := range group.SettingNames {
+		raw, ok := c.p.str(name)
+		if !ok {
+			continue
+		}
+		if id, err := parseJSONInt(raw); err == nil {
+			out[name] = id
+			continue
+		}
+		var change struct {
+			New *int `json:"new"`
+		}
+		if json.Unmarshal([]byte(raw), &change) != nil || change.New == nil {
+			return nil, realm.BadRequest("%s is not a group ID", name)
+		}
+		out[name] = *change.New
+	}
+	return out, nil
+}
+
+// createdGroup is the body of POST /user_groups/create.
+type createdGroup struct {
+	GroupID int `json:"group_id"`
+}
+
+func createUserGroup(c *call) (any, error) {
+	var req realm.CreateGroupRequest
+	var err error
+	if req.Name, err = c.p.mustStr("name"); err != nil {
+		return nil, err
+	}
+	req.Description, _ = c.p.str("description")
+	if req.Members, _, err = c.p.optIntList("members"); err != nil {
+		return nil, err
+	}
+	if req.Subgroups, _, err = c.p.optIntList("subgroups"); err != nil {
+		return nil, err
+	}
+	if req.Settings, err = groupSettingParams(c); err != nil {
+		return nil, err
+	}
+	id, err := c.actor.CreateUserGroup(c.ctx(), req)
+	if err != nil {
+		return nil, err
+	}
+	return createdGroup{GroupID: id}, nil
+}
+
+func updateUserGroup(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	var req realm.UpdateGroupRequest
+	if v, ok := c.p.str("name"); ok {
+		req.Name = &v
+	}
+	if v, ok := c.p.str("description"); ok {
+		req.Description = &v
+	}
+	if v, set, err := c.p.optBoolSet("deactivated"); err != nil {
+		return nil, err
+	} else if set {
+		req.Deactivated = &v
+	}
+	if req.Settings, err = groupSettingParams(c); err != nil {
+		return nil, err
+	}
+	return nil, c.actor.UpdateUserGroup(c.ctx(), id, req)
+}
+
+func updateGroupMembers(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	add, _, err := c.p.optIntList("add")
+	if err != nil {
+		return nil, err
+	}
+	remove, _, err := c.p.optIntList("delete")
+	if err != nil {
+		return nil, err
+	}
+	addSub, _, err := c.p.optIntList("add_subgroups")
+	if err != nil {
+		return nil, err
+	}
+	removeSub, _, err := c.p.optIntList("delete_subgroups")
+	if err != nil {
+		return nil, err
+	}
+	if len(addSub) > 0 || len(removeSub) > 0 {
+		if err := c.actor.UpdateGroupSubgroups(c.ctx(), id, addSub, removeSub); err != nil {
+			return nil, err
+		}
+		if len(add) == 0 && len(remove) == 0 {
+			return nil, nil
+		}
+	}
+	return nil, c.actor.UpdateGroupMembers(c.ctx(), id, add, remove)
+}
+
+// membersListAnswer is the body of GET /user_groups/{id}/members.
+type membersListAnswer struct {
+	Members []int `json:"members"`
+}
+
+func getGroupMembers(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	direct, err := c.p.optBool("direct_member_only", false)
+	if err != nil {
+		return nil, err
+	}
+	members, err := c.actor.GroupMembers(c.ctx(), id, direct)
+	if err != nil {
+		return nil, err
+	}
+	return membersListAnswer{Members: members}, nil
+}
+
+func updateGroupSubgroups(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	add, _, err := c.p.optIntList("add")
+	if err != nil {
+		return nil, err
+	}
+	remove, _, err := c.p.optIntList("delete")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.UpdateGroupSubgroups(c.ctx(), id, add, remove)
+}
+
+// subgroupsAnswer is the body of GET /user_groups/{id}/subgroups.
+type subgroupsAnswer struct {
+	Subgroups []int `json:"subgroups"`
+}
+
+func getGroupSubgroups(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	direct, err := c.p.optBool("direct_subgroup_only", false)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := c.actor.GroupSubgroups(c.ctx(), id, direct)
+	if err != nil {
+		return nil, err
+	}
+	return subgroupsAnswer{Subgroups: subs}, nil
+}
+
+// membershipAnswer is the body of GET /user_groups/{id}/members/{user_id}.
+type membershipAnswer struct {
+	IsUserGroupMember bool `json:"is_user_group_member"`
+}
+
+func getGroupMembership(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	userID, err := c.pathInt("user_id")
+	if err != nil {
+		return nil, err
+	}
+	direct, err := c.p.optBool("direct_member_only", false)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := c.actor.IsGroupMember(c.ctx(), id, userID, direct)
+	if err != nil {
+		return nil, err
+	}
+	return membershipAnswer{IsUserGroupMember: ok}, nil
+}
+
+func deactivateUserGroup(c *call) (any, error) {
+	id, err := c.pathInt("group_id")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.DeactivateUserGroup(c.ctx(), id)
+}
