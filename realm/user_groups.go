@@ -478,9 +478,21 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 	if len(realmSettings) > 0 {
 		out = append(out, Objection{Type: "realm", Settings: realmSettings})
 	}
-	for _, c := range r.sortedChannels() {
-		if c.CanSendMessageGroup == g.ID {
-			out = append(out, Objection{Type: "channel", ChannelID: c.ID, Settings: []string{"can_send_message_group"}})
+	channels := make([]*Channel, 0, len(r.channels))
+	for _, c := range r.channels {
+		channels = append(channels, c)
+	}
+	slices.SortFunc(channels, func(a, b *Channel) int { return a.ID - b.ID })
+	for _, c := range channels {
+		var names []string
+		for _, rule := range channelGroupSettings {
+			v := r.channelSetting(c, rule.name)
+			if v.GroupID == g.ID || slices.Contains(v.DirectSubgroups, g.ID) {
+				names = append(names, rule.name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Objection{Type: "channel", ChannelID: c.ID, Settings: names})
 		}
 	}
 	var supers []int

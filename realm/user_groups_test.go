@@ -217,3 +217,17 @@ func TestGroupMembersUpdate(t *testing.T) {
 		t.Fatalf("members %v", members)
 	}
 }
+
+func TestDeactivateObjectionForChannelSetting(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idIago)
+	g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "posters"})
+	r.mu.Lock()
+	r.channels[2].CanSendMessageGroup = g
+	r.mu.Unlock()
+	re := wantCode(t, a.DeactivateUserGroup(bg, g), CodeCannotDeactivateGroupInUse, "")
+	objs := re.Extra["objections"].([]Objection)
+	if len(objs) != 1 || objs[0].Type != "channel" || objs[0].ChannelID != 2 || !slices.Equal(objs[0].Settings, []string{"can_send_message_group"}) {
+		t.Fatalf("objections %+v", objs)
+	}
+}
