@@ -20,8 +20,9 @@ const maxBodyBytes = 64 << 20
 
 // params is the merged parameter set of one request: form body fields
 // (urlencoded or multipart, for every method, DELETE included) first, then
-// the query string. It remembers which names a handler read, so that the
-// rest can be reported in ignored_parameters_unsupported.
+// the query string; within one source the last value of a repeated name
+// wins, as with Django's QueryDict. It remembers which names a handler
+// read, so that the rest can be reported in ignored_parameters_unsupported.
 type params struct {
 	vals  map[string]string
 	order []string // names in arrival order, for a stable ignored list
@@ -81,12 +82,12 @@ func (p *params) addValues(v map[string][]string) {
 		if _, seen := p.vals[name]; seen || len(v[name]) == 0 {
 			continue
 		}
-		p.vals[name] = v[name][0]
+		p.vals[name] = v[name][len(v[name])-1]
 		p.order = append(p.order, name)
 	}
 }
 
-// ignored lists the parameters no handler read, in arrival order.
+// ignored lists the parameters no handler read, sorted as Zulip sorts them.
 func (p *params) ignored() []string {
 	var out []string
 	for _, name := range p.order {
@@ -94,7 +95,16 @@ func (p *params) ignored() []string {
 			out = append(out, name)
 		}
 	}
+	slices.Sort(out)
 	return out
+}
+
+// acceptAll marks every parameter as read, for the few Zulip views that
+// take no declared parameters and so never report ignored ones.
+func (p *params) acceptAll() {
+	for name := range p.vals {
+		p.used[name] = true
+	}
 }
 
 // has reports whether name was sent, and marks it as supported.
@@ -204,8 +214,10 @@ func (p *params) optJSON(name string, dst any) (set bool, err error) {
 	if !json.Valid([]byte(raw)) {
 		return false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
 	}
-	if err := json.Unmarshal([]byte(raw), dst); err != nil {
-		return false, realm.BadRequest("%s is not %s", name, jsonKindName(dst))
+	kind := jsonKindName(dst)
+	// null decodes into a Go slice or map without error; Zulip rejects it.
+	if err := json.Unmarshal([]byte(raw), dst); err != nil || !jsonKindMatches(raw, kind) {
+		return false, realm.BadRequest("%s is not %s", name, kind)
 	}
 	return true, nil
 }
@@ -214,10 +226,9 @@ func (p *params) optJSON(name string, dst any) (set bool, err error) {
 func (p *params) optIntList(name string) ([]int, bool, error) {
 	var out []int
 	set, err := p.optJSON(name, &out)
-	if err != nil {
-		var any []any
-		if json.Unmarshal([]byte(p.vals[name]), &any) == nil {
-			return nil, false, realm.BadRequest("%s[0] is not an integer", name)
+	if set || err != nil {
+		if bad := p.badListElem(name, isJSONInt); bad != nil {
+			return nil, false, realm.BadRequest("%s is not an integer", *bad)
 		}
 	}
 	return out, set, err
@@ -227,7 +238,46 @@ func (p *params) optIntList(name string) ([]int, bool, error) {
 func (p *params) optStringList(name string) ([]string, bool, error) {
 	var out []string
 	set, err := p.optJSON(name, &out)
+	if set || err != nil {
+		if bad := p.badListElem(name, isJSONString); bad != nil {
+			return nil, false, realm.BadRequest("%s is not a string", *bad)
+		}
+	}
 	return out, set, err
+}
+
+func isJSONInt(e json.RawMessage) bool    { var n int; return json.Unmarshal(e, &n) == nil }
+func isJSONString(e json.RawMessage) bool { var s string; return json.Unmarshal(e, &s) == nil }
+
+// badListElem names the first element of the JSON list parameter name
+// that is null or fails ok, as Zulip does ("to[1]"); nil when the value is
+// not a list or every element is fine.
+func (p *params) badListElem(name string, ok func(json.RawMessage) bool) *string {
+	raw := p.vals[name]
+	var elems []json.RawMessage
+	if !jsonKindMatches(raw, "a list") || json.Unmarshal([]byte(raw), &elems) != nil {
+		return nil
+	}
+	for i, e := range elems {
+		if string(bytes.TrimSpace(e)) == "null" || !ok(e) {
+			s := name + "[" + strconv.Itoa(i) + "]"
+			return &s
+		}
+	}
+	return nil
+}
+
+// jsonKindMatches reports whether the JSON text raw is of the kind named
+// by jsonKindName: a list starts with '[', a dict with '{'.
+func jsonKindMatches(raw, kind string) bool {
+	t := strings.TrimSpace(raw)
+	switch kind {
+	case "a list":
+		return strings.HasPrefix(t, "[")
+	case "a dict":
+		return strings.HasPrefix(t, "{")
+	}
+	return true
 }
 
 func jsonKindName(dst any) string {

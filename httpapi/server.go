@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/realm"
 )
@@ -30,8 +31,9 @@ type Server struct {
 // Option configures a Server.
 type Option func(*Server)
 
-// WithDevEndpoints serves the dev-server-only endpoints
-// (dev_fetch_api_key, dev_list_users). On by default.
+// WithDevEndpoints turns the dev-server-only endpoints (dev_fetch_api_key,
+// dev_list_users) on or off. On by default; when off they answer as a
+// production server does, 400 "Endpoint not available in production.".
 func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on } }
 
 // New returns the API server of r.
@@ -125,25 +127,31 @@ func (s *Server) handle(rt route) {
 	})
 }
 
-// authenticate checks HTTP Basic credentials: email and API key.
+// authenticate checks HTTP Basic credentials: email and API key. As in
+// Zulip, the header must be exactly a scheme and one token, and the token
+// exactly one "email:key" pair; another scheme is a 400, not a 401.
 func (s *Server) authenticate(req *http.Request) (*realm.Actor, error) {
 	h := req.Header.Get("Authorization")
 	if h == "" {
 		return nil, realm.Unauthorized("Not logged in: API authentication or user session required")
 	}
-	scheme, encoded, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "basic") {
-		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	bad := realm.Unauthorized("Invalid authorization header for basic auth")
+	fields := strings.Fields(h)
+	if len(fields) != 2 {
+		return nil, bad
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(encoded))
-	if err != nil {
-		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	if !strings.EqualFold(fields[0], "basic") {
+		return nil, realm.BadRequest("This endpoint requires HTTP basic authentication.")
 	}
-	email, key, ok := strings.Cut(string(raw), ":")
-	if !ok {
-		return nil, realm.Unauthorized("Invalid authorization header for basic auth")
+	raw, err := base64.StdEncoding.DecodeString(fields[1])
+	if err != nil || !utf8.Valid(raw) {
+		return nil, bad
 	}
-	return s.realm.Authenticate(email, key)
+	parts := strings.Split(string(raw), ":")
+	if len(parts) != 2 {
+		return nil, bad
+	}
+	return s.realm.Authenticate(strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
 }
 
 func (s *Server) methodNotAllowed(methods []string) http.HandlerFunc {

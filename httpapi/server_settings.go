@@ -1,26 +1,45 @@
 package httpapi
 
+import "github.com/minizulip/minizulip/realm"
+
+// serverRoutes are the routes that need no login: server_settings and the
+// dev server's login helpers.
 func (s *Server) serverRoutes() []route {
-	routes := []route{
+	return []route{
+		// Zulip serves it with require_safe: GET (and HEAD) only.
 		{method: "GET", path: "/server_settings", h: s.serverSettings, public: true},
+		// dev_fetch_api_key is POST only; dev_list_users takes any method.
+		{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true},
+		{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true},
+		{method: "POST", path: "/dev_list_users", h: s.devListUsers, public: true},
 	}
-	if s.devMode {
-		routes = append(routes,
-			route{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true},
-			route{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true},
-		)
-	}
-	return routes
 }
 
-func (s *Server) serverSettings(c *call) (any, error) { return s.realm.ServerSettings(), nil }
+// Zulip's server_settings and dev_list_users declare no parameters, so
+// they never report ignored ones.
+func (s *Server) serverSettings(c *call) (any, error) {
+	c.p.acceptAll()
+	return s.realm.ServerSettings(c.req.Header.Get("User-Agent")), nil
+}
+
+// errNotDevServer is what a production Zulip answers on the dev endpoints.
+func errNotDevServer() error { return realm.BadRequest("Endpoint not available in production.") }
 
 func (s *Server) devFetchAPIKey(c *call) (any, error) {
 	username, err := c.p.mustStr("username")
 	if err != nil {
 		return nil, err
 	}
+	if !s.devMode {
+		return nil, errNotDevServer()
+	}
 	return s.realm.DevFetchAPIKey(username)
 }
 
-func (s *Server) devListUsers(c *call) (any, error) { return s.realm.DevListUsers(), nil }
+func (s *Server) devListUsers(c *call) (any, error) {
+	c.p.acceptAll()
+	if !s.devMode {
+		return nil, errNotDevServer()
+	}
+	return s.realm.DevListUsers(), nil
+}

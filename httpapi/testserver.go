@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -17,7 +16,8 @@ import (
 // TestServer is a running minizulip on a loopback port: the dev realm
 // behind the Zulip HTTP API, for client test suites.
 type TestServer struct {
-	// URL is the server's base URL (the API is below URL + "/api/v1").
+	// URL is the server's base URL, also the realm URL (realm_uri); the API
+	// is below URL + "/api/v1".
 	URL string
 	// Realm is the live realm: seed data, move its clock, inspect state.
 	Realm *realm.Realm
@@ -25,7 +25,6 @@ type TestServer struct {
 	API *Server
 
 	httpServer *http.Server
-	listener   net.Listener
 	done       chan struct{}
 	cancel     context.CancelFunc // ends requests in flight, long polls included
 }
@@ -58,24 +57,23 @@ func Run(opts ...realm.Option) (*TestServer, error) {
 	return Serve(ln, opts...), nil
 }
 
-// Serve runs a TestServer on an existing listener; the realm URL is the
-// listener's address.
+// Serve runs a TestServer on an existing listener, which it takes over; the
+// realm URL is http:// and the listener's address.
 func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
 	base := "http://" + ln.Addr().String()
 	r := realm.New(append([]realm.Option{realm.WithURL(base)}, opts...)...)
 	api := New(r)
-	ts := &TestServer{URL: base, Realm: r, API: api, listener: ln, done: make(chan struct{})}
-	ts.httpServer = NewHTTPServer(api, &ts.cancel)
+	srv, cancel := NewHTTPServer(api)
+	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(ts.done)
-		if err := ts.httpServer.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			_ = err // the listener failed; Close still returns cleanly
-		}
+		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
 	return ts
 }
 
-// Close stops the server, ending open long polls. Closing twice is harmless.
+// Close stops the server at once, ending open long polls. Closing twice is
+// harmless.
 func (ts *TestServer) Close() {
 	ts.cancel()
 	_ = ts.httpServer.Close()
@@ -83,20 +81,20 @@ func (ts *TestServer) Close() {
 }
 
 // NewHTTPServer wraps an API handler in an http.Server whose requests
-// derive from a context that *cancel ends, so that shutting down does not
-// wait for long polls to time out.
-func NewHTTPServer(h http.Handler, cancel *context.CancelFunc) *http.Server {
-	base, stop := context.WithCancel(context.Background())
-	*cancel = stop
+// derive from a context that cancel ends: call it before Shutdown so that
+// shutting down does not wait for long polls to time out.
+func NewHTTPServer(h http.Handler) (srv *http.Server, cancel context.CancelFunc) {
+	base, cancel := context.WithCancel(context.Background())
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return base },
-	}
+	}, cancel
 }
 
-// Creds returns a user's credentials by email (delivery or API address).
-// It returns zero Credentials for an unknown email.
+// Creds returns a user's credentials by email (delivery or API address,
+// any case); Email is the address as given. It returns zero Credentials
+// for an unknown email.
 func (ts *TestServer) Creds(email string) Credentials {
 	id, key, ok := ts.Realm.APIKey(email)
 	if !ok {
@@ -105,9 +103,31 @@ func (ts *TestServer) Creds(email string) Credentials {
 	return Credentials{Email: email, APIKey: key, UserID: id}
 }
 
+// Client returns an HTTP client that sends email's credentials (HTTP
+// Basic) with every request that has no Authorization header of its own.
+// An unknown email gives a client without credentials.
+func (ts *TestServer) Client(email string) *http.Client {
+	return &http.Client{Transport: basicAuthTransport{creds: ts.Creds(email), next: http.DefaultTransport}}
+}
+
+type basicAuthTransport struct {
+	creds Credentials
+	next  http.RoundTripper
+}
+
+func (t basicAuthTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.creds.APIKey == "" || req.Header.Get("Authorization") != "" {
+		return t.next.RoundTrip(req)
+	}
+	req = req.Clone(req.Context())
+	req.SetBasicAuth(t.creds.Email, t.creds.APIKey)
+	return t.next.RoundTrip(req)
+}
+
 // NewRequest builds an authenticated API request as email: form values go
-// in the query string for GET and in a urlencoded body otherwise. path is
-// below /api/v1 (e.g. "/users/me").
+// in the query string for GET and HEAD and in a urlencoded body otherwise.
+// path is below /api/v1 (e.g. "/users/me"). An unknown email gives a
+// request without credentials.
 func (ts *TestServer) NewRequest(email, method, path string, form url.Values) *http.Request {
 	target := ts.URL + APIPrefix + path
 	var body io.Reader
@@ -118,7 +138,10 @@ func (ts *TestServer) NewRequest(email, method, path string, form url.Values) *h
 	} else {
 		body = strings.NewReader(form.Encode())
 	}
-	req, _ := http.NewRequest(method, target, body)
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		panic("minizulip: bad request: " + err.Error()) // method or path is malformed
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}

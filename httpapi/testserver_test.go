@@ -3,19 +3,29 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
 )
 
+func bg() context.Context { return context.Background() }
+
 func TestRunTServesDevRealm(t *testing.T) {
 	ts := RunT(t)
+	if !strings.HasPrefix(ts.URL, "http://127.0.0.1:") || ts.Realm.URL() != ts.URL || ts.API.Realm() != ts.Realm {
+		t.Fatalf("URL %q, realm URL %q", ts.URL, ts.Realm.URL())
+	}
 	iago := ts.Creds("iago@zulip.com")
-	if iago.UserID != 11 || len(iago.APIKey) != 32 {
+	if iago.UserID != 11 || len(iago.APIKey) != 32 || iago.Email != "iago@zulip.com" {
 		t.Fatalf("creds %+v", iago)
+	}
+	if byAPIEmail := ts.Creds("USER11@zulipdev.com"); byAPIEmail.UserID != 11 || byAPIEmail.APIKey != iago.APIKey {
+		t.Fatalf("creds by API email %+v", byAPIEmail)
 	}
 	if (ts.Creds("nobody@zulip.com") != Credentials{}) {
 		t.Fatal("unknown users have no credentials")
@@ -41,6 +51,72 @@ func TestRunTServesDevRealm(t *testing.T) {
 	}
 }
 
+func TestRunTOptionsReachTheRealm(t *testing.T) {
+	ts := RunT(t, realm.WithFeatureLevel(200, "7.0"), realm.WithSeed(realm.SeedEmpty))
+	if ts.Realm.FeatureLevel() != 200 || ts.Realm.URL() != ts.URL {
+		t.Fatalf("level %d URL %q", ts.Realm.FeatureLevel(), ts.Realm.URL())
+	}
+	if ts.Creds("iago@zulip.com").APIKey != "" {
+		t.Fatal("the empty seed has no iago")
+	}
+}
+
+func TestRunTClosesAtCleanup(t *testing.T) {
+	var base string
+	t.Run("inner", func(t *testing.T) { base = RunT(t).URL })
+	// The inner test's cleanup closed the listener.
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(base, "http://"), time.Second)
+	if err == nil {
+		conn.Close()
+		t.Fatal("server still listening after its test ended")
+	}
+}
+
+func TestClientSendsCredentials(t *testing.T) {
+	ts := RunT(t)
+	c := ts.Client("hamlet@zulip.com")
+	resp, err := c.Get(ts.URL + "/api/v1/users/me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&me)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || me["user_id"] != float64(10) {
+		t.Fatalf("%d %v", resp.StatusCode, me)
+	}
+	// A request's own Authorization header wins.
+	req := mustRequest("GET", ts.URL+"/api/v1/users/me")
+	req.SetBasicAuth("iago@zulip.com", ts.Creds("iago@zulip.com").APIKey)
+	resp, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me = nil
+	_ = json.NewDecoder(resp.Body).Decode(&me)
+	resp.Body.Close()
+	if me["user_id"] != float64(11) {
+		t.Fatalf("own header overridden: %v", me)
+	}
+	// The caller's request is not modified.
+	plain := mustRequest("GET", ts.URL+"/api/v1/users/me")
+	if resp, err := c.Do(plain); err == nil {
+		resp.Body.Close()
+	}
+	if plain.Header.Get("Authorization") != "" {
+		t.Fatal("Client changed the caller's request")
+	}
+	// Unknown users get no credentials: 401.
+	resp, err = ts.Client("ghost@zulip.com").Get(ts.URL + "/api/v1/users/me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Fatalf("unknown user: %d", resp.StatusCode)
+	}
+}
+
 func TestCloseEndsLongPolls(t *testing.T) {
 	ts, err := Run(realm.WithHeartbeat(time.Minute))
 	if err != nil {
@@ -59,7 +135,13 @@ func TestCloseEndsLongPolls(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	time.Sleep(20 * time.Millisecond)
+	deadline := time.Now().Add(2 * time.Second)
+	for !ts.Realm.IsPolling(reg.QueueID()) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !ts.Realm.IsPolling(reg.QueueID()) {
+		t.Fatal("the long poll never started")
+	}
 	start := time.Now()
 	ts.Close()
 	ts.Close()
@@ -70,17 +152,20 @@ func TestCloseEndsLongPolls(t *testing.T) {
 }
 
 // BenchmarkRunT measures start-up of the test helper: realm, dev seed and
-// listener.
+// listener, up to the first answered request (Close is not timed).
 func BenchmarkRunT(b *testing.B) {
 	for b.Loop() {
 		ts, err := Run()
 		if err != nil {
 			b.Fatal(err)
 		}
+		resp, err := http.Get(ts.URL + "/api/v1/server_settings")
+		if err != nil || resp.StatusCode != 200 {
+			b.Fatalf("first request: %v", err)
+		}
+		resp.Body.Close()
 		b.StopTimer()
 		ts.Close()
 		b.StartTimer()
 	}
 }
-
-func bg() context.Context { return context.Background() }

@@ -1,12 +1,23 @@
 package realm
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/minizulip/minizulip/user"
 )
+
+// CodeNonexistentSubdomain is Zulip's code for a login aimed at another
+// realm (here: the system bots' realm).
+const CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
+
+// realmURLFeatureLevel is the level from which Zulip sends realm_url next
+// to the deprecated realm_uri (Zulip 9.0).
+const realmURLFeatureLevel = 257
 
 // DevLogin is the answer of the dev server's dev_fetch_api_key.
 type DevLogin struct {
@@ -16,16 +27,21 @@ type DevLogin struct {
 }
 
 // DevFetchAPIKey logs a user in without a password, as a Zulip dev server
-// does: the email is matched case-insensitively and returned as stored.
+// does: the delivery email is matched case-insensitively and returned as
+// stored, with the user's unchanging API key. Bots may log in; the system
+// bots live in another realm.
 func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
-	if !user.ValidEmail(strings.TrimSpace(username)) {
+	if !user.ValidEmail(username) {
 		return DevLogin{}, BadRequest("Enter a valid email address.")
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	u := r.usersByEmail[user.NormalizeEmail(username)]
-	if u == nil || u.IsSystemBot {
+	if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
 		return DevLogin{}, &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: http.StatusUnauthorized}
+	}
+	if u.IsSystemBot {
+		return DevLogin{}, &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: http.StatusNotFound}
 	}
 	if !u.IsActive {
 		return DevLogin{}, &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: http.StatusUnauthorized}
@@ -33,10 +49,12 @@ func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
 	return DevLogin{APIKey: u.APIKey, Email: u.DeliveryEmail, UserID: u.ID}, nil
 }
 
-// DevUser is one entry of dev_list_users.
+// DevUser is one entry of dev_list_users. RealmURL is sent from feature
+// level 257 on, when Zulip renamed realm_uri.
 type DevUser struct {
 	Email    string `json:"email"`
 	RealmURI string `json:"realm_uri"`
+	RealmURL string `json:"realm_url,omitempty"`
 }
 
 // DevUserList is the answer of the dev server's dev_list_users.
@@ -45,22 +63,36 @@ type DevUserList struct {
 	DirectUsers  []DevUser `json:"direct_users"`
 }
 
-// DevListUsers lists the active human accounts by email: administrators
-// and owners apart from everyone else.
+// DevListUsers lists the active human accounts, administrators and owners
+// apart from everyone else. Like Zulip it orders them by the account's
+// `email` column, which is the API address (user<ID>@zulipdev.com while
+// addresses are hidden), and lists each by its delivery address.
 func (r *Realm) DevListUsers() DevUserList {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	humans := []*user.User{}
+	type entry struct {
+		u   *user.User
+		key string
+	}
+	humans := []entry{}
 	for _, u := range r.users {
-		if u.IsActive && !u.IsBot() {
-			humans = append(humans, u)
+		if u.IsActive && !u.IsBot() && !u.IsSystemBot {
+			humans = append(humans, entry{u, r.apiEmail(u)})
 		}
 	}
-	slices.SortFunc(humans, func(a, b *user.User) int { return strings.Compare(a.DeliveryEmail, b.DeliveryEmail) })
+	slices.SortFunc(humans, func(a, b entry) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return a.u.ID - b.u.ID
+	})
 	out := DevUserList{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
-	for _, u := range humans {
-		du := DevUser{Email: u.DeliveryEmail, RealmURI: r.opts.URL}
-		if u.Role.IsAdmin() {
+	for _, h := range humans {
+		du := DevUser{Email: h.u.DeliveryEmail, RealmURI: r.opts.URL}
+		if r.opts.FeatureLevel >= realmURLFeatureLevel {
+			du.RealmURL = r.opts.URL
+		}
+		if h.u.Role.IsAdmin() {
 			out.DirectAdmins = append(out.DirectAdmins, du)
 		} else {
 			out.DirectUsers = append(out.DirectUsers, du)
@@ -69,49 +101,86 @@ func (r *Realm) DevListUsers() DevUserList {
 	return out
 }
 
+// ExternalAuthMethod is one entry of external_authentication_methods.
+type ExternalAuthMethod struct {
+	Name        string  `json:"name"`
+	DisplayName string  `json:"display_name"`
+	DisplayIcon *string `json:"display_icon"`
+	LoginURL    string  `json:"login_url"`
+	SignupURL   string  `json:"signup_url"`
+}
+
 // ServerSettings is the answer of GET /server_settings.
 type ServerSettings struct {
-	AuthenticationMethods         map[string]bool `json:"authentication_methods"`
-	ExternalAuthenticationMethods []any           `json:"external_authentication_methods"`
-	ZulipFeatureLevel             int             `json:"zulip_feature_level"`
-	ZulipVersion                  string          `json:"zulip_version"`
-	ZulipMergeBase                string          `json:"zulip_merge_base"`
-	PushNotificationsEnabled      bool            `json:"push_notifications_enabled"`
-	IsIncompatible                bool            `json:"is_incompatible"`
-	EmailAuthEnabled              bool            `json:"email_auth_enabled"`
-	RequireEmailFormatUsernames   bool            `json:"require_email_format_usernames"`
-	RealmURI                      string          `json:"realm_uri"`
-	RealmURL                      string          `json:"realm_url"`
-	RealmName                     string          `json:"realm_name"`
-	RealmIcon                     string          `json:"realm_icon"`
-	RealmDescription              string          `json:"realm_description"`
-	RealmWebPublicAccessEnabled   bool            `json:"realm_web_public_access_enabled"`
+	AuthenticationMethods         map[string]bool      `json:"authentication_methods"`
+	ExternalAuthenticationMethods []ExternalAuthMethod `json:"external_authentication_methods"`
+	ZulipFeatureLevel             int                  `json:"zulip_feature_level"`
+	ZulipVersion                  string               `json:"zulip_version"`
+	ZulipMergeBase                string               `json:"zulip_merge_base"`
+	PushNotificationsEnabled      bool                 `json:"push_notifications_enabled"`
+	IsIncompatible                bool                 `json:"is_incompatible"`
+	EmailAuthEnabled              bool                 `json:"email_auth_enabled"`
+	RequireEmailFormatUsernames   bool                 `json:"require_email_format_usernames"`
+	RealmURI                      string               `json:"realm_uri"`
+	// RealmURL is sent from feature level 257 on.
+	RealmURL                    string `json:"realm_url,omitempty"`
+	RealmName                   string `json:"realm_name"`
+	RealmIcon                   string `json:"realm_icon"`
+	RealmDescription            string `json:"realm_description"`
+	RealmWebPublicAccessEnabled bool   `json:"realm_web_public_access_enabled"`
 }
 
 // ServerSettings answers GET /server_settings, which needs no login.
-func (r *Realm) ServerSettings() ServerSettings {
+// userAgent is the request's User-Agent header: Zulip flags the client
+// named "ZulipInvalid" as incompatible.
+func (r *Realm) ServerSettings(userAgent string) ServerSettings {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	webPublic := false
 	for _, c := range r.channels {
 		webPublic = webPublic || (c.IsWebPublic && !c.IsArchived)
 	}
-	return ServerSettings{
+	s := ServerSettings{
+		// Only the login methods minizulip answers are on.
 		AuthenticationMethods: map[string]bool{
 			"password": true, "dev": true, "email": true, "ldap": false, "remoteuser": false, "github": false,
 			"azuread": false, "gitlab": false, "apple": false, "google": false, "saml": false, "openid connect": false,
 		},
-		ExternalAuthenticationMethods: []any{},
+		ExternalAuthenticationMethods: []ExternalAuthMethod{},
 		ZulipFeatureLevel:             r.opts.FeatureLevel,
 		ZulipVersion:                  r.opts.Version,
 		ZulipMergeBase:                r.opts.Version,
+		IsIncompatible:                userAgentName(userAgent) == "ZulipInvalid",
 		EmailAuthEnabled:              true,
 		RequireEmailFormatUsernames:   true,
 		RealmURI:                      r.opts.URL,
-		RealmURL:                      r.opts.URL,
 		RealmName:                     r.settings.Name,
-		RealmIcon:                     r.opts.URL + "/static/images/logo/zulip-icon-128x128.png",
+		RealmIcon:                     realmIconURL(realmStringID),
 		RealmDescription:              r.renderer.Render(r.settings.Description),
 		RealmWebPublicAccessEnabled:   r.settings.EnableSpectatorAccess && webPublic,
 	}
+	if r.opts.FeatureLevel >= realmURLFeatureLevel {
+		s.RealmURL = r.opts.URL
+	}
+	return s
+}
+
+// realmIconURL is the default (Gravatar identicon) icon of a realm whose
+// icon was never uploaded, keyed by its string ID.
+func realmIconURL(stringID string) string {
+	sum := md5.Sum([]byte(strings.ToLower(stringID)))
+	return "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon"
+}
+
+// userAgentPattern is Zulip's User-Agent grammar: a client name, then an
+// optional /version.
+var userAgentPattern = regexp.MustCompile(`^([^/ ]*[^0-9/(]*)(/([^/ ]*))?([ /].*)?$`)
+
+// userAgentName is the client name of a User-Agent header, as Zulip parses it.
+func userAgentName(ua string) string {
+	m := userAgentPattern.FindStringSubmatch(ua)
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }

@@ -1,0 +1,149 @@
+// Command minizulip serves the Zulip development realm over the Zulip HTTP
+// API from memory, until interrupted:
+//
+//	go run ./cmd/minizulip                     # http://127.0.0.1:9991
+//	go run ./cmd/minizulip -addr 127.0.0.1:0 -feature-level 277 -zulip-version 9.0
+//
+// Log in as on a Zulip dev server, with POST /api/v1/dev_fetch_api_key.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/minizulip/minizulip/httpapi"
+	"github.com/minizulip/minizulip/realm"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, nil)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "minizulip:", err)
+		os.Exit(1)
+	}
+}
+
+// shutdownTimeout bounds the wait for requests in flight on shutdown.
+const shutdownTimeout = 5 * time.Second
+
+// config is the command line.
+type config struct {
+	addr         string
+	url          string
+	featureLevel int
+	version      string
+	seed         string
+	devEndpoints bool
+}
+
+func parseFlags(args []string, out io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("minizulip", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:9991", "listen address (port 0 picks a free port)")
+	fs.StringVar(&c.url, "url", "", "realm URL (realm_uri) to advertise; default http://<addr>")
+	fs.IntVar(&c.featureLevel, "feature-level", realm.DefaultFeatureLevel, "zulip_feature_level to advertise")
+	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
+	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (system bots only)`)
+	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.seed != "dev" && c.seed != "empty" {
+		return c, fmt.Errorf(`-seed must be "dev" or "empty", not %q`, c.seed)
+	}
+	return c, nil
+}
+
+// run serves the realm the arguments describe until ctx ends, then shuts
+// down, ending open long polls. It prints the URL and how to log in to
+// stdout; ready, if set, is called with the URL once requests are served.
+func run(ctx context.Context, args []string, stdout io.Writer, ready func(url string)) error {
+	c, err := parseFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	base := c.url
+	if base == "" {
+		base = "http://" + advertisedHost(ln.Addr())
+	}
+	opts := []realm.Option{realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
+	if c.seed == "empty" {
+		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
+	}
+	r := realm.New(opts...)
+	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, httpapi.WithDevEndpoints(c.devEndpoints)))
+	defer cancelRequests()
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	printBanner(stdout, r, c.devEndpoints)
+	if ready != nil {
+		ready(base)
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	cancelRequests()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// advertisedHost is host:port of a listener for URLs; a wildcard address
+// is shown as localhost.
+func advertisedHost(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// printBanner tells where the realm is served and how to get credentials.
+func printBanner(w io.Writer, r *realm.Realm, devEndpoints bool) {
+	url := r.URL()
+	fmt.Fprintf(w, "minizulip: serving the Zulip dev realm at %s (feature level %d, version %s)\n",
+		url, r.FeatureLevel(), r.Version())
+	if devEndpoints {
+		fmt.Fprintf(w, "Log in as any seeded user (list: curl -s %s/api/v1/dev_list_users):\n", url)
+		fmt.Fprintf(w, "  curl -s -X POST %s/api/v1/dev_fetch_api_key -d username=iago@zulip.com\n", url)
+	}
+	if _, key, ok := r.APIKey("iago@zulip.com"); ok {
+		fmt.Fprintf(w, "Then call the API with the key, e.g. as iago (administrator):\n")
+		fmt.Fprintf(w, "  curl -s -u iago@zulip.com:%s %s/api/v1/users/me\n", key, url)
+	}
+	fmt.Fprintln(w, "Press Ctrl-C to stop.")
+}

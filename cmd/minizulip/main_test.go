@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mainStart runs the command with args on a free port and returns its URL,
+// a stop function that returns run's error, and its output (complete once
+// stopped).
+func mainStart(t *testing.T, args ...string) (string, func() error, *bytes.Buffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &bytes.Buffer{}
+	urls := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), out, func(u string) { urls <- u })
+	}()
+	var base string
+	select {
+	case base = <-urls:
+	case err := <-errc:
+		t.Fatalf("run: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("not ready after 5 s")
+	}
+	stopped := false
+	var runErr error
+	stop := func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			select {
+			case runErr = <-errc:
+			case <-time.After(5 * time.Second):
+				t.Fatal("run did not return 5 s after cancel")
+			}
+		}
+		return runErr
+	}
+	t.Cleanup(func() { _ = stop() })
+	return base, stop, out
+}
+
+func mainGetJSON(t *testing.T, req *http.Request) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, out
+}
+
+func TestRunServesDevRealmAndStops(t *testing.T) {
+	base, stop, out := mainStart(t, "-feature-level", "277", "-zulip-version", "9.0")
+	if !strings.HasPrefix(base, "http://127.0.0.1:") || strings.HasSuffix(base, ":0") {
+		t.Fatalf("URL %q", base)
+	}
+	req, _ := http.NewRequest("GET", base+"/api/v1/server_settings", nil)
+	status, settings := mainGetJSON(t, req)
+	if status != 200 || settings["realm_uri"] != base || settings["zulip_feature_level"] != float64(277) || settings["zulip_version"] != "9.0" {
+		t.Fatalf("server_settings %d %v", status, settings)
+	}
+	req, _ = http.NewRequest("POST", base+"/api/v1/dev_fetch_api_key", strings.NewReader("username=iago@zulip.com"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	status, login := mainGetJSON(t, req)
+	key, _ := login["api_key"].(string)
+	if status != 200 || login["user_id"] != float64(11) || len(key) != 32 {
+		t.Fatalf("dev_fetch_api_key %d %v", status, login)
+	}
+	req, _ = http.NewRequest("GET", base+"/api/v1/users/me", nil)
+	req.SetBasicAuth("iago@zulip.com", key)
+	if status, me := mainGetJSON(t, req); status != 200 || me["user_id"] != float64(11) {
+		t.Fatalf("users/me %d %v", status, me)
+	}
+
+	// A long poll in flight must not hold up shutdown.
+	req, _ = http.NewRequest("POST", base+"/api/v1/register", strings.NewReader(url.Values{"event_types": {`["message"]`}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth("iago@zulip.com", key)
+	status, reg := mainGetJSON(t, req)
+	if status != 200 {
+		t.Fatalf("register %d %v", status, reg)
+	}
+	polled := make(chan struct{})
+	go func() {
+		defer close(polled)
+		q := url.Values{"queue_id": {reg["queue_id"].(string)}, "last_event_id": {"-1"}}
+		req, _ := http.NewRequest("GET", base+"/api/v1/events?"+q.Encode(), nil)
+		req.SetBasicAuth("iago@zulip.com", key)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	if err := stop(); err != nil {
+		t.Fatalf("run returned %v after a clean stop", err)
+	}
+	<-polled
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("shutdown took %v with a long poll open", d)
+	}
+	if _, err := http.Get(base + "/api/v1/server_settings"); err == nil {
+		t.Fatal("still serving after stop")
+	}
+	text := out.String()
+	for _, want := range []string{
+		base + " (feature level 277, version 9.0)",
+		"curl -s -X POST " + base + "/api/v1/dev_fetch_api_key -d username=iago@zulip.com",
+		"curl -s -u iago@zulip.com:" + key + " " + base + "/api/v1/users/me",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("banner lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestRunOptions(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	base, _, out := mainStart(t, "-addr", addr, "-seed", "empty", "-dev-endpoints=false", "-url", "http://chat.example.test")
+	if base != "http://chat.example.test" {
+		t.Fatalf("ready URL %q, want the -url value", base)
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/api/v1/server_settings", nil)
+	if status, s := mainGetJSON(t, req); status != 200 || s["realm_uri"] != base {
+		t.Fatalf("server_settings %d %v", status, s)
+	}
+	req, _ = http.NewRequest("POST", "http://"+addr+"/api/v1/dev_fetch_api_key?username=iago@zulip.com", nil)
+	if status, e := mainGetJSON(t, req); status != 400 || e["msg"] != "Endpoint not available in production." {
+		t.Fatalf("dev endpoints off: %d %v", status, e)
+	}
+	text := out.String()
+	if strings.Contains(text, "dev_fetch_api_key") || strings.Contains(text, "iago") || !strings.Contains(text, base) {
+		t.Fatalf("banner for an empty realm without dev login:\n%s", text)
+	}
+}
+
+func TestRunFlagErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"-feature-level", "x"},
+		{"-seed", "lots"},
+		{"-no-such-flag"},
+		{"extra"},
+		{"-addr", "256.0.0.1:bad"},
+	} {
+		if err := run(ctx, args, io.Discard, func(string) { t.Errorf("%v: served", args) }); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+	var help bytes.Buffer
+	if err := run(ctx, []string{"-h"}, &help, nil); !errors.Is(err, flag.ErrHelp) || !strings.Contains(help.String(), "-feature-level") {
+		t.Fatalf("-h: %v %q", err, help.String())
+	}
+}
+
+func TestRunPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if err := run(context.Background(), []string{"-addr", ln.Addr().String()}, io.Discard, nil); err == nil {
+		t.Fatal("listening on a busy port must fail")
+	}
+}
+
+func TestAdvertisedHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:9991": "127.0.0.1:9991",
+		"0.0.0.0:9991":   "localhost:9991",
+		"[::]:80":        "localhost:80",
+		"[::1]:80":       "[::1]:80",
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := advertisedHost(addr); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
