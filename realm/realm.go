@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/user"
 )
@@ -53,6 +54,9 @@ type Realm struct {
 	events *eventHub
 
 	profileFields []CustomProfileField // custom profile fields, ID = index+1
+
+	linkifiers      []*linkifier.Linkifier // in the order they apply
+	nextLinkifierID int
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
@@ -99,6 +103,7 @@ func New(opts ...Option) *Realm {
 		messages:          newMessageIndex(),
 		nextMessageID:     1,
 		events:            newEventHub(),
+		nextLinkifierID:   1,
 	}
 	r.createdAt = r.clock.Now()
 	r.seed(o.Seed)

@@ -61,9 +61,7 @@ var stateSections = []stateSection{
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_filters"] = []any{}
 	}},
-	{"realm_linkifiers", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["realm_linkifiers"] = []any{}
-	}},
+	{"realm_linkifiers", fillLinkifiers},
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_playgrounds"] = []any{}
 	}},
