@@ -58,6 +58,9 @@ type Realm struct {
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int
 
+	snippets      map[int][]*SavedSnippet // each user's saved snippets
+	nextSnippetID int
+
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
 }
@@ -104,6 +107,7 @@ func New(opts ...Option) *Realm {
 		nextMessageID:     1,
 		events:            newEventHub(),
 		nextLinkifierID:   1,
+		nextSnippetID:     1,
 	}
 	r.createdAt = r.clock.Now()
 	r.seed(o.Seed)

@@ -69,9 +69,7 @@ var stateSections = []stateSection{
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
 	{"recent_private_conversations", fillRecentPrivateConversations},
-	{"saved_snippets", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["saved_snippets"] = []any{}
-	}},
+	{"saved_snippets", fillSavedSnippets},
 	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["scheduled_messages"] = []any{}
 	}},
