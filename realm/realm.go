@@ -143,10 +143,14 @@ func (r *Realm) Settings() Settings {
 }
 
 // UpdateSettings changes realm settings directly, for tests and embedders.
+//
+// Clients are told what changed with a realm update_dict event.
 func (r *Realm) UpdateSettings(fn func(*Settings)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	before := r.settings.apiValues()
 	fn(&r.settings)
+	r.emitSettingsChange(before)
 }
 
 func (r *Realm) allocRecipient() int {
