@@ -68,4 +68,3 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 	}
 	return out
 }
-

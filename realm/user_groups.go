@@ -559,4 +559,3 @@ func (r *Realm) activeUserIDs() []int {
 	}
 	return out
 }
-
