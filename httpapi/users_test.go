@@ -14,7 +14,7 @@ var usersUserKeys = []string{"user_id", "delivery_email", "email", "full_name", 
 
 func TestUsersHTTPOwnUser(t *testing.T) {
 	e := newUsersEnv(t)
-	body := e.ok(e.call("hamlet@zulip.com", "GET", "/users/me", nil))
+	body := e.ok(e.do("hamlet@zulip.com", "GET", "/users/me", nil))
 	usersExpectKeys(t, "own user", body, "result", "msg", "avatar_url", "avatar_version", "email", "full_name", "is_admin",
 		"is_owner", "is_billing_admin", "role", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone",
 		"date_joined", "max_message_id", "user_id", "delivery_email", "profile_data")
@@ -33,20 +33,20 @@ func TestUsersHTTPOwnUser(t *testing.T) {
 		t.Errorf("profile_data %v", body["profile_data"])
 	}
 
-	bot := e.ok(e.call("default-bot@zulip.com", "GET", "/users/me", nil))
+	bot := e.ok(e.do("default-bot@zulip.com", "GET", "/users/me", nil))
 	if bot["bot_type"] != float64(1) || bot["bot_owner_id"] != float64(9) || bot["is_bot"] != true {
 		t.Errorf("bot's own user %v", bot)
 	}
 	if _, ok := bot["profile_data"]; ok {
 		t.Error("a bot has no profile_data")
 	}
-	status, body := e.call("", "GET", "/users/me", nil)
+	status, body := e.do("", "GET", "/users/me", nil)
 	e.fail(status, body, 401, "UNAUTHORIZED", "Not logged in: API authentication or user session required")
 }
 
 func TestUsersHTTPGetByID(t *testing.T) {
 	e := newUsersEnv(t)
-	body := e.ok(e.call("iago@zulip.com", "GET", "/users/10",
+	body := e.ok(e.do("iago@zulip.com", "GET", "/users/10",
 		url.Values{"client_gravatar": {"false"}, "include_custom_profile_fields": {"true"}}))
 	usersExpectKeys(t, "answer", body, "result", "msg", "user")
 	u := body["user"].(map[string]any)
@@ -62,40 +62,40 @@ func TestUsersHTTPGetByID(t *testing.T) {
 
 	// client_gravatar defaults to true: null where the caller sees the
 	// real address, the URL otherwise.
-	u = e.ok(e.call("iago@zulip.com", "GET", "/users/10", nil))["user"].(map[string]any)
+	u = e.ok(e.do("iago@zulip.com", "GET", "/users/10", nil))["user"].(map[string]any)
 	usersExpectKeys(t, "user", u, usersUserKeys...)
 	if u["avatar_url"] != nil {
 		t.Fatalf("admin with client_gravatar: %v", u["avatar_url"])
 	}
-	u = e.ok(e.call("hamlet@zulip.com", "GET", "/users/11", nil))["user"].(map[string]any)
+	u = e.ok(e.do("hamlet@zulip.com", "GET", "/users/11", nil))["user"].(map[string]any)
 	if u["delivery_email"] != nil || u["avatar_url"] == nil || u["is_admin"] != true || u["role"] != float64(200) {
 		t.Fatalf("member's view of iago %v", u)
 	}
 
-	u = e.ok(e.call("hamlet@zulip.com", "GET", "/users/17", url.Values{"include_custom_profile_fields": {"true"}}))["user"].(map[string]any)
+	u = e.ok(e.do("hamlet@zulip.com", "GET", "/users/17", url.Values{"include_custom_profile_fields": {"true"}}))["user"].(map[string]any)
 	usersExpectKeys(t, "bot", u, usersUserKeys...)
 	if u["bot_type"] != float64(2) || u["bot_owner_id"] != float64(7) || u["delivery_email"] != "webhook-bot@zulip.com" {
 		t.Fatalf("webhook bot %v", u)
 	}
-	u = e.ok(e.call("hamlet@zulip.com", "GET", "/users/13", nil))["user"].(map[string]any)
+	u = e.ok(e.do("hamlet@zulip.com", "GET", "/users/13", nil))["user"].(map[string]any)
 	if u["is_guest"] != true || u["role"] != float64(600) {
 		t.Fatalf("guest %v", u)
 	}
 
 	for _, path := range []string{"/users/4242", "/users/4", "/users/0", "/users/99999999999999999999999"} {
-		status, body := e.call("hamlet@zulip.com", "GET", path, nil)
+		status, body := e.do("hamlet@zulip.com", "GET", path, nil)
 		e.fail(status, body, 400, "BAD_REQUEST", "No such user")
 	}
-	status, body := e.call("hamlet@zulip.com", "GET", "/users/10", url.Values{"client_gravatar": {"perhaps"}})
+	status, body := e.do("hamlet@zulip.com", "GET", "/users/10", url.Values{"client_gravatar": {"perhaps"}})
 	e.fail(status, body, 400, "BAD_REQUEST", "client_gravatar is not a boolean")
-	status, body = e.call("hamlet@zulip.com", "GET", "/users/10", url.Values{"include_custom_profile_fields": {"2"}})
+	status, body = e.do("hamlet@zulip.com", "GET", "/users/10", url.Values{"include_custom_profile_fields": {"2"}})
 	e.fail(status, body, 400, "BAD_REQUEST", "include_custom_profile_fields is not a boolean")
 
-	body = e.ok(e.call("hamlet@zulip.com", "GET", "/users/10", url.Values{"client_gravatar": {"true"}, "shiny": {"1"}}))
+	body = e.success(e.do("hamlet@zulip.com", "GET", "/users/10", url.Values{"client_gravatar": {"true"}, "shiny": {"1"}}))
 	if ig, _ := body["ignored_parameters_unsupported"].([]any); len(ig) != 1 || ig[0] != "shiny" {
 		t.Fatalf("ignored parameters %v", body["ignored_parameters_unsupported"])
 	}
-	status, body = e.call("", "GET", "/users/10", nil)
+	status, body = e.do("", "GET", "/users/10", nil)
 	e.fail(status, body, 401, "UNAUTHORIZED", "Not logged in: API authentication or user session required")
 }
 
@@ -112,7 +112,7 @@ func TestUsersHTTPGetByEmail(t *testing.T) {
 		{"polonius@zulip.com", "/users/default-bot@zulip.com", 16},
 		{"hamlet@zulip.com", "/users/user16@zulipdev.com", 16},
 	} {
-		body := e.ok(e.call(c.caller, "GET", c.path, url.Values{"include_custom_profile_fields": {"true"}}))
+		body := e.ok(e.do(c.caller, "GET", c.path, url.Values{"include_custom_profile_fields": {"true"}}))
 		u := body["user"].(map[string]any)
 		if u["user_id"] != c.want {
 			t.Errorf("%s GET %s: user %v, want %v", c.caller, c.path, u["user_id"], c.want)
@@ -123,14 +123,14 @@ func TestUsersHTTPGetByEmail(t *testing.T) {
 	}
 	for _, path := range []string{"/users/iago@zulip.com", "/users/ghost@zulip.com", "/users/-5", "/users/+10",
 		"/users/10x", "/users/welcome-bot@zulip.com", "/users/user4@zulipdev.com"} {
-		status, body := e.call("hamlet@zulip.com", "GET", path, nil)
+		status, body := e.do("hamlet@zulip.com", "GET", path, nil)
 		e.fail(status, body, 400, "BAD_REQUEST", "No such user")
 	}
 }
 
 func TestUsersHTTPList(t *testing.T) {
 	e := newUsersEnv(t)
-	body := e.ok(e.call("hamlet@zulip.com", "GET", "/users", nil))
+	body := e.ok(e.do("hamlet@zulip.com", "GET", "/users", nil))
 	usersExpectKeys(t, "answer", body, "result", "msg", "members")
 	members := body["members"].([]any)
 	if len(members) != 16 {
@@ -156,7 +156,7 @@ func TestUsersHTTPList(t *testing.T) {
 		t.Fatalf("%d bots listed", bots)
 	}
 
-	body = e.ok(e.call("iago@zulip.com", "GET", "/users", url.Values{"include_custom_profile_fields": {"true"}, "client_gravatar": {"false"}}))
+	body = e.ok(e.do("iago@zulip.com", "GET", "/users", url.Values{"include_custom_profile_fields": {"true"}, "client_gravatar": {"false"}}))
 	for _, raw := range body["members"].([]any) {
 		m := raw.(map[string]any)
 		_, has := m["profile_data"]
@@ -165,20 +165,20 @@ func TestUsersHTTPList(t *testing.T) {
 		}
 	}
 
-	body = e.ok(e.call("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[11, 16, 999, 4]"}}))
+	body = e.ok(e.do("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[11, 16, 999, 4]"}}))
 	got := body["members"].([]any)
 	if len(got) != 2 || got[0].(map[string]any)["user_id"] != float64(11) || got[1].(map[string]any)["user_id"] != float64(16) {
 		t.Fatalf("user_ids filter %v", got)
 	}
-	body = e.ok(e.call("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[]"}}))
+	body = e.ok(e.do("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[]"}}))
 	if got, ok := body["members"].([]any); !ok || len(got) != 0 {
 		t.Fatalf("empty user_ids %v", body)
 	}
-	status, body := e.call("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"11"}})
+	status, body := e.do("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"11"}})
 	e.fail(status, body, 400, "BAD_REQUEST", "user_ids is not a list")
-	status, body = e.call("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[11"}})
+	status, body = e.do("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {"[11"}})
 	e.fail(status, body, 400, "BAD_REQUEST", `Argument "user_ids" is not valid JSON.`)
-	status, body = e.call("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {`["x"]`}})
+	status, body = e.do("hamlet@zulip.com", "GET", "/users", url.Values{"user_ids": {`["x"]`}})
 	e.fail(status, body, 400, "BAD_REQUEST", "user_ids[0] is not an integer")
 }
 
@@ -187,14 +187,14 @@ func TestUsersHTTPCreatePermissions(t *testing.T) {
 	form := url.Values{"email": {"new@zulip.com"}, "password": {"secret"}, "full_name": {"New Person"}}
 	before := e.memberCount()
 	for _, who := range []string{"hamlet@zulip.com", "shiva@zulip.com", "polonius@zulip.com", "default-bot@zulip.com"} {
-		status, body := e.call(who, "POST", "/users", form)
+		status, body := e.do(who, "POST", "/users", form)
 		e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
 	}
 	// The role is checked before the parameters, as Zulip's decorator does.
-	status, body := e.call("hamlet@zulip.com", "POST", "/users", nil)
+	status, body := e.do("hamlet@zulip.com", "POST", "/users", nil)
 	e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
 	for _, who := range []string{"iago@zulip.com", "desdemona@zulip.com"} {
-		status, body := e.call(who, "POST", "/users", form)
+		status, body := e.do(who, "POST", "/users", form)
 		e.fail(status, body, 400, "BAD_REQUEST", "User not authorized to create users")
 	}
 	if n := e.memberCount(); n != before {
@@ -203,7 +203,7 @@ func TestUsersHTTPCreatePermissions(t *testing.T) {
 	if err := e.realm.SetCanCreateUsers(11, true); err != nil {
 		t.Fatal(err)
 	}
-	body = e.ok(e.call("iago@zulip.com", "POST", "/users", form))
+	body = e.ok(e.do("iago@zulip.com", "POST", "/users", form))
 	usersExpectKeys(t, "answer", body, "result", "msg", "user_id")
 	if body["user_id"] != float64(22) || e.memberCount() != before+1 {
 		t.Fatalf("created %v", body)
@@ -226,7 +226,7 @@ func TestUsersHTTPCreateValidation(t *testing.T) {
 		{url.Values{"email": {"hamlet@ZULIP.com"}, "password": {"p"}, "full_name": {"Dup"}}, "Email 'hamlet@ZULIP.com' already in use"},
 		{url.Values{"email": {"Outgoing-Webhook@zulip.com"}, "password": {"p"}, "full_name": {"Dup"}}, "Email 'Outgoing-Webhook@zulip.com' already in use"},
 	} {
-		status, body := e.call("iago@zulip.com", "POST", "/users", c.form)
+		status, body := e.do("iago@zulip.com", "POST", "/users", c.form)
 		e.fail(status, body, 400, "BAD_REQUEST", c.msg)
 	}
 	for _, c := range []struct {
@@ -238,7 +238,7 @@ func TestUsersHTTPCreateValidation(t *testing.T) {
 		{url.Values{"email": {"x@zulip.com"}, "password": {""}}, "full_name"},
 		{url.Values{"password": {"p"}, "full_name": {"Ann"}}, "email"},
 	} {
-		status, body := e.call("iago@zulip.com", "POST", "/users", c.form)
+		status, body := e.do("iago@zulip.com", "POST", "/users", c.form)
 		e.fail(status, body, 400, "REQUEST_VARIABLE_MISSING", "Missing '"+c.name+"' argument")
 		if body["var_name"] != c.name {
 			t.Fatalf("var_name %v, want %s", body["var_name"], c.name)
@@ -248,26 +248,26 @@ func TestUsersHTTPCreateValidation(t *testing.T) {
 		t.Fatalf("rejected creations changed the member count: %d -> %d", before, n)
 	}
 
-	body := e.ok(e.call("iago@zulip.com", "POST", "/users", url.Values{"email": {"Romeo@zulip.com"}, "password": {"xxxx"},
+	body := e.success(e.do("iago@zulip.com", "POST", "/users", url.Values{"email": {"Romeo@zulip.com"}, "password": {"xxxx"},
 		"full_name": {" Romeo Montague "}, "short_name": {"DEPRECATED"}}))
 	if ig, _ := body["ignored_parameters_unsupported"].([]any); len(ig) != 1 || ig[0] != "short_name" {
 		t.Fatalf("ignored parameters %v", body)
 	}
 	id := body["user_id"].(float64)
 	path := "/users/" + strconv.Itoa(int(id))
-	u := e.ok(e.call("iago@zulip.com", "GET", path, nil))["user"].(map[string]any)
+	u := e.ok(e.do("iago@zulip.com", "GET", path, nil))["user"].(map[string]any)
 	if u["full_name"] != "Romeo Montague" || u["role"] != float64(400) || u["delivery_email"] != "Romeo@zulip.com" ||
 		u["email"] != "user"+strconv.Itoa(int(id))+"@zulipdev.com" || u["date_joined"] != "2026-05-06T07:08:09+00:00" {
 		t.Fatalf("created user %v", u)
 	}
-	if u := e.ok(e.call("iago@zulip.com", "GET", "/users/romeo@zulip.com", nil))["user"].(map[string]any); u["user_id"] != id {
+	if u := e.ok(e.do("iago@zulip.com", "GET", "/users/romeo@zulip.com", nil))["user"].(map[string]any); u["user_id"] != id {
 		t.Fatalf("by email %v", u)
 	}
 	if e.memberCount() != before+1 {
 		t.Fatal("new user missing from GET /users")
 	}
 	// The new account works with its API key.
-	if me := e.ok(e.call("romeo@zulip.com", "GET", "/users/me", nil)); me["user_id"] != id || me["delivery_email"] != "Romeo@zulip.com" {
+	if me := e.ok(e.do("romeo@zulip.com", "GET", "/users/me", nil)); me["user_id"] != id || me["delivery_email"] != "Romeo@zulip.com" {
 		t.Fatalf("new user's own view %v", me)
 	}
 }

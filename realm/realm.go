@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/user"
 )
@@ -53,6 +54,12 @@ type Realm struct {
 	events *eventHub
 
 	profileFields []CustomProfileField // custom profile fields, ID = index+1
+
+	linkifiers      []*linkifier.Linkifier // in the order they apply
+	nextLinkifierID int
+
+	snippets      map[int][]*SavedSnippet // each user's saved snippets
+	nextSnippetID int
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
@@ -99,6 +106,8 @@ func New(opts ...Option) *Realm {
 		messages:          newMessageIndex(),
 		nextMessageID:     1,
 		events:            newEventHub(),
+		nextLinkifierID:   1,
+		nextSnippetID:     1,
 	}
 	r.createdAt = r.clock.Now()
 	r.seed(o.Seed)
@@ -134,10 +143,14 @@ func (r *Realm) Settings() Settings {
 }
 
 // UpdateSettings changes realm settings directly, for tests and embedders.
+//
+// Clients are told what changed with a realm update_dict event.
 func (r *Realm) UpdateSettings(fn func(*Settings)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	before := r.settings.apiValues()
 	fn(&r.settings)
+	r.emitSettingsChange(before)
 }
 
 func (r *Realm) allocRecipient() int {

@@ -61,9 +61,7 @@ var stateSections = []stateSection{
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_filters"] = []any{}
 	}},
-	{"realm_linkifiers", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["realm_linkifiers"] = []any{}
-	}},
+	{"realm_linkifiers", fillLinkifiers},
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_playgrounds"] = []any{}
 	}},
@@ -71,9 +69,7 @@ var stateSections = []stateSection{
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
 	{"recent_private_conversations", fillRecentPrivateConversations},
-	{"saved_snippets", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["saved_snippets"] = []any{}
-	}},
+	{"saved_snippets", fillSavedSnippets},
 	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["scheduled_messages"] = []any{}
 	}},

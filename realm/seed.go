@@ -177,6 +177,7 @@ func (r *Realm) seed(s Seed) {
 		}
 	}
 	r.seedProfileFields()
+	r.seedLinkifiers()
 	hc := r.addGroup("hamletcharacters", "Characters of Hamlet", false)
 	for _, email := range []string{"cordelia@zulip.com", "hamlet@zulip.com"} {
 		hc.Members[r.usersByEmail[email].ID] = struct{}{}

@@ -202,19 +202,20 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	for _, c := range p.authorized {
 		colors[c.ID] = specColor(p.specs, c.Name)
 	}
+	var created []*Channel
 	for _, spec := range p.create {
 		c := r.createChannel(me, spec, req, p.historyPublic, p.settings)
 		channels = append(channels, c)
+		created = append(created, c)
 		colors[c.ID] = spec.Color
-		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.metadataAudience(c)...)
 	}
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	if !p.fatal {
 		res.Unauthorized = append([]string{}, p.unauthorized...)
 	}
-	for _, u := range p.targets {
+	added := make([][]*Channel, len(p.targets))
+	for i, u := range p.targets {
 		key := r.principalKey(u)
-		var added []*Channel
 		for _, c := range channels {
 			if !r.subscribe(c.ID, u.ID) {
 				res.AlreadySubscribed[key] = append(res.AlreadySubscribed[key], c.Name)
@@ -224,9 +225,17 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 				r.subs[c.ID][u.ID].Color = colors[c.ID]
 			}
 			res.Subscribed[key] = append(res.Subscribed[key], c.Name)
-			added = append(added, c)
+			added[i] = append(added[i], c)
 		}
-		r.emitSubscriptionsAdded(u, added)
+	}
+	// Creation is announced once the subscribers are in (so those who see
+	// a new private channel only as subscribers hear of it) and before
+	// their subscription events, as Zulip orders them.
+	for _, c := range created {
+		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.metadataAudience(c)...)
+	}
+	for i, u := range p.targets {
+		r.emitSubscriptionsAdded(u, added[i])
 	}
 	if r.opts.FeatureLevel >= newSubscriptionMessagesLevel &&
 		(req.SendNewSubscriptionMessages == nil || *req.SendNewSubscriptionMessages) {

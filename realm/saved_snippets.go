@@ -1,0 +1,151 @@
+package realm
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/minizulip/minizulip/user"
+)
+
+// maxSnippetTitleLength is Zulip's limit on saved snippet titles.
+const maxSnippetTitleLength = 60
+
+// SavedSnippet is a saved snippet as the API returns it.
+type SavedSnippet struct {
+	ID          int    `json:"id"`
+	Title       string `json:"title"`
+	Content     string `json:"content"`
+	DateCreated int64  `json:"date_created"`
+}
+
+// SavedSnippets answers GET /saved_snippets: the caller's own snippets.
+func (a *Actor) SavedSnippets(ctx context.Context) ([]SavedSnippet, error) {
+	r := a.r
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return nil, err
+	}
+	return r.snippetList(me.ID), nil
+}
+
+func (r *Realm) snippetList(userID int) []SavedSnippet {
+	out := []SavedSnippet{}
+	for _, s := range r.snippets[userID] {
+		out = append(out, *s)
+	}
+	return out
+}
+
+// CreateSavedSnippet answers POST /saved_snippets.
+func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (int, error) {
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return 0, err
+	}
+	if err := r.checkSnippet(&title, &content); err != nil {
+		return 0, err
+	}
+	s := &SavedSnippet{ID: r.nextSnippetID, Title: title, Content: content, DateCreated: r.clock.Now().Unix()}
+	r.nextSnippetID++
+	if r.snippets == nil {
+		r.snippets = map[int][]*SavedSnippet{}
+	}
+	r.snippets[me.ID] = append(r.snippets[me.ID], s)
+	r.emit("saved_snippets", SavedSnippetEvent{Op: "add", SavedSnippet: s}, me.ID)
+	return s.ID, nil
+}
+
+// UpdateSavedSnippet answers PATCH /saved_snippets/{id}: title and/or
+// content of one of the caller's snippets.
+func (a *Actor) UpdateSavedSnippet(ctx context.Context, id int, title, content *string) error {
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	s := r.ownSnippet(me, id)
+	if s == nil {
+		return NotFound("Saved snippet does not exist.")
+	}
+	if title == nil && content == nil {
+		return BadRequest("Nothing to update.")
+	}
+	newTitle, newContent := s.Title, s.Content
+	if title != nil {
+		newTitle = *title
+	}
+	if content != nil {
+		newContent = *content
+	}
+	if err := r.checkSnippet(&newTitle, &newContent); err != nil {
+		return err
+	}
+	s.Title, s.Content = newTitle, newContent
+	updated := *s
+	r.emit("saved_snippets", SavedSnippetEvent{Op: "update", SavedSnippet: &updated}, me.ID)
+	return nil
+}
+
+// DeleteSavedSnippet answers DELETE /saved_snippets/{id}.
+func (a *Actor) DeleteSavedSnippet(ctx context.Context, id int) error {
+	r := a.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	if r.ownSnippet(me, id) == nil {
+		return NotFound("Saved snippet does not exist.")
+	}
+	r.snippets[me.ID] = slices.DeleteFunc(r.snippets[me.ID], func(s *SavedSnippet) bool { return s.ID == id })
+	r.emit("saved_snippets", SavedSnippetEvent{Op: "remove", SavedSnippetID: id}, me.ID)
+	return nil
+}
+
+func (r *Realm) ownSnippet(me *user.User, id int) *SavedSnippet {
+	for _, s := range r.snippets[me.ID] {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// checkSnippet trims and validates a title and content.
+func (r *Realm) checkSnippet(title, content *string) error {
+	*title = strings.TrimSpace(*title)
+	if *title == "" {
+		return BadRequest("Title cannot be empty.")
+	}
+	if utf8.RuneCountInString(*title) > maxSnippetTitleLength {
+		return BadRequest("title is too long (limit: %d characters)", maxSnippetTitleLength)
+	}
+	if strings.TrimSpace(*content) == "" {
+		return BadRequest("Content cannot be empty.")
+	}
+	if utf8.RuneCountInString(*content) > r.opts.Limits.MaxMessageLength {
+		return BadRequest("content is too long (limit: %d characters)", r.opts.Limits.MaxMessageLength)
+	}
+	return nil
+}
+
+// SavedSnippetEvent is a saved_snippets event, sent to the owner only.
+type SavedSnippetEvent struct {
+	Op             string        `json:"op"`
+	SavedSnippet   *SavedSnippet `json:"saved_snippet,omitempty"`
+	SavedSnippetID int           `json:"saved_snippet_id,omitempty"`
+}
+
+func fillSavedSnippets(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+	out["saved_snippets"] = r.snippetList(me.ID)
+}

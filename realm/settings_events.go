@@ -1,0 +1,44 @@
+package realm
+
+import "reflect"
+
+// apiValues maps the API name of each realm setting clients see to its
+// value, as update_dict events send them.
+func (s *Settings) apiValues() map[string]any {
+	out := map[string]any{
+		"name":                                        s.Name,
+		"description":                                 s.Description,
+		"allow_message_editing":                       s.AllowMessageEditing,
+		"mandatory_topics":                            s.MandatoryTopics,
+		"default_language":                            s.DefaultLanguage,
+		"enable_spectator_access":                     s.EnableSpectatorAccess,
+		"message_content_edit_limit_seconds":          limitValue(s.MessageContentEditLimitSeconds),
+		"move_messages_within_stream_limit_seconds":   limitValue(s.MoveMessagesWithinStreamLimitSeconds),
+		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
+		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
+	}
+	for _, g := range s.groupSettings() {
+		out[g.name] = *g.id
+	}
+	return out
+}
+
+// RealmUpdateDictEvent reports changed realm settings.
+type RealmUpdateDictEvent struct {
+	Op       string         `json:"op"`
+	Property string         `json:"property"`
+	Data     map[string]any `json:"data"`
+}
+
+// emitSettingsChange tells every user which settings differ from before.
+func (r *Realm) emitSettingsChange(before map[string]any) {
+	data := map[string]any{}
+	for k, v := range r.settings.apiValues() {
+		if !reflect.DeepEqual(before[k], v) {
+			data[k] = v
+		}
+	}
+	if len(data) > 0 {
+		r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, r.activeUserIDs()...)
+	}
+}

@@ -1,0 +1,70 @@
+package realm
+
+import (
+	"slices"
+
+	"github.com/minizulip/minizulip/group"
+)
+
+// Objection is one reason a group cannot be deactivated.
+type Objection struct {
+	Type          string   `json:"type"`
+	Settings      []string `json:"settings,omitempty"`
+	ChannelID     int      `json:"channel_id,omitempty"`
+	GroupID       int      `json:"group_id,omitempty"`
+	SupergroupIDs []int    `json:"supergroup_ids,omitempty"`
+}
+
+// groupObjections lists the places that use g: realm settings, channel
+// and group permission settings, and active named supergroups.
+func (r *Realm) groupObjections(g *group.Group) []Objection {
+	var out []Objection
+	var realmSettings []string
+	for _, s := range r.settings.groupSettings() {
+		if *s.id == g.ID {
+			realmSettings = append(realmSettings, s.name)
+		}
+	}
+	if len(realmSettings) > 0 {
+		out = append(out, Objection{Type: "realm", Settings: realmSettings})
+	}
+	channels := make([]*Channel, 0, len(r.channels))
+	for _, c := range r.channels {
+		channels = append(channels, c)
+	}
+	slices.SortFunc(channels, func(a, b *Channel) int { return a.ID - b.ID })
+	for _, c := range channels {
+		var names []string
+		for _, rule := range channelGroupSettings {
+			v := r.channelSetting(c, rule.name)
+			if v.GroupID == g.ID || slices.Contains(v.DirectSubgroups, g.ID) {
+				names = append(names, rule.name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Objection{Type: "channel", ChannelID: c.ID, Settings: names})
+		}
+	}
+	var supers []int
+	for _, other := range r.sortedGroups() {
+		if other.ID == g.ID || other.Deactivated {
+			continue
+		}
+		var names []string
+		for _, name := range group.SettingNames {
+			if v, _ := other.Settings.Get(name); v == g.ID {
+				names = append(names, name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Objection{Type: "user_group", GroupID: other.ID, Settings: names})
+		}
+		if _, ok := other.Subgroups[g.ID]; ok && !other.IsSystem {
+			supers = append(supers, other.ID)
+		}
+	}
+	if len(supers) > 0 {
+		out = append(out, Objection{Type: "subgroup", SupergroupIDs: supers})
+	}
+	return out
+}
