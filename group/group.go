@@ -98,17 +98,19 @@ func New(id int, name, description string, system bool) *Group {
 type Lookup func(id int) *Group
 
 // HasMember reports whether userID is a member of g, directly or through
-// any depth of active subgroups. Each group is visited at most once.
+// any depth of active subgroups. Each group is visited at most once, and
+// groups that are not below g are never visited.
 func HasMember(g *Group, userID int, lookup Lookup) bool {
-	seen := map[int]bool{}
-	stack := []*Group{g}
+	// Small fixed buffers keep the common shallow walk allocation-free.
+	var stackBuf [16]*Group
+	var seen visited
+	stack := append(stackBuf[:0], g)
 	for len(stack) > 0 {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if cur == nil || seen[cur.ID] {
+		if cur == nil || !seen.add(cur.ID) {
 			continue
 		}
-		seen[cur.ID] = true
 		if _, ok := cur.Members[userID]; ok {
 			return true
 		}
@@ -119,6 +121,41 @@ func HasMember(g *Group, userID int, lookup Lookup) bool {
 		}
 	}
 	return false
+}
+
+// visited is a set of group IDs: a small array for the few groups most
+// walks visit, a map once there are more.
+type visited struct {
+	small [16]int
+	n     int
+	large map[int]bool
+}
+
+// add records id and reports whether it was new.
+func (v *visited) add(id int) bool {
+	if v.large != nil {
+		if v.large[id] {
+			return false
+		}
+		v.large[id] = true
+		return true
+	}
+	for _, x := range v.small[:v.n] {
+		if x == id {
+			return false
+		}
+	}
+	if v.n < len(v.small) {
+		v.small[v.n] = id
+		v.n++
+		return true
+	}
+	v.large = make(map[int]bool, 2*len(v.small))
+	for _, x := range v.small {
+		v.large[x] = true
+	}
+	v.large[id] = true
+	return true
 }
 
 // Reaches reports whether target is from, or a subgroup of from at any

@@ -1,6 +1,7 @@
 package message
 
 import (
+	"bufio"
 	"bytes"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -18,7 +20,14 @@ import (
 // Safe for concurrent use.
 type Renderer struct {
 	md   goldmark.Markdown
-	bufs sync.Pool
+	bufs sync.Pool // *renderBuf
+}
+
+// renderBuf is an output buffer with the buffered writer goldmark needs,
+// reused so a render allocates neither.
+type renderBuf struct {
+	out bytes.Buffer
+	w   *bufio.Writer
 }
 
 // NewRenderer builds the renderer.
@@ -28,19 +37,29 @@ func NewRenderer() *Renderer {
 		goldmark.WithRendererOptions(html.WithHardWraps(), html.WithXHTML()),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(escapedHTML{}, 100))),
 	)
-	return &Renderer{md: md, bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	r := &Renderer{md: md}
+	r.bufs.New = func() any {
+		rb := &renderBuf{}
+		rb.w = bufio.NewWriterSize(&rb.out, 4096)
+		return rb
+	}
+	return r
 }
 
 // Render returns the HTML of content. Parsing never fails; an internal
 // writer error falls back to the escaped source.
 func (r *Renderer) Render(content string) string {
-	buf := r.bufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer r.bufs.Put(buf)
-	if err := r.md.Convert([]byte(content), buf); err != nil {
+	rb := r.bufs.Get().(*renderBuf)
+	defer r.bufs.Put(rb)
+	rb.out.Reset()
+	rb.w.Reset(&rb.out)
+	source := []byte(content)
+	doc := r.md.Parser().Parse(text.NewReader(source))
+	if err := r.md.Renderer().Render(rb.w, source, doc); err != nil {
 		return "<p>" + htmlEscape(content) + "</p>"
 	}
-	return strings.TrimRight(buf.String(), "\n")
+	_ = rb.w.Flush()
+	return strings.TrimRight(rb.out.String(), "\n")
 }
 
 // escapedHTML renders raw HTML nodes as visible, escaped text: Zulip never

@@ -31,6 +31,17 @@ func BenchmarkGoldmarkRender(b *testing.B) {
 	}
 }
 
+// BenchmarkRealmRender renders the same content with the realm's goldmark
+// configuration (the renderer a send uses): the baseline the send target
+// is stated against.
+func BenchmarkRealmRender(b *testing.B) {
+	r, _ := newTestRealm(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.renderer.Render(benchContent)
+	}
+}
+
 // BenchmarkSendChannelMessage sends the same content in-process to Verona
 // (10 subscribers), rendering included.
 func BenchmarkSendChannelMessage(b *testing.B) {
