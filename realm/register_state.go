@@ -157,14 +157,13 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		wildcardPolicy = 1
 	}
 	for k, v := range map[string]any{
-		"realm_name":                               s.Name,
-		"realm_description":                        s.Description,
-		"realm_uri":                                r.opts.URL,
-		"realm_url":                                r.opts.URL,
-		"realm_date_created":                       r.createdAt.Unix(),
-		"realm_default_language":                   s.DefaultLanguage,
-		"realm_allow_message_editing":              s.AllowMessageEditing,
-		"realm_message_content_edit_limit_seconds": limitValue(s.MessageContentEditLimitSeconds),
+		"realm_name":                                           s.Name,
+		"realm_description":                                    s.Description,
+		"realm_uri":                                            r.opts.URL,
+		"realm_date_created":                                   r.createdAt.Unix(),
+		"realm_default_language":                               s.DefaultLanguage,
+		"realm_allow_message_editing":                          s.AllowMessageEditing,
+		"realm_message_content_edit_limit_seconds":             limitValue(s.MessageContentEditLimitSeconds),
 		"realm_move_messages_within_stream_limit_seconds":      limitValue(s.MoveMessagesWithinStreamLimitSeconds),
 		"realm_move_messages_between_streams_limit_seconds":    limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
 		"realm_message_content_delete_limit_seconds":           limitValue(s.MessageContentDeleteLimitSeconds),
@@ -195,7 +194,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		"realm_inline_image_preview":                           true,
 		"realm_inline_url_embed_preview":                       false,
 		"realm_default_code_block_language":                    "",
-		"realm_icon_url":                                       r.opts.URL + "/static/images/logo/zulip-icon-128x128.png",
+		"realm_icon_url":                                       realmIconURL(realmStringID),
 		"realm_icon_source":                                    "G",
 		"realm_logo_url":                                       r.opts.URL + "/static/images/logo/zulip-org-logo.svg",
 		"realm_logo_source":                                    "D",
@@ -263,5 +262,8 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		"stop_words":                                           []string{},
 	} {
 		out[k] = v
+	}
+	if r.opts.FeatureLevel >= realmURLFeatureLevel {
+		out["realm_url"] = r.opts.URL
 	}
 }
