@@ -5,25 +5,43 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log"
+	"os"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm"
 )
 
 func main() {
+	if err := run(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run is the example; it writes what it sees to w.
+func run(w io.Writer) error {
 	ctx := context.Background()
 	r := realm.New() // the Zulip dev realm: iago, hamlet, Verona, Denmark…
 
 	iago, _ := r.UserIDByEmail("iago@zulip.com")
 	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
 
+	// Hamlet listens for his message events, in-process.
+	l, err := r.As(hamlet).Listen(ctx, realm.RegisterRequest{
+		Queue: realm.QueueOptions{EventTypes: []string{"message"}, ApplyMarkdown: true},
+	})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+
 	sent, err := r.As(iago).SendChannelMessage(ctx, "Denmark", "castle", "Something is **rotten** here.")
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	if _, err := r.As(iago).SendDirectMessage(ctx, []int{hamlet}, "A word in private?"); err != nil {
-		log.Fatal(err)
+		return err
 	}
 
 	// Hamlet reads the newest messages of the topic, as GET /messages would.
@@ -38,14 +56,27 @@ func main() {
 		View: realm.ViewOptions{ApplyMarkdown: true},
 	})
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("sent message %d\n", sent.ID)
+	fmt.Fprintf(w, "sent message %d\n", sent.ID)
 	for _, m := range res.Messages {
-		fmt.Printf("#%s > %s | %s: %s %v\n", m.DisplayRecipient, m.Subject, m.SenderFullName, m.Content, m.Flags)
+		fmt.Fprintf(w, "#%s > %s | %s: %s %v\n", m.DisplayRecipient, m.Subject, m.SenderFullName, m.Content, m.Flags)
+	}
+
+	// The same messages arrived as events.
+	for ev, err := range l.Events(ctx) {
+		if err != nil {
+			return err
+		}
+		m := ev.Payload.(*realm.MessageEvent).Message
+		fmt.Fprintf(w, "event %d: message %d from %s\n", ev.ID, m.ID, m.SenderFullName)
+		if ev.ID == 1 {
+			break
+		}
 	}
 
 	// Errors carry Zulip's API codes.
 	_, err = r.As(hamlet).SendChannelMessage(ctx, "Atlantis", "t", "hello?")
-	fmt.Println("error:", err)
+	fmt.Fprintln(w, "error:", err)
+	return nil
 }
