@@ -58,6 +58,8 @@ type Realm struct {
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int
 
+	realmEmoji []RealmEmoji // custom emoji
+
 	snippets      map[int][]*SavedSnippet // each user's saved snippets
 	nextSnippetID int
 

@@ -55,9 +55,7 @@ var stateSections = []stateSection{
 		out["server_timestamp"] = float64(r.clock.Now().UnixNano()) / 1e9
 	}},
 	{"realm", fillRealmState},
-	{"realm_emoji", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["realm_emoji"] = map[string]any{}
-	}},
+	{"realm_emoji", fillRealmEmoji},
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 		out["realm_filters"] = []any{}
 	}},

@@ -42,3 +42,12 @@ func TestRegisterStateAndQueueAreConsistent(t *testing.T) {
 		t.Fatal("fetch_event_types defaults to event_types")
 	}
 }
+
+func TestRegisterRealmEmoji(t *testing.T) {
+	r, _ := newTestRealm(t)
+	state, _ := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm_emoji"}})
+	emoji := state["realm_emoji"].(map[string]RealmEmoji)
+	if e := emoji["1"]; e.Name != "green_tick" || e.AuthorID != idIago || e.Deactivated {
+		t.Fatalf("realm_emoji %+v", emoji)
+	}
+}
