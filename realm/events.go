@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -126,26 +127,31 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 	mc := &messageChange{variants: map[viewKey]Message{}, m: m, queueID: queueID, localID: localID}
 	c := &change{typ: "message", msg: mc}
 	sender := r.users[m.SenderID]
-	for _, rc := range recipients {
-		queues := h.byUser[rc.userID]
-		if len(queues) == 0 {
-			continue
+	deliver := func(q *Queue, flags message.Flags) {
+		if !q.wants("message") || (q.narrow != nil && !q.narrow(m)) {
+			return
 		}
-		viewer := r.users[rc.userID]
-		for _, q := range queues {
-			if !q.wants("message") || (q.narrow != nil && !q.narrow(m)) {
-				continue
+		viewer := r.users[q.userID]
+		key := viewKey{applyMarkdown: q.opts.ApplyMarkdown, emptyTopic: q.opts.Capabilities.EmptyTopicName,
+			nullAvatar: r.avatarURL(viewer, sender, q.opts.ClientGravatar) == nil}
+		if _, ok := mc.variants[key]; !ok {
+			mc.variants[key] = r.messageView(viewer, m, 0, false,
+				ViewOptions{ApplyMarkdown: key.applyMarkdown, ClientGravatar: key.nullAvatar, AllowEmptyTopicName: key.emptyTopic})
+		}
+		h.push(q, queued{c: c, flags: flags, key: key}, r.opts.MaxQueueEvents)
+	}
+	for _, rc := range recipients {
+		for _, q := range h.byUser[rc.userID] {
+			deliver(q, rc.flags)
+		}
+	}
+	// Queues registered with all_public_streams also get every message of
+	// public channels their users did not receive.
+	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
+		for _, q := range h.queues {
+			if q.opts.AllPublicStreams && !slices.ContainsFunc(recipients, func(rc messageRecipient) bool { return rc.userID == q.userID }) {
+				deliver(q, 0)
 			}
-			key := viewKey{applyMarkdown: q.opts.ApplyMarkdown, emptyTopic: q.opts.Capabilities.EmptyTopicName,
-				nullAvatar: r.avatarURL(viewer, sender, q.opts.ClientGravatar) == nil}
-			if _, ok := mc.variants[key]; !ok {
-				v := r.messageView(viewer, m, 0, false, ViewOptions{ApplyMarkdown: key.applyMarkdown, ClientGravatar: key.nullAvatar, AllowEmptyTopicName: key.emptyTopic})
-				if key.nullAvatar {
-					v.AvatarURL = nil
-				}
-				mc.variants[key] = v
-			}
-			h.push(q, queued{c: c, flags: rc.flags, key: key}, r.opts.MaxQueueEvents)
 		}
 	}
 }

@@ -231,3 +231,20 @@ func TestDeleteMessageEvents(t *testing.T) {
 		t.Fatalf("outsider got %+v", o)
 	}
 }
+
+func TestAllPublicStreamsQueues(t *testing.T) {
+	r, _ := newTestRealm(t)
+	// Cordelia is only in Verona; with all_public_streams she still hears
+	// of Denmark, but never of the private core team.
+	q := mustQueue(t, r, idCordelia, QueueOptions{EventTypes: []string{"message"}, AllPublicStreams: true})
+	plain := mustQueue(t, r, idCordelia, QueueOptions{EventTypes: []string{"message"}})
+	r.As(idHamlet).SendChannelMessage(bg, "Denmark", "t", "public")
+	r.As(idHamlet).SendChannelMessage(bg, "core team", "t", "private")
+	evs := pending(t, r, idCordelia, q, -1)
+	if len(evs) != 1 || evs[0].Payload.(*MessageEvent).Message.DisplayRecipient != "Denmark" {
+		t.Fatalf("all_public_streams queue %+v", evs)
+	}
+	if evs := pending(t, r, idCordelia, plain, -1); len(evs) != 0 {
+		t.Fatal("a plain queue only gets messages its user received")
+	}
+}
