@@ -109,3 +109,37 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 	id, _, ok := r.APIKey(email)
 	return id, ok
 }
+
+// read runs fn with the acting user under the realm's read lock.
+func (a *Actor) read(fn func(me *user.User) error) error {
+	a.r.mu.RLock()
+	defer a.r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	return fn(me)
+}
+
+// write runs fn with the acting user under the realm's write lock. fn
+// validates everything before it changes anything, so an error leaves the
+// realm as it was.
+func (a *Actor) write(fn func(me *user.User) error) error {
+	a.r.mu.Lock()
+	defer a.r.mu.Unlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	return fn(me)
+}
+
+// writeAdmin is write for administrators only.
+func (a *Actor) writeAdmin(fn func(me *user.User) error) error {
+	return a.write(func(me *user.User) error {
+		if !me.Role.IsAdmin() {
+			return UnauthorizedPrincipal("Must be an organization administrator")
+		}
+		return fn(me)
+	})
+}

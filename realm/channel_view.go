@@ -403,15 +403,13 @@ func DefaultChannelsQuery() ChannelsQuery {
 
 // Channels answers GET /streams: the channels q selects among those the
 // caller may see, sorted by name.
-func (a *Actor) Channels(ctx context.Context, q ChannelsQuery) ([]Stream, error) {
+func (a *Actor) Channels(ctx context.Context, q ChannelsQuery) (ans []Stream, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	return r.channelViews(me, q), nil
+	err = a.read(func(me *user.User) error {
+		ans = r.channelViews(me, q)
+		return nil
+	})
+	return ans, err
 }
 
 // channelViews selects channels for GET /streams and register.
@@ -455,17 +453,15 @@ func (r *Realm) channelViews(me *user.User, q ChannelsQuery) []Stream {
 
 // ChannelID answers GET /get_stream_id: the ID of an active channel the
 // caller can read, found by name in any case.
-func (a *Actor) ChannelID(ctx context.Context, name string) (int, error) {
+func (a *Actor) ChannelID(ctx context.Context, name string) (ans int, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return 0, err
-	}
-	c := r.channelsByName[channelKey(strings.TrimSpace(name))]
-	if c == nil || c.IsArchived || !r.hasContentAccess(me, c) {
-		return 0, BadRequest("Invalid channel name '%s'", name)
-	}
-	return c.ID, nil
+	err = a.read(func(me *user.User) error {
+		c := r.channelsByName[channelKey(strings.TrimSpace(name))]
+		if c == nil || c.IsArchived || !r.hasContentAccess(me, c) {
+			return BadRequest("Invalid channel name '%s'", name)
+		}
+		ans = c.ID
+		return nil
+	})
+	return ans, err
 }

@@ -158,15 +158,13 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 
 // RegisterQueue creates an event queue for the actor without fetching any
 // state; Register (POST /register) builds on it.
-func (a *Actor) RegisterQueue(ctx context.Context, opts QueueOptions) (*Queue, error) {
+func (a *Actor) RegisterQueue(ctx context.Context, opts QueueOptions) (ans *Queue, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	return r.newQueue(me, opts)
+	err = a.read(func(me *user.User) (err error) {
+		ans, err = r.newQueue(me, opts)
+		return err
+	})
+	return ans, err
 }
 
 // newQueue creates and stores a queue; the caller holds the realm lock (at

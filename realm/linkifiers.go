@@ -66,82 +66,72 @@ func (r *Realm) Linkifiers() []*linkifier.Linkifier {
 }
 
 // ListLinkifiers answers GET /realm/linkifiers.
-func (a *Actor) ListLinkifiers(ctx context.Context) ([]Linkifier, error) {
-	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if _, err := a.me(); err != nil {
-		return nil, err
-	}
-	return r.linkifierList(), nil
+func (a *Actor) ListLinkifiers(ctx context.Context) (list []Linkifier, err error) {
+	err = a.read(func(*user.User) error {
+		list = a.r.linkifierList()
+		return nil
+	})
+	return list, err
 }
 
 // AddLinkifier answers POST /realm/filters (administrators only).
-func (a *Actor) AddLinkifier(ctx context.Context, spec linkifier.Spec) (int, error) {
+func (a *Actor) AddLinkifier(ctx context.Context, spec linkifier.Spec) (id int, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, err := a.admin(); err != nil {
-		return 0, err
-	}
-	l, err := r.checkLinkifier(r.nextLinkifierID, spec, 0)
-	if err != nil {
-		return 0, err
-	}
-	r.nextLinkifierID++
-	r.linkifiers = append(r.linkifiers, l)
-	r.emitLinkifiers()
-	return l.ID, nil
+	err = a.writeAdmin(func(*user.User) error {
+		l, err := r.checkLinkifier(r.nextLinkifierID, spec, 0)
+		if err != nil {
+			return err
+		}
+		r.nextLinkifierID++
+		r.linkifiers = append(r.linkifiers, l)
+		r.emitLinkifiers()
+		id = l.ID
+		return nil
+	})
+	return id, err
 }
 
 // UpdateLinkifier answers PATCH /realm/filters/{id}; an empty reverse
 // template resets it to none.
 func (a *Actor) UpdateLinkifier(ctx context.Context, id int, spec linkifier.Spec) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, err := a.admin(); err != nil {
-		return err
-	}
-	i := r.linkifierIndex(id)
-	if i < 0 {
-		return BadRequest("Linkifier not found.")
-	}
-	l, err := r.checkLinkifier(id, spec, id)
-	if err != nil {
-		return err
-	}
-	r.linkifiers[i] = l
-	r.emitLinkifiers()
-	return nil
+	return a.writeAdmin(func(*user.User) error {
+		i := r.linkifierIndex(id)
+		if i < 0 {
+			return BadRequest("Linkifier not found.")
+		}
+		l, err := r.checkLinkifier(id, spec, id)
+		if err != nil {
+			return err
+		}
+		r.linkifiers[i] = l
+		r.emitLinkifiers()
+		return nil
+	})
 }
 
 // DeleteLinkifier answers DELETE /realm/filters/{id}.
 func (a *Actor) DeleteLinkifier(ctx context.Context, id int) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, err := a.admin(); err != nil {
-		return err
-	}
-	i := r.linkifierIndex(id)
-	if i < 0 {
-		return BadRequest("Linkifier not found.")
-	}
-	r.linkifiers = slices.Delete(r.linkifiers, i, i+1)
-	r.emitLinkifiers()
-	return nil
+	return a.writeAdmin(func(*user.User) error {
+		i := r.linkifierIndex(id)
+		if i < 0 {
+			return BadRequest("Linkifier not found.")
+		}
+		r.linkifiers = slices.Delete(r.linkifiers, i, i+1)
+		r.emitLinkifiers()
+		return nil
+	})
 }
 
 // ReorderLinkifiers answers PATCH /realm/linkifiers: ids must list every
 // linkifier exactly once, in the new order.
 func (a *Actor) ReorderLinkifiers(ctx context.Context, ids []int) error {
-	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, err := a.admin(); err != nil {
-		return err
-	}
+	return a.writeAdmin(func(*user.User) error { return a.r.reorderLinkifiers(ids) })
+}
+
+// reorderLinkifiers checks and applies a new order.
+func (r *Realm) reorderLinkifiers(ids []int) error {
 	seen := map[int]bool{}
 	for _, id := range ids {
 		if seen[id] {
@@ -185,18 +175,6 @@ func (r *Realm) checkLinkifier(id int, spec linkifier.Spec, selfID int) (*linkif
 
 func (r *Realm) linkifierIndex(id int) int {
 	return slices.IndexFunc(r.linkifiers, func(l *linkifier.Linkifier) bool { return l.ID == id })
-}
-
-// admin returns the acting user if they are an administrator.
-func (a *Actor) admin() (*user.User, error) {
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	if !me.Role.IsAdmin() {
-		return nil, UnauthorizedPrincipal("Must be an organization administrator")
-	}
-	return me, nil
 }
 
 // LinkifiersEvent carries the realm's whole, ordered linkifier list.

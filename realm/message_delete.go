@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
 )
 
 // DeleteMessage deletes a message (DELETE /messages/{id}). Administrators
@@ -12,31 +13,27 @@ import (
 // passed.
 func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	m := r.accessibleMessage(me, id)
-	if m == nil {
-		return invalidMessage()
-	}
-	if !r.inGroup(r.settings.CanDeleteAnyMessageGroup, me.ID) {
-		own := m.SenderID == me.ID
-		if sender := r.users[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
-			own = true
+	return a.write(func(me *user.User) error {
+		m := r.accessibleMessage(me, id)
+		if m == nil {
+			return invalidMessage()
 		}
-		if !own || !r.inGroup(r.settings.CanDeleteOwnMessageGroup, me.ID) {
-			return BadRequest("You don't have permission to delete this message")
+		if !r.inGroup(r.settings.CanDeleteAnyMessageGroup, me.ID) {
+			own := m.SenderID == me.ID
+			if sender := r.users[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
+				own = true
+			}
+			if !own || !r.inGroup(r.settings.CanDeleteOwnMessageGroup, me.ID) {
+				return BadRequest("You don't have permission to delete this message")
+			}
+			if limit := r.settings.MessageContentDeleteLimitSeconds; limit != nil &&
+				r.clock.Now().Unix()-m.Timestamp > int64(*limit) {
+				return BadRequest("The time limit for deleting this message has passed")
+			}
 		}
-		if limit := r.settings.MessageContentDeleteLimitSeconds; limit != nil &&
-			r.clock.Now().Unix()-m.Timestamp > int64(*limit) {
-			return BadRequest("The time limit for deleting this message has passed")
-		}
-	}
-	r.removeMessage(m)
-	return nil
+		r.removeMessage(m)
+		return nil
+	})
 }
 
 // removeMessage drops m from every index and keeps the channel's

@@ -101,31 +101,29 @@ func (req *RegisterRequest) fetches(name string) bool {
 // Register answers POST /register: it opens an event queue and returns the
 // state it starts from. State and queue are taken under one lock, so no
 // change between them is lost or seen twice.
-func (a *Actor) Register(ctx context.Context, req RegisterRequest) (RegisterResult, error) {
+func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans RegisterResult, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	q, err := r.newQueue(me, req.Queue)
-	if err != nil {
-		return nil, err
-	}
-	out := RegisterResult{
-		"queue_id":            q.id,
-		"last_event_id":       -1,
-		"zulip_version":       r.opts.Version,
-		"zulip_feature_level": r.opts.FeatureLevel,
-		"zulip_merge_base":    r.opts.Version,
-	}
-	for _, s := range stateSections {
-		if req.fetches(s.name) {
-			s.fill(r, me, &req, out)
+	err = a.read(func(me *user.User) error {
+		q, err := r.newQueue(me, req.Queue)
+		if err != nil {
+			return err
 		}
-	}
-	return out, nil
+		out := RegisterResult{
+			"queue_id":            q.id,
+			"last_event_id":       -1,
+			"zulip_version":       r.opts.Version,
+			"zulip_feature_level": r.opts.FeatureLevel,
+			"zulip_merge_base":    r.opts.Version,
+		}
+		for _, s := range stateSections {
+			if req.fetches(s.name) {
+				s.fill(r, me, &req, out)
+			}
+		}
+		ans = out
+		return nil
+	})
+	return ans, err
 }
 
 // maxMessageIDOf is the newest message the user received, -1 if none.

@@ -21,15 +21,12 @@ type SavedSnippet struct {
 }
 
 // SavedSnippets answers GET /saved_snippets: the caller's own snippets.
-func (a *Actor) SavedSnippets(ctx context.Context) ([]SavedSnippet, error) {
-	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	return r.snippetList(me.ID), nil
+func (a *Actor) SavedSnippets(ctx context.Context) (list []SavedSnippet, err error) {
+	err = a.read(func(me *user.User) error {
+		list = a.r.snippetList(me.ID)
+		return nil
+	})
+	return list, err
 }
 
 func (r *Realm) snippetList(userID int) []SavedSnippet {
@@ -41,75 +38,65 @@ func (r *Realm) snippetList(userID int) []SavedSnippet {
 }
 
 // CreateSavedSnippet answers POST /saved_snippets.
-func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (int, error) {
+func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (id int, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return 0, err
-	}
-	if err := r.checkSnippet(&title, &content); err != nil {
-		return 0, err
-	}
-	s := &SavedSnippet{ID: r.nextSnippetID, Title: title, Content: content, DateCreated: r.clock.Now().Unix()}
-	r.nextSnippetID++
-	if r.snippets == nil {
-		r.snippets = map[int][]*SavedSnippet{}
-	}
-	r.snippets[me.ID] = append(r.snippets[me.ID], s)
-	r.emit("saved_snippets", SavedSnippetEvent{Op: "add", SavedSnippet: s}, me.ID)
-	return s.ID, nil
+	err = a.write(func(me *user.User) error {
+		if err := r.checkSnippet(&title, &content); err != nil {
+			return err
+		}
+		s := &SavedSnippet{ID: r.nextSnippetID, Title: title, Content: content, DateCreated: r.clock.Now().Unix()}
+		r.nextSnippetID++
+		if r.snippets == nil {
+			r.snippets = map[int][]*SavedSnippet{}
+		}
+		r.snippets[me.ID] = append(r.snippets[me.ID], s)
+		r.emit("saved_snippets", SavedSnippetEvent{Op: "add", SavedSnippet: s}, me.ID)
+		id = s.ID
+		return nil
+	})
+	return id, err
 }
 
 // UpdateSavedSnippet answers PATCH /saved_snippets/{id}: title and/or
 // content of one of the caller's snippets.
 func (a *Actor) UpdateSavedSnippet(ctx context.Context, id int, title, content *string) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	s := r.ownSnippet(me, id)
-	if s == nil {
-		return NotFound("Saved snippet does not exist.")
-	}
-	if title == nil && content == nil {
-		return BadRequest("Nothing to update.")
-	}
-	newTitle, newContent := s.Title, s.Content
-	if title != nil {
-		newTitle = *title
-	}
-	if content != nil {
-		newContent = *content
-	}
-	if err := r.checkSnippet(&newTitle, &newContent); err != nil {
-		return err
-	}
-	s.Title, s.Content = newTitle, newContent
-	updated := *s
-	r.emit("saved_snippets", SavedSnippetEvent{Op: "update", SavedSnippet: &updated}, me.ID)
-	return nil
+	return a.write(func(me *user.User) error {
+		s := r.ownSnippet(me, id)
+		if s == nil {
+			return NotFound("Saved snippet does not exist.")
+		}
+		if title == nil && content == nil {
+			return BadRequest("Nothing to update.")
+		}
+		newTitle, newContent := s.Title, s.Content
+		if title != nil {
+			newTitle = *title
+		}
+		if content != nil {
+			newContent = *content
+		}
+		if err := r.checkSnippet(&newTitle, &newContent); err != nil {
+			return err
+		}
+		s.Title, s.Content = newTitle, newContent
+		updated := *s
+		r.emit("saved_snippets", SavedSnippetEvent{Op: "update", SavedSnippet: &updated}, me.ID)
+		return nil
+	})
 }
 
 // DeleteSavedSnippet answers DELETE /saved_snippets/{id}.
 func (a *Actor) DeleteSavedSnippet(ctx context.Context, id int) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	if r.ownSnippet(me, id) == nil {
-		return NotFound("Saved snippet does not exist.")
-	}
-	r.snippets[me.ID] = slices.DeleteFunc(r.snippets[me.ID], func(s *SavedSnippet) bool { return s.ID == id })
-	r.emit("saved_snippets", SavedSnippetEvent{Op: "remove", SavedSnippetID: id}, me.ID)
-	return nil
+	return a.write(func(me *user.User) error {
+		if r.ownSnippet(me, id) == nil {
+			return NotFound("Saved snippet does not exist.")
+		}
+		r.snippets[me.ID] = slices.DeleteFunc(r.snippets[me.ID], func(s *SavedSnippet) bool { return s.ID == id })
+		r.emit("saved_snippets", SavedSnippetEvent{Op: "remove", SavedSnippetID: id}, me.ID)
+		return nil
+	})
 }
 
 func (r *Realm) ownSnippet(me *user.User, id int) *SavedSnippet {

@@ -96,19 +96,17 @@ var colorPattern = regexp.MustCompile(`^#[a-fA-F0-9]{3,6}$`)
 
 // Subscribe subscribes users to channels, creating channels that do not
 // exist. Everything is checked, in Zulip's order, before anything changes.
-func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (SubscribeResult, error) {
+func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (ans SubscribeResult, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return SubscribeResult{}, err
-	}
-	plan, err := r.planSubscribe(me, req)
-	if err != nil {
-		return SubscribeResult{}, err
-	}
-	return r.applySubscribe(me, req, plan), nil
+	err = a.write(func(me *user.User) error {
+		plan, err := r.planSubscribe(me, req)
+		if err != nil {
+			return err
+		}
+		ans = r.applySubscribe(me, req, plan)
+		return nil
+	})
+	return ans, err
 }
 
 // subscribePlan is a validated subscribe request.
@@ -472,58 +470,56 @@ type UnsubscribeResult struct {
 // than oneself and one's own bots needs an administrator, or access to
 // every channel and membership of its can_remove_subscribers_group (or of
 // can_administer_channel_group for all of them).
-func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Principals) (UnsubscribeResult, error) {
+func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Principals) (ans UnsubscribeResult, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return UnsubscribeResult{}, err
-	}
-	targets := []*user.User{me}
-	others := false
-	if !principals.empty() {
-		if targets, err = r.resolvePrincipals(principals); err != nil {
-			return UnsubscribeResult{}, err
+	err = a.write(func(me *user.User) error {
+		targets := []*user.User{me}
+		others := false
+		if !principals.empty() {
+			if targets, err = r.resolvePrincipals(principals); err != nil {
+				return err
+			}
+			others = slices.ContainsFunc(targets, func(u *user.User) bool {
+				return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
+			})
 		}
-		others = slices.ContainsFunc(targets, func(u *user.User) bool {
-			return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
-		})
-	}
-	var channels []*Channel
-	var missing []string
-	for _, raw := range names {
-		name := strings.TrimSpace(raw)
-		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
-			return UnsubscribeResult{}, err
-		}
-		if c := r.channelsByName[channelKey(name)]; c == nil {
-			missing = append(missing, name)
-		} else if !slices.Contains(channels, c) {
-			channels = append(channels, c)
-		}
-	}
-	if others && !r.canRemoveSubscribers(me, channels) {
-		return UnsubscribeResult{}, BadRequest("Insufficient permission")
-	}
-	if len(missing) > 0 {
-		return UnsubscribeResult{}, BadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
-	}
-	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-	for _, u := range targets {
-		var removed []*Channel
-		for _, c := range channels {
-			if s := r.subs[c.ID][u.ID]; s != nil && s.Active {
-				s.Active = false
-				res.Removed = append(res.Removed, c.Name)
-				removed = append(removed, c)
-			} else {
-				res.NotRemoved = append(res.NotRemoved, c.Name)
+		var channels []*Channel
+		var missing []string
+		for _, raw := range names {
+			name := strings.TrimSpace(raw)
+			if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
+				return err
+			}
+			if c := r.channelsByName[channelKey(name)]; c == nil {
+				missing = append(missing, name)
+			} else if !slices.Contains(channels, c) {
+				channels = append(channels, c)
 			}
 		}
-		r.emitSubscriptionsRemoved(u, removed)
-	}
-	return res, nil
+		if others && !r.canRemoveSubscribers(me, channels) {
+			return BadRequest("Insufficient permission")
+		}
+		if len(missing) > 0 {
+			return BadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+		}
+		res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+		for _, u := range targets {
+			var removed []*Channel
+			for _, c := range channels {
+				if s := r.subs[c.ID][u.ID]; s != nil && s.Active {
+					s.Active = false
+					res.Removed = append(res.Removed, c.Name)
+					removed = append(removed, c)
+				} else {
+					res.NotRemoved = append(res.NotRemoved, c.Name)
+				}
+			}
+			r.emitSubscriptionsRemoved(u, removed)
+		}
+		ans = res
+		return nil
+	})
+	return ans, err
 }
 
 // canRemoveSubscribers is Zulip's rule for unsubscribing others.
@@ -549,15 +545,13 @@ func (r *Realm) canRemoveSubscribers(me *user.User, channels []*Channel) bool {
 
 // Subscriptions answers GET /users/me/subscriptions: the caller's active
 // subscriptions to unarchived channels, sorted by channel name.
-func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) ([]SubscriptionView, error) {
+func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) (ans []SubscriptionView, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	return r.userSubscriptions(me, includeSubscribers, false), nil
+	err = a.read(func(me *user.User) error {
+		ans = r.userSubscriptions(me, includeSubscribers, false)
+		return nil
+	})
+	return ans, err
 }
 
 // CreateChannel creates a channel with the given subscribers, without

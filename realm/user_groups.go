@@ -101,43 +101,41 @@ type CreateGroupRequest struct {
 
 // CreateUserGroup creates a named group; the caller needs the realm's
 // can_create_groups permission.
-func (a *Actor) CreateUserGroup(ctx context.Context, req CreateGroupRequest) (int, error) {
+func (a *Actor) CreateUserGroup(ctx context.Context, req CreateGroupRequest) (ans int, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return 0, err
-	}
-	if me.IsGuest() || !r.inGroup(r.settings.CanCreateGroups, me.ID) {
-		return 0, BadRequest("Insufficient permission")
-	}
-	name, err := r.checkGroupName(req.Name, 0)
-	if err != nil {
-		return 0, err
-	}
-	if err := r.checkUserIDs(req.Members); err != nil {
-		return 0, err
-	}
-	for _, id := range req.Subgroups {
-		if _, err := r.usableGroup(id); err != nil {
-			return 0, err
+	err = a.write(func(me *user.User) error {
+		if me.IsGuest() || !r.inGroup(r.settings.CanCreateGroups, me.ID) {
+			return BadRequest("Insufficient permission")
 		}
-	}
-	settings := r.defaultGroupSettings()
-	if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
-		return 0, err
-	}
-	g := r.addGroup(name, req.Description, false)
-	g.CreatorID, g.DateCreated, g.Settings = me.ID, r.clock.Now().Unix(), settings
-	for _, id := range req.Members {
-		g.Members[id] = struct{}{}
-	}
-	for _, id := range req.Subgroups {
-		g.Subgroups[id] = struct{}{}
-	}
-	r.emit("user_group", UserGroupAddEvent{Op: "add", Group: r.userGroupView(g)}, r.activeUserIDs()...)
-	return g.ID, nil
+		name, err := r.checkGroupName(req.Name, 0)
+		if err != nil {
+			return err
+		}
+		if err := r.checkUserIDs(req.Members); err != nil {
+			return err
+		}
+		for _, id := range req.Subgroups {
+			if _, err := r.usableGroup(id); err != nil {
+				return err
+			}
+		}
+		settings := r.defaultGroupSettings()
+		if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
+			return err
+		}
+		g := r.addGroup(name, req.Description, false)
+		g.CreatorID, g.DateCreated, g.Settings = me.ID, r.clock.Now().Unix(), settings
+		for _, id := range req.Members {
+			g.Members[id] = struct{}{}
+		}
+		for _, id := range req.Subgroups {
+			g.Subgroups[id] = struct{}{}
+		}
+		r.emit("user_group", UserGroupAddEvent{Op: "add", Group: r.userGroupView(g)}, r.activeUserIDs()...)
+		ans = g.ID
+		return nil
+	})
+	return ans, err
 }
 
 // UpdateGroupRequest is PATCH /user_groups/{id}.
@@ -153,120 +151,112 @@ type UpdateGroupRequest struct {
 // settings of a group. Deactivated groups may be renamed and reactivated.
 func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequest) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	g, err := r.groupForUpdate(me, id)
-	if err != nil {
-		return err
-	}
-	if req.Name == nil && req.Description == nil && req.Deactivated == nil && len(req.Settings) == 0 {
-		return BadRequest("No new data supplied")
-	}
-	data := map[string]any{}
-	var name string
-	if req.Name != nil {
-		if name, err = r.checkGroupName(*req.Name, g.ID); err != nil {
+	return a.write(func(me *user.User) error {
+		g, err := r.groupForUpdate(me, id)
+		if err != nil {
 			return err
 		}
-		data["name"] = name
-	}
-	if req.Deactivated != nil {
-		if *req.Deactivated {
-			return BadRequest("Use the deactivate endpoint to deactivate a group")
+		if req.Name == nil && req.Description == nil && req.Deactivated == nil && len(req.Settings) == 0 {
+			return BadRequest("No new data supplied")
 		}
-		data["deactivated"] = false
-	}
-	settings := g.Settings
-	if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
-		return err
-	}
-	for k, v := range req.Settings {
-		data[k] = v
-	}
-	// Apply.
-	if req.Name != nil {
-		delete(r.groupByName, g.Name)
-		g.Name = name
-		r.groupByName[name] = g
-	}
-	if req.Description != nil {
-		g.Description = *req.Description
-		data["description"] = g.Description
-	}
-	g.Settings = settings
-	if req.Deactivated != nil && g.Deactivated {
-		g.Deactivated = false
-		r.emitChange(&change{typ: "user_group", payload: UserGroupAddEvent{Op: "add", Group: r.userGroupView(g)},
-			filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
-		r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: data},
-			filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+		data := map[string]any{}
+		var name string
+		if req.Name != nil {
+			if name, err = r.checkGroupName(*req.Name, g.ID); err != nil {
+				return err
+			}
+			data["name"] = name
+		}
+		if req.Deactivated != nil {
+			if *req.Deactivated {
+				return BadRequest("Use the deactivate endpoint to deactivate a group")
+			}
+			data["deactivated"] = false
+		}
+		settings := g.Settings
+		if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
+			return err
+		}
+		for k, v := range req.Settings {
+			data[k] = v
+		}
+		// Apply.
+		if req.Name != nil {
+			delete(r.groupByName, g.Name)
+			g.Name = name
+			r.groupByName[name] = g
+		}
+		if req.Description != nil {
+			g.Description = *req.Description
+			data["description"] = g.Description
+		}
+		g.Settings = settings
+		if req.Deactivated != nil && g.Deactivated {
+			g.Deactivated = false
+			r.emitChange(&change{typ: "user_group", payload: UserGroupAddEvent{Op: "add", Group: r.userGroupView(g)},
+				filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+			r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: data},
+				filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+			return nil
+		}
+		r.emitGroupUpdate(g, data)
 		return nil
-	}
-	r.emitGroupUpdate(g, data)
-	return nil
+	})
 }
 
 // UpdateGroupMembers adds and removes direct members of a group.
 func (a *Actor) UpdateGroupMembers(ctx context.Context, id int, add, remove []int) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	if me.IsBot() && r.opts.FeatureLevel < 496 {
-		return BadRequest("This endpoint does not accept bot requests.")
-	}
-	g := r.groups[id]
-	if g == nil {
-		return BadRequest("Invalid user group")
-	}
-	if g.IsSystem {
-		return BadRequest("Insufficient permission")
-	}
-	if len(add) == 0 && len(remove) == 0 {
-		return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
-	}
-	manage := r.canManageGroup(me, g)
-	if err := r.checkUserIDs(add); err != nil {
-		return err
-	}
-	for _, uid := range add {
-		if _, ok := g.Members[uid]; ok {
-			return BadRequest("User %d is already a member of this group.", uid)
+	return a.write(func(me *user.User) error {
+		if me.IsBot() && r.opts.FeatureLevel < 496 {
+			return BadRequest("This endpoint does not accept bot requests.")
 		}
-		self := uid == me.ID && r.inGroup(g.Settings.CanJoin, me.ID)
-		if !manage && !self && !r.inGroup(g.Settings.CanAddMembers, me.ID) {
+		g := r.groups[id]
+		if g == nil {
+			return BadRequest("Invalid user group")
+		}
+		if g.IsSystem {
 			return BadRequest("Insufficient permission")
 		}
-	}
-	for _, uid := range remove {
-		if _, ok := g.Members[uid]; !ok {
-			return BadRequest("There is no member '%d' in this user group", uid)
+		if len(add) == 0 && len(remove) == 0 {
+			return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 		}
-		self := uid == me.ID && r.inGroup(g.Settings.CanLeave, me.ID)
-		if !manage && !self && !r.inGroup(g.Settings.CanRemoveMembers, me.ID) {
-			return BadRequest("Insufficient permission")
+		manage := r.canManageGroup(me, g)
+		if err := r.checkUserIDs(add); err != nil {
+			return err
 		}
-	}
-	for _, uid := range add {
-		g.Members[uid] = struct{}{}
-	}
-	for _, uid := range remove {
-		delete(g.Members, uid)
-	}
-	if len(add) > 0 {
-		r.emit("user_group", UserGroupMembersEvent{Op: "add_members", GroupID: g.ID, UserIDs: add}, r.activeUserIDs()...)
-	}
-	if len(remove) > 0 {
-		r.emit("user_group", UserGroupMembersEvent{Op: "remove_members", GroupID: g.ID, UserIDs: remove}, r.activeUserIDs()...)
-	}
-	return nil
+		for _, uid := range add {
+			if _, ok := g.Members[uid]; ok {
+				return BadRequest("User %d is already a member of this group.", uid)
+			}
+			self := uid == me.ID && r.inGroup(g.Settings.CanJoin, me.ID)
+			if !manage && !self && !r.inGroup(g.Settings.CanAddMembers, me.ID) {
+				return BadRequest("Insufficient permission")
+			}
+		}
+		for _, uid := range remove {
+			if _, ok := g.Members[uid]; !ok {
+				return BadRequest("There is no member '%d' in this user group", uid)
+			}
+			self := uid == me.ID && r.inGroup(g.Settings.CanLeave, me.ID)
+			if !manage && !self && !r.inGroup(g.Settings.CanRemoveMembers, me.ID) {
+				return BadRequest("Insufficient permission")
+			}
+		}
+		for _, uid := range add {
+			g.Members[uid] = struct{}{}
+		}
+		for _, uid := range remove {
+			delete(g.Members, uid)
+		}
+		if len(add) > 0 {
+			r.emit("user_group", UserGroupMembersEvent{Op: "add_members", GroupID: g.ID, UserIDs: add}, r.activeUserIDs()...)
+		}
+		if len(remove) > 0 {
+			r.emit("user_group", UserGroupMembersEvent{Op: "remove_members", GroupID: g.ID, UserIDs: remove}, r.activeUserIDs()...)
+		}
+		return nil
+	})
 }
 
 // UpdateGroupSubgroups adds and removes direct subgroups. A cycle, an
@@ -274,65 +264,61 @@ func (a *Actor) UpdateGroupMembers(ctx context.Context, id int, add, remove []in
 // deactivated group may be changed.
 func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []int) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	if me.IsBot() && r.opts.FeatureLevel < 496 {
-		return BadRequest("This endpoint does not accept bot requests.")
-	}
-	g, err := r.groupForUpdate(me, id)
-	if err != nil {
-		return err
-	}
-	if g.Deactivated && r.opts.FeatureLevel < 391 {
-		return BadRequest("You can only change subgroups of an active group.")
-	}
-	if len(add) == 0 && len(remove) == 0 {
-		return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
-	}
-	for _, sid := range add {
-		sub, err := r.usableGroup(sid)
+	return a.write(func(me *user.User) error {
+		if me.IsBot() && r.opts.FeatureLevel < 496 {
+			return BadRequest("This endpoint does not accept bot requests.")
+		}
+		g, err := r.groupForUpdate(me, id)
 		if err != nil {
 			return err
 		}
-		if _, ok := g.Subgroups[sid]; ok {
-			return BadRequest("User group %d is already a subgroup of this group.", sid)
+		if g.Deactivated && r.opts.FeatureLevel < 391 {
+			return BadRequest("You can only change subgroups of an active group.")
 		}
-		if group.WouldCycle(g, sub, r.lookupGroup) {
+		if len(add) == 0 && len(remove) == 0 {
+			return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+		}
+		for _, sid := range add {
+			sub, err := r.usableGroup(sid)
+			if err != nil {
+				return err
+			}
+			if _, ok := g.Subgroups[sid]; ok {
+				return BadRequest("User group %d is already a subgroup of this group.", sid)
+			}
+			if group.WouldCycle(g, sub, r.lookupGroup) {
+				return BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+			}
+		}
+		for _, sid := range remove {
+			if r.groups[sid] == nil {
+				return BadRequest("Invalid user group")
+			}
+			if _, ok := g.Subgroups[sid]; !ok {
+				return BadRequest("User group %d is not a subgroup of this group.", sid)
+			}
+		}
+		// A set of new subgroups may form a cycle only through each other.
+		for _, sid := range add {
+			g.Subgroups[sid] = struct{}{}
+		}
+		if slices.ContainsFunc(add, func(sid int) bool { return group.Reaches(r.groups[sid], g.ID, r.lookupGroup) }) {
+			for _, sid := range add {
+				delete(g.Subgroups, sid)
+			}
 			return BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
 		}
-	}
-	for _, sid := range remove {
-		if r.groups[sid] == nil {
-			return BadRequest("Invalid user group")
-		}
-		if _, ok := g.Subgroups[sid]; !ok {
-			return BadRequest("User group %d is not a subgroup of this group.", sid)
-		}
-	}
-	// A set of new subgroups may form a cycle only through each other.
-	for _, sid := range add {
-		g.Subgroups[sid] = struct{}{}
-	}
-	if slices.ContainsFunc(add, func(sid int) bool { return group.Reaches(r.groups[sid], g.ID, r.lookupGroup) }) {
-		for _, sid := range add {
+		for _, sid := range remove {
 			delete(g.Subgroups, sid)
 		}
-		return BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
-	}
-	for _, sid := range remove {
-		delete(g.Subgroups, sid)
-	}
-	if len(add) > 0 {
-		r.emit("user_group", UserGroupSubgroupsEvent{Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: add}, r.activeUserIDs()...)
-	}
-	if len(remove) > 0 {
-		r.emit("user_group", UserGroupSubgroupsEvent{Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: remove}, r.activeUserIDs()...)
-	}
-	return nil
+		if len(add) > 0 {
+			r.emit("user_group", UserGroupSubgroupsEvent{Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: add}, r.activeUserIDs()...)
+		}
+		if len(remove) > 0 {
+			r.emit("user_group", UserGroupSubgroupsEvent{Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: remove}, r.activeUserIDs()...)
+		}
+		return nil
+	})
 }
 
 // GroupMembers answers GET /user_groups/{id}/members: active members,
@@ -399,61 +385,57 @@ func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) ([]
 
 // IsGroupMember answers GET /user_groups/{id}/members/{user_id}. A
 // deactivated user is never a member.
-func (a *Actor) IsGroupMember(ctx context.Context, id, userID int, directOnly bool) (bool, error) {
+func (a *Actor) IsGroupMember(ctx context.Context, id, userID int, directOnly bool) (ans bool, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return false, err
-	}
-	if me.IsBot() && r.opts.FeatureLevel < 496 {
-		return false, BadRequest("This endpoint does not accept bot requests.")
-	}
-	g := r.groups[id]
-	if g == nil {
-		return false, BadRequest("Invalid user group")
-	}
-	u := r.users[userID]
-	if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < 458) {
-		return false, noSuchUser()
-	}
-	if !u.IsActive {
-		return false, nil
-	}
-	if directOnly {
-		_, ok := g.Members[userID]
-		return ok, nil
-	}
-	return group.HasMember(g, userID, r.lookupGroup), nil
+	err = a.read(func(me *user.User) error {
+		if me.IsBot() && r.opts.FeatureLevel < 496 {
+			return BadRequest("This endpoint does not accept bot requests.")
+		}
+		g := r.groups[id]
+		if g == nil {
+			return BadRequest("Invalid user group")
+		}
+		u := r.users[userID]
+		if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < 458) {
+			return noSuchUser()
+		}
+		if !u.IsActive {
+			ans = false
+			return nil
+		}
+		if directOnly {
+			_, ok := g.Members[userID]
+			ans = ok
+			return nil
+		}
+		ans = group.HasMember(g, userID, r.lookupGroup)
+		return nil
+	})
+	return ans, err
 }
 
 // DeactivateUserGroup deactivates a named group that nothing uses.
 func (a *Actor) DeactivateUserGroup(ctx context.Context, id int) error {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	g, err := r.groupForUpdate(me, id)
-	if err != nil {
-		return err
-	}
-	if g.Deactivated {
-		return BadRequest("User group is already deactivated.")
-	}
-	if objections := r.groupObjections(g); len(objections) > 0 {
-		return &Error{Code: CodeCannotDeactivateGroupInUse, Msg: "Cannot deactivate user group in use.", Status: 400,
-			Extra: map[string]any{"objections": objections}}
-	}
-	g.Deactivated = true
-	r.emitChange(&change{typ: "user_group", payload: UserGroupRemoveEvent{Op: "remove", GroupID: g.ID},
-		filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
-	r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}},
-		filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
-	return nil
+	return a.write(func(me *user.User) error {
+		g, err := r.groupForUpdate(me, id)
+		if err != nil {
+			return err
+		}
+		if g.Deactivated {
+			return BadRequest("User group is already deactivated.")
+		}
+		if objections := r.groupObjections(g); len(objections) > 0 {
+			return &Error{Code: CodeCannotDeactivateGroupInUse, Msg: "Cannot deactivate user group in use.", Status: 400,
+				Extra: map[string]any{"objections": objections}}
+		}
+		g.Deactivated = true
+		r.emitChange(&change{typ: "user_group", payload: UserGroupRemoveEvent{Op: "remove", GroupID: g.ID},
+			filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+		r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}},
+			filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+		return nil
+	})
 }
 
 // sortedGroups lists every group by ID.

@@ -14,52 +14,46 @@ import (
 
 // OwnUser answers GET /users/me: the caller's own user object, with
 // max_message_id and (for humans) every custom profile field value.
-func (a *Actor) OwnUser(ctx context.Context) (OwnUser, error) {
+func (a *Actor) OwnUser(ctx context.Context) (ans OwnUser, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return OwnUser{}, err
-	}
-	return r.ownUserView(me), nil
+	err = a.read(func(me *user.User) error {
+		ans = r.ownUserView(me)
+		return nil
+	})
+	return ans, err
 }
 
 // GetUser answers GET /users/{user_id}: any account of the realm, bots and
 // deactivated users included (system bots live in another realm and are
 // not found).
-func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (User, error) {
+func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (ans User, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return User{}, err
-	}
-	u := r.realmUser(userID)
-	if u == nil {
-		return User{}, noSuchUser()
-	}
-	return r.userView(me, u, o), nil
+	err = a.read(func(me *user.User) error {
+		u := r.realmUser(userID)
+		if u == nil {
+			return noSuchUser()
+		}
+		ans = r.userView(me, u, o)
+		return nil
+	})
+	return ans, err
 }
 
 // GetUserByEmail answers GET /users/{email}. As Zulip does from feature
 // level 302, a real (delivery) address finds its user only when the caller
 // may see that address; the API address user<ID>@zulipdev.com finds any
 // user by the ID it embeds. Matching ignores case.
-func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOptions) (User, error) {
+func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOptions) (ans User, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return User{}, err
-	}
-	u := r.userByEmailFor(me, email)
-	if u == nil {
-		return User{}, noSuchUser()
-	}
-	return r.userView(me, u, o), nil
+	err = a.read(func(me *user.User) error {
+		u := r.userByEmailFor(me, email)
+		if u == nil {
+			return noSuchUser()
+		}
+		ans = r.userView(me, u, o)
+		return nil
+	})
+	return ans, err
 }
 
 // UserListOptions choose what GET /users returns.
@@ -72,28 +66,26 @@ type UserListOptions struct {
 
 // ListUsers answers GET /users: the accounts of the realm (bots and
 // deactivated users included, system bots not), by ID.
-func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) ([]User, error) {
+func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return nil, err
-	}
-	var wanted map[int]bool
-	if o.UserIDs != nil {
-		wanted = make(map[int]bool, len(o.UserIDs))
-		for _, id := range o.UserIDs {
-			wanted[id] = true
+	err = a.read(func(me *user.User) error {
+		var wanted map[int]bool
+		if o.UserIDs != nil {
+			wanted = make(map[int]bool, len(o.UserIDs))
+			for _, id := range o.UserIDs {
+				wanted[id] = true
+			}
 		}
-	}
-	out := make([]User, 0, len(r.users))
-	for _, u := range r.sortedUsers() {
-		if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
-			out = append(out, r.userView(me, u, o.UserViewOptions))
+		out := make([]User, 0, len(r.users))
+		for _, u := range r.sortedUsers() {
+			if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
+				out = append(out, r.userView(me, u, o.UserViewOptions))
+			}
 		}
-	}
-	return out, nil
+		ans = out
+		return nil
+	})
+	return ans, err
 }
 
 // CreateUserParams are the parameters of POST /users as sent; a nil field
@@ -113,42 +105,40 @@ func (a *Actor) CreateUser(ctx context.Context, email, password, fullName string
 // parameters that may be missing: the administrator check comes before
 // the parameters (REQUEST_VARIABLE_MISSING), which come before
 // can_create_users, the name, the address and its uniqueness.
-func (a *Actor) CreateUserFromParams(ctx context.Context, p CreateUserParams) (int, error) {
+func (a *Actor) CreateUserFromParams(ctx context.Context, p CreateUserParams) (ans int, err error) {
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return 0, err
-	}
-	if !me.Role.IsAdmin() {
-		return 0, UnauthorizedPrincipal("Must be an organization administrator")
-	}
-	for _, v := range []struct {
-		name string
-		val  *string
-	}{{"email", p.Email}, {"password", p.Password}, {"full_name", p.FullName}} {
-		if v.val == nil {
-			return 0, VariableMissing(v.name)
+	err = a.write(func(me *user.User) error {
+		if !me.Role.IsAdmin() {
+			return UnauthorizedPrincipal("Must be an organization administrator")
 		}
-	}
-	if !me.CanCreateUsers {
-		return 0, BadRequest("User not authorized to create users")
-	}
-	name, err := checkFullName(*p.FullName)
-	if err != nil {
-		return 0, err
-	}
-	email := strings.TrimSpace(*p.Email)
-	if !validEmailAddress(email) {
-		return 0, BadRequest("Bad name or username")
-	}
-	if err := r.checkEmailFree(email); err != nil {
-		return 0, err
-	}
-	u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember})
-	r.announceNewUser(u)
-	return u.ID, nil
+		for _, v := range []struct {
+			name string
+			val  *string
+		}{{"email", p.Email}, {"password", p.Password}, {"full_name", p.FullName}} {
+			if v.val == nil {
+				return VariableMissing(v.name)
+			}
+		}
+		if !me.CanCreateUsers {
+			return BadRequest("User not authorized to create users")
+		}
+		name, err := checkFullName(*p.FullName)
+		if err != nil {
+			return err
+		}
+		email := strings.TrimSpace(*p.Email)
+		if !validEmailAddress(email) {
+			return BadRequest("Bad name or username")
+		}
+		if err := r.checkEmailFree(email); err != nil {
+			return err
+		}
+		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember})
+		r.announceNewUser(u)
+		ans = u.ID
+		return nil
+	})
+	return ans, err
 }
 
 // NewUser describes an account to add directly with Realm.AddUser.
