@@ -65,7 +65,9 @@ func writeError(w http.ResponseWriter, err error) {
 		status = http.StatusBadRequest
 	}
 	if re.Code == realm.CodeUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+		if w.Header().Get("WWW-Authenticate") == "" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+		}
 	}
 	body := make(map[string]any, 3+len(re.Extra))
 	for k, v := range re.Extra {

@@ -18,6 +18,10 @@ import (
 // APIPrefix is the path prefix of every API route.
 const APIPrefix = "/api/v1"
 
+// JSONPrefix serves the same routes to browser sessions (cookie login,
+// CSRF token on unsafe methods), as Zulip's web app uses them.
+const JSONPrefix = "/json"
+
 // Server serves the Zulip HTTP API of one realm. It is an http.Handler.
 type Server struct {
 	realm   *realm.Realm
@@ -43,7 +47,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)
@@ -78,11 +82,14 @@ type route struct {
 	path   string
 	h      func(c *call) (any, error)
 	public bool
+	// apiOnly keeps the route off /json (the dev login endpoints).
+	apiOnly bool
 }
 
 // call is one authenticated request being served.
 type call struct {
 	req   *http.Request
+	w     http.ResponseWriter // for the rare handler that sets cookies
 	p     *params
 	actor *realm.Actor // nil on public routes
 }
@@ -100,13 +107,24 @@ func (c *call) pathInt(name string) (int, error) {
 }
 
 func (s *Server) handle(rt route) {
-	path := APIPrefix + rt.path
+	s.handlePrefix(APIPrefix, rt, s.authenticate)
+	if !rt.apiOnly {
+		s.handlePrefix(JSONPrefix, rt, s.authenticateSession)
+	}
+}
+
+// handlePrefix registers rt below prefix, authenticated by auth.
+func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) (*realm.Actor, error)) {
+	path := prefix + rt.path
 	s.allowed[path] = append(s.allowed[path], rt.method)
 	s.mux.HandleFunc(rt.method+" "+path, func(w http.ResponseWriter, req *http.Request) {
-		c := &call{req: req}
+		c := &call{req: req, w: w}
 		if !rt.public {
-			actor, err := s.authenticate(req)
+			actor, err := auth(req)
 			if err != nil {
+				if prefix == JSONPrefix {
+					w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
+				}
 				writeError(w, err)
 				return
 			}
@@ -125,6 +143,17 @@ func (s *Server) handle(rt route) {
 		}
 		writeSuccess(w, result, p.ignored())
 	})
+}
+
+// authenticateSession checks a /json request's session cookie and, for
+// methods that change state, its X-CSRFToken header.
+func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
+	var sessionID string
+	if c, err := req.Cookie("sessionid"); err == nil {
+		sessionID = c.Value
+	}
+	unsafe := req.Method != http.MethodGet && req.Method != http.MethodHead && req.Method != http.MethodOptions
+	return s.realm.SessionActor(sessionID, req.Header.Get("X-CSRFToken"), unsafe)
 }
 
 // authenticate checks HTTP Basic credentials: email and API key. As in

@@ -1,5 +1,7 @@
 package httpapi
 
+import "net/http"
+
 import "github.com/minizulip/minizulip/realm"
 
 // serverRoutes are the routes that need no login: server_settings and the
@@ -9,9 +11,9 @@ func (s *Server) serverRoutes() []route {
 		// Zulip serves it with require_safe: GET (and HEAD) only.
 		{method: "GET", path: "/server_settings", h: s.serverSettings, public: true},
 		// dev_fetch_api_key is POST only; dev_list_users takes any method.
-		{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true},
-		{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true},
-		{method: "POST", path: "/dev_list_users", h: s.devListUsers, public: true},
+		{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true, apiOnly: true},
+		{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
+		{method: "POST", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
 	}
 }
 
@@ -33,7 +35,16 @@ func (s *Server) devFetchAPIKey(c *call) (any, error) {
 	if !s.devMode {
 		return nil, errNotDevServer()
 	}
-	return s.realm.DevFetchAPIKey(username)
+	login, err := s.realm.DevFetchAPIKey(username)
+	if err != nil {
+		return nil, err
+	}
+	// A dev login also logs the browser session in, for /json routes.
+	if sess, err := s.realm.StartSession(login.UserID); err == nil {
+		http.SetCookie(c.w, &http.Cookie{Name: "csrftoken", Value: sess.CSRFToken, Path: "/"})
+		http.SetCookie(c.w, &http.Cookie{Name: "sessionid", Value: sess.ID, Path: "/"})
+	}
+	return login, nil
 }
 
 func (s *Server) devListUsers(c *call) (any, error) {

@@ -27,6 +27,7 @@ const (
 	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
 	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
 	CodeRateLimitHit                  Code = "RATE_LIMIT_HIT"
+	CodeCSRFFailed                    Code = "CSRF_FAILED"
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

@@ -1,0 +1,64 @@
+package realm
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/minizulip/minizulip/user"
+)
+
+// BotRequest is POST /bots: a bot owned by the caller.
+type BotRequest struct {
+	FullName  string
+	ShortName string
+	BotType   user.BotType // default generic
+}
+
+// CreatedBot is the answer of POST /bots.
+type CreatedBot struct {
+	UserID                      int     `json:"user_id"`
+	APIKey                      string  `json:"api_key"`
+	AvatarURL                   string  `json:"avatar_url"`
+	DefaultSendingStream        *string `json:"default_sending_stream"`
+	DefaultEventsRegisterStream *string `json:"default_events_register_stream"`
+	DefaultAllPublicStreams     bool    `json:"default_all_public_streams"`
+}
+
+// botShortName is what Zulip accepts before "-bot@".
+var botShortName = regexp.MustCompile(`^[a-zA-Z0-9_.\-]+$`)
+
+// CreateBot creates a bot owned by the caller; its email is
+// <short_name>-bot@<the realm's fake email domain>, as clients assume.
+func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, err error) {
+	r := a.r
+	err = a.write(func(me *user.User) error {
+		if me.IsGuest() {
+			return BadRequest("Not allowed for guest users")
+		}
+		if req.BotType == user.NotABot {
+			req.BotType = user.GenericBot
+		}
+		if req.BotType < user.GenericBot || req.BotType > user.EmbeddedBot {
+			return BadRequest("Invalid bot type")
+		}
+		short := strings.TrimSpace(req.ShortName)
+		if !botShortName.MatchString(short) {
+			return BadRequest("Bad name or username")
+		}
+		name, err := checkFullName(req.FullName)
+		if err != nil {
+			return err
+		}
+		email := short + "-bot@" + FakeEmailDomain
+		if err := r.checkEmailFree(email); err != nil {
+			return BadRequest("Username already in use")
+		}
+		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
+			BotType: req.BotType, BotOwnerID: me.ID})
+		r.announceNewUser(u)
+		ans = CreatedBot{UserID: u.ID, APIKey: u.APIKey, AvatarURL: u.AvatarURL}
+		return nil
+	})
+	return ans, err
+}
