@@ -14,6 +14,8 @@ func (s *Server) userRoutes() []route {
 		// Zulip has /users/{user_id} (digits) and /users/{email}; one
 		// pattern serves both.
 		{method: "GET", path: "/users/{user}", h: getUser},
+		{method: "DELETE", path: "/users/{user}", h: deactivateUser},
+		{method: "POST", path: "/users/{user}/reactivate", h: reactivateUser},
 	}
 }
 
@@ -115,4 +117,20 @@ func createUser(c *call) (any, error) {
 		return nil, err
 	}
 	return createdUser{UserID: id}, nil
+}
+
+func deactivateUser(c *call) (any, error) {
+	id, err := c.pathInt("user")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.DeactivateUser(c.ctx(), id)
+}
+
+func reactivateUser(c *call) (any, error) {
+	id, err := c.pathInt("user")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.ReactivateUser(c.ctx(), id)
 }

@@ -28,6 +28,7 @@ const (
 	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
 	CodeRateLimitHit                  Code = "RATE_LIMIT_HIT"
 	CodeCSRFFailed                    Code = "CSRF_FAILED"
+	CodeCannotDeactivateLastUser      Code = "CANNOT_DEACTIVATE_LAST_USER"
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

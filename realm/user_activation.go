@@ -1,0 +1,72 @@
+package realm
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/minizulip/minizulip/user"
+)
+
+// RealmUserUpdateEvent reports changed fields of a user.
+type RealmUserUpdateEvent struct {
+	Op     string         `json:"op"`
+	Person map[string]any `json:"person"`
+}
+
+// DeactivateUser answers DELETE /users/{id}: administrators deactivate
+// anyone but the last owner; a bot's owner may deactivate the bot.
+func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		target := r.users[userID]
+		if target == nil || target.IsSystemBot {
+			return noSuchUser()
+		}
+		if !me.Role.IsAdmin() && !(target.IsBot() && target.BotOwnerID == me.ID) {
+			return UnauthorizedPrincipal("Must be an organization administrator")
+		}
+		if !target.IsActive {
+			return BadRequest("User is already deactivated")
+		}
+		if target.Role == user.RoleOwner && r.activeOwnerCount() == 1 {
+			return &Error{Code: CodeCannotDeactivateLastUser, Msg: "Cannot deactivate the only organization owner",
+				Status: http.StatusBadRequest, Extra: map[string]any{"is_last_owner": true, "entity": target.FullName}}
+		}
+		target.IsActive = false
+		r.emitActiveChange(target)
+		return nil
+	})
+}
+
+// ReactivateUser answers POST /users/{id}/reactivate (administrators).
+func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
+	r := a.r
+	return a.writeAdmin(func(me *user.User) error {
+		target := r.users[userID]
+		if target == nil || target.IsSystemBot {
+			return noSuchUser()
+		}
+		if target.IsActive {
+			return BadRequest("User is already active")
+		}
+		target.IsActive = true
+		r.emitActiveChange(target)
+		return nil
+	})
+}
+
+func (r *Realm) activeOwnerCount() int {
+	n := 0
+	for _, u := range r.users {
+		if u.IsActive && u.Role == user.RoleOwner && !u.IsBot() {
+			n++
+		}
+	}
+	return n
+}
+
+// emitActiveChange tells every active user that u was (de)activated.
+func (r *Realm) emitActiveChange(u *user.User) {
+	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "is_active": u.IsActive}},
+		r.activeUserIDs()...)
+}
