@@ -1,6 +1,8 @@
 package realm
 
 import (
+	"context"
+
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
@@ -111,4 +113,47 @@ func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
 		return true
 	})
 	return seen
+}
+
+// UserTopicRequest is POST /user_topics (or the legacy muted_topics
+// endpoint): a channel by ID or name, a topic and the new policy.
+type UserTopicRequest struct {
+	ChannelID   int
+	ChannelName string
+	Topic       string
+	Policy      int
+}
+
+// SetUserTopic changes the caller's visibility policy for a topic. It
+// needs access to the channel, except to reset the policy to inherit.
+// An unchanged policy succeeds and sends nothing.
+func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		if req.Policy < PolicyInherit || req.Policy > PolicyFollowed {
+			return BadRequest("Invalid visibility_policy")
+		}
+		var ch *Channel
+		if req.ChannelName != "" {
+			ch = r.channelsByName[channelKey(req.ChannelName)]
+		} else {
+			ch = r.channels[req.ChannelID]
+		}
+		if ch == nil || (req.Policy != PolicyInherit && !r.historyReadableBy(ch, me.ID) && !r.isSubscribed(ch.ID, me.ID)) {
+			if req.ChannelName != "" {
+				return BadRequest("Invalid channel name '%s'", req.ChannelName)
+			}
+			return BadRequest("Invalid channel ID")
+		}
+		name := topic.Normalize(req.Topic)
+		if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
+			name = ""
+		}
+		if r.userTopicPolicy(me.ID, ch.ID, name) == req.Policy {
+			return nil
+		}
+		r.setUserTopicPolicy(me.ID, ch.ID, name, req.Policy)
+		r.emitUserTopic(me.ID, ch.ID, name, req.Policy)
+		return nil
+	})
 }
