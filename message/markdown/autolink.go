@@ -89,7 +89,9 @@ func (p autolinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Cont
 	return link
 }
 
-func wordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
+func wordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
 
 // runWhile returns how many bytes of b from i satisfy f.
 func runWhile(b []byte, i int, f func(rune) bool) int {
