@@ -77,7 +77,8 @@ type fixtureRealm struct{ noLookup }
 // TestFixtures renders every case of visible.json and visible_linkify.json
 // and compares byte for byte.
 func TestFixtures(t *testing.T) {
-	r := New(WithRealmURL("http://zulip.testserver"))
+	r := New(WithRealmURL("http://zulip.testserver"),
+		WithCamo("https://external-content.zulipcdn.net/external_content/", "dummy"))
 	var cases []fixtureCase
 	cases = append(cases, loadFixtures(t, "visible.json")...)
 	cases = append(cases, loadFixtures(t, "visible_linkify.json")...)

@@ -140,7 +140,7 @@ func renderText(w util.BufWriter, source []byte, node ast.Node, entering bool) (
 		if n.NextSibling() != nil || !isLastInBlock(n) {
 			_, _ = w.WriteString("<br>\n")
 		}
-	} else if isLastInBlock(n) {
+	} else if isLastInBlock(n) && ast.IsParagraph(blockOf(n)) {
 		i := seg.Stop
 		for i < len(source) && (source[i] == ' ' || source[i] == '\t') {
 			i++
@@ -159,6 +159,14 @@ func isLastInBlock(t ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// blockOf is the block holding an inline node.
+func blockOf(n ast.Node) ast.Node {
+	for n != nil && n.Type() == ast.TypeInline {
+		n = n.Parent()
+	}
+	return n
 }
 
 func renderString(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {

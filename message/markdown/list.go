@@ -42,6 +42,9 @@ type listItem struct {
 
 	wasLoose  bool
 	looseLine int
+	// dedent: the current child block began after a blank line, so its
+	// lines lose the item's indent (Python-Markdown dedents such blocks).
+	dedent bool
 }
 
 func (n *listItem) Kind() ast.NodeKind { return KindListItem }
@@ -181,6 +184,7 @@ func (listItemParser) Continue(node ast.Node, reader text.Reader, pc parser.Cont
 	line, _ := reader.PeekLine()
 	if util.IsBlank(line) {
 		it.sawBlank = true
+		it.dedent = false
 		return parser.Continue | parser.HasChildren
 	}
 	indent, _, _, _, isItem := itemLine(line)
@@ -188,9 +192,10 @@ func (listItemParser) Continue(node ast.Node, reader text.Reader, pc parser.Cont
 	case isItem && indent <= 1:
 		return parser.Close
 	case indent >= 2:
-		if it.sawBlank || isItem {
+		if it.sawBlank || isItem || it.dedent {
 			reader.Advance(2)
 			if it.sawBlank {
+				it.dedent = true
 				line, _ := reader.Position()
 				it.wasLoose, it.looseLine = it.Loose, line
 				it.Loose = true

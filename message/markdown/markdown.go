@@ -11,6 +11,9 @@ package markdown
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/hex"
 	"strings"
 	"sync"
 
@@ -97,10 +100,24 @@ func WithRealmURL(u string) Option {
 	return func(r *Renderer) { r.realmURL = strings.TrimRight(u, "/") }
 }
 
+// WithCamo routes video previews through a Camo image proxy at base
+// (like "https://external-content.zulipcdn.net/external_content/") with
+// the proxy's shared key, as Zulip does.
+func WithCamo(base, key string) Option {
+	return func(r *Renderer) {
+		r.camo = func(u string) string {
+			m := hmac.New(sha1.New, []byte(key))
+			m.Write([]byte(u))
+			return base + hex.EncodeToString(m.Sum(nil)) + "/" + hex.EncodeToString([]byte(u))
+		}
+	}
+}
+
 // Renderer renders Zulip Markdown. Safe for concurrent use.
 type Renderer struct {
 	md       goldmark.Markdown
 	realmURL string
+	camo     func(string) string
 	bufs     sync.Pool
 }
 
@@ -171,7 +188,7 @@ func (r *Renderer) RenderWith(content string, lookup Lookup) Result {
 // RenderFor renders content for a sender.
 func (r *Renderer) RenderFor(content string, c Context) Result {
 	src := []byte(normalize(content))
-	st := &state{ctx: c, realmURL: r.realmURL}
+	st := &state{ctx: c, realmURL: r.realmURL, camo: r.camo}
 	pc := parser.NewContext()
 	pc.Set(stateKey, st)
 	doc := r.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))

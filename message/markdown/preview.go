@@ -27,6 +27,7 @@ type previewNode struct {
 	Title string
 	Image string // image URL; "" for a video
 	Video string // video URL
+	Camo  string // the video through the image proxy, if one is set
 }
 
 func (n *previewNode) Kind() ast.NodeKind { return KindPreview }
@@ -117,6 +118,9 @@ func (previewTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		switch {
 		case isVideoURL(u):
 			p = &previewNode{Href: f.href, Video: f.href}
+			if st.camo != nil {
+				p.Camo = st.camo(f.href)
+			}
 		case isImageURL(u):
 			p = &previewNode{Href: f.href, Image: actualImageURL(f.href, u)}
 			st.hasImage = true
@@ -213,7 +217,11 @@ func renderPreview(w util.BufWriter, source []byte, node ast.Node, entering bool
 	if n.Video != "" {
 		_, _ = w.WriteString(`<div class="message_inline_image message_inline_video">`)
 		writeTag(w, "a", attrs)
-		writeTag(w, "video", [][2]string{{"preload", "metadata"}, {"src", n.Video}})
+		if n.Camo != "" {
+			writeTag(w, "video", [][2]string{{"data-video-original-url", n.Video}, {"preload", "metadata"}, {"src", n.Camo}})
+		} else {
+			writeTag(w, "video", [][2]string{{"preload", "metadata"}, {"src", n.Video}})
+		}
 		_, _ = w.WriteString("</video></a></div>")
 		return ast.WalkSkipChildren, nil
 	}

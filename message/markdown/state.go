@@ -13,6 +13,7 @@ var stateKey = parser.NewContextKey()
 type state struct {
 	ctx      Context
 	realmURL string
+	camo     func(string) string
 
 	users          []int
 	groups         []int
