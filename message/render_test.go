@@ -10,7 +10,7 @@ func TestRenderBasics(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"hello", "<p>hello</p>"},
 		{"**bold** and *em*", "<p><strong>bold</strong> and <em>em</em></p>"},
-		{"line1\nline2", "<p>line1<br />\nline2</p>"},
+		{"line1\nline2", "<p>line1<br>\nline2</p>"},
 		{"a <b>x</b>", "<p>a &lt;b&gt;x&lt;/b&gt;</p>"},
 		{"<script>alert(1)</script>", "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>"},
 		{"`code`", "<p><code>code</code></p>"},

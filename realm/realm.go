@@ -9,6 +9,7 @@ package realm
 
 import (
 	"crypto/rand"
+	"github.com/minizulip/minizulip/message/markdown"
 	"sync"
 	"time"
 
@@ -93,7 +94,7 @@ func New(opts ...Option) *Realm {
 	r := &Realm{
 		opts:              o,
 		clock:             o.Clock,
-		renderer:          message.NewRenderer(),
+		renderer:          message.NewRenderer(markdown.WithRealmURL(o.URL)),
 		users:             map[int]*user.User{},
 		usersByEmail:      map[string]*user.User{},
 		nextUserID:        1,

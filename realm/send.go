@@ -63,8 +63,6 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 	if err != nil {
 		return SendResult{}, BadRequest("%s", err.Error())
 	}
-	rendered := a.r.renderer.Render(content) // outside the lock: pure
-
 	r := a.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -73,7 +71,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		return SendResult{}, err
 	}
 	m := &message.Message{
-		Type: kind, SenderID: sender.ID, Content: content, Rendered: rendered,
+		Type: kind, SenderID: sender.ID, Content: content,
 		Timestamp: r.clock.Now().Unix(), Client: req.Client, IsMeMessage: message.IsMeMessage(content),
 	}
 	if m.Client == "" {
@@ -103,6 +101,16 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		recipients = conv.userIDs
 	}
 
+	// Rendering reads realm state (mentioned users, groups, channels), so
+	// it happens under the lock.
+	// translate_emoticons is not a stored user setting yet (always off).
+	rendered := r.renderer.RenderWith(content, markdownLookup{r})
+	m.Rendered = rendered.HTML
+	mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
+	if err != nil {
+		return SendResult{}, err
+	}
+
 	// Everything is valid: store and deliver.
 	m.ID = r.nextMessageID
 	r.nextMessageID++
@@ -122,7 +130,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		if u == nil || !u.IsActive {
 			continue
 		}
-		var flags message.Flags
+		flags := mentions.of(uid)
 		if uid == sender.ID {
 			senderDelivered = true
 			if readBySender {
@@ -133,9 +141,9 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		delivered = append(delivered, messageRecipient{uid, flags})
 	}
 	if !senderDelivered {
-		var flags message.Flags
+		flags := mentions.of(sender.ID)
 		if readBySender {
-			flags = message.Read
+			flags |= message.Read
 		}
 		r.messages.deliver(sender.ID, m, flags)
 		delivered = append(delivered, messageRecipient{sender.ID, flags})
@@ -325,5 +333,8 @@ func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult
 		return RenderResult{}, err
 	}
 	content = message.Truncate(content, a.r.opts.Limits.MaxMessageLength)
-	return RenderResult{Rendered: a.r.renderer.Render(content)}, nil
+	a.r.mu.RLock()
+	defer a.r.mu.RUnlock()
+	res := a.r.renderer.RenderWith(content, markdownLookup{a.r})
+	return RenderResult{Rendered: res.HTML}, nil
 }

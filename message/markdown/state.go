@@ -1,0 +1,59 @@
+package markdown
+
+import (
+	"slices"
+
+	"github.com/yuin/goldmark/parser"
+)
+
+// stateKey holds the per-render state in goldmark's parser context.
+var stateKey = parser.NewContextKey()
+
+// state is one render's lookups and findings.
+type state struct {
+	ctx      Context
+	realmURL string
+	camo     func(string) string
+
+	users          []int
+	groups         []int
+	streamWildcard bool
+	topicWildcard  bool
+	hasLink        bool
+	hasImage       bool
+}
+
+func getState(pc parser.Context) *state {
+	if v := pc.Get(stateKey); v != nil {
+		return v.(*state)
+	}
+	return &state{}
+}
+
+func (s *state) addUser(id int) {
+	if !slices.Contains(s.users, id) {
+		s.users = append(s.users, id)
+	}
+}
+
+func (s *state) addGroup(id int) {
+	if !slices.Contains(s.groups, id) {
+		s.groups = append(s.groups, id)
+	}
+}
+
+func (s *state) fill(r *Result) {
+	r.MentionedUserIDs = s.users
+	r.MentionedGroupIDs = s.groups
+	r.StreamWildcard = s.streamWildcard
+	r.TopicWildcard = s.topicWildcard
+	r.HasLink = s.hasLink
+	r.HasImage = s.hasImage
+}
+
+func (s *state) lookup() Lookup {
+	if s.ctx.Lookup == nil {
+		return noLookup{}
+	}
+	return s.ctx.Lookup
+}

@@ -1,0 +1,155 @@
+package realm
+
+import (
+	"strings"
+
+	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/message/markdown"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// markdownLookup shows the realm to the Markdown renderer. Its methods
+// read realm state without locking: whoever renders with it holds r.mu.
+type markdownLookup struct{ r *Realm }
+
+var _ markdown.Lookup = markdownLookup{}
+
+// UserByName finds a user by full name, ignoring case; with several
+// users of that name, the one with the lowest id.
+func (l markdownLookup) UserByName(name string) (markdown.User, bool) {
+	var found *markdown.User
+	for id, u := range l.r.users {
+		if strings.EqualFold(u.FullName, name) && (found == nil || id < found.ID) {
+			found = &markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}
+		}
+	}
+	if found == nil {
+		return markdown.User{}, false
+	}
+	return *found, true
+}
+
+// UserByID finds a user by id.
+func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
+	u := l.r.users[id]
+	if u == nil {
+		return markdown.User{}, false
+	}
+	return markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}, true
+}
+
+// GroupByName finds a user group by name; system groups cannot be
+// mentioned.
+func (l markdownLookup) GroupByName(name string) (markdown.Group, bool) {
+	g := l.r.groupByName[name]
+	if g == nil || g.IsSystem {
+		return markdown.Group{}, false
+	}
+	return markdown.Group{ID: g.ID, Name: g.Name, Deactivated: g.Deactivated}, true
+}
+
+// ChannelByName finds a channel by name, ignoring case.
+func (l markdownLookup) ChannelByName(name string) (markdown.Channel, bool) {
+	c := l.r.channelsByName[channelKey(name)]
+	if c == nil {
+		return markdown.Channel{}, false
+	}
+	return markdown.Channel{ID: c.ID, Name: c.Name}, true
+}
+
+// RealmEmoji: the realm has no custom emoji yet.
+func (l markdownLookup) RealmEmoji(name string) (string, bool) { return "", false }
+
+// Linkifiers are the realm's linkifiers, in order.
+func (l markdownLookup) Linkifiers() []*linkifier.Linkifier { return l.r.markdownLinkifiers() }
+
+// markdownLinkifiers is where the realm's linkifiers plug into rendering;
+// the realm keeps none yet.
+func (r *Realm) markdownLinkifiers() []*linkifier.Linkifier { return nil }
+
+// wildcardMentionLimit is the subscriber (or topic participant) count
+// above which wildcard mentions need can_mention_many_users_group.
+const wildcardMentionLimit = 15
+
+// mentionFlags are the flags rendering gives each recipient of a message.
+type mentionFlags struct {
+	mentioned map[int]bool
+	wildcard  map[int]bool // nil: nobody; allWildcard: everyone
+	all       bool
+}
+
+func (f mentionFlags) of(userID int) message.Flags {
+	var out message.Flags
+	if f.mentioned[userID] {
+		out |= message.Mentioned
+	}
+	if f.all || f.wildcard[userID] {
+		out |= message.WildcardMentioned
+	}
+	return out
+}
+
+// topicParticipants are the users who sent a message to the topic.
+func (r *Realm) topicParticipants(channelID int, name string) map[int]bool {
+	out := map[int]bool{}
+	r.messages.topicWalker(channelID, name).up(0, func(m *message.Message) bool {
+		if topic.Key(m.Topic) == topic.Key(name) {
+			out[m.SenderID] = true
+		}
+		return true
+	})
+	return out
+}
+
+// checkMentions applies Zulip's wildcard-mention rules to a message about
+// to be sent and works out who is mentioned. ch is nil for a direct
+// message. Callers hold r.mu.
+func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *Channel, topicName string, recipients []int) (mentionFlags, error) {
+	f := mentionFlags{mentioned: map[int]bool{}}
+	for _, id := range res.MentionedUserIDs {
+		f.mentioned[id] = true
+	}
+	for _, gid := range res.MentionedGroupIDs {
+		if g := r.groups[gid]; g != nil {
+			for _, uid := range groupMemberIDs(r, g.ID) {
+				f.mentioned[uid] = true
+			}
+		}
+	}
+	mayMentionMany := r.inGroup(r.settings.CanMentionManyUsersGroup, senderID)
+	if res.StreamWildcard {
+		if ch != nil && len(recipients) > wildcardMentionLimit && !mayMentionMany {
+			return f, &Error{Code: CodeStreamWildcardMentionNotAllow, Status: 400,
+				Msg: "You do not have permission to use channel wildcard mentions in this channel."}
+		}
+		f.all = true
+	}
+	if res.TopicWildcard {
+		if ch == nil {
+			f.all = true
+		} else {
+			participants := r.topicParticipants(ch.ID, topicName)
+			if len(participants) > wildcardMentionLimit && !mayMentionMany {
+				return f, &Error{Code: CodeTopicWildcardMentionNotAllow, Status: 400,
+					Msg: "You do not have permission to use topic wildcard mentions in this topic."}
+			}
+			if !f.all {
+				f.wildcard = participants
+			}
+		}
+	}
+	return f, nil
+}
+
+func groupMemberIDs(r *Realm, id int) []int {
+	g := r.groups[id]
+	if g == nil {
+		return nil
+	}
+	return group.MemberIDs(g, r.lookupGroup, func(uid int) bool {
+		u := r.users[uid]
+		return u != nil && u.IsActive
+	})
+}
