@@ -85,3 +85,52 @@ func TestCatastrophicPatternTimesOut(t *testing.T) {
 		t.Fatalf("adversarial pattern ran %v", d)
 	}
 }
+
+// A pattern Go's engine refuses (lookahead) runs on regexp2, where the
+// match timeout is what stops catastrophic backtracking.
+func TestBacktrackingPatternTimesOut(t *testing.T) {
+	l, err := New(1, Spec{Pattern: `(?P<x>(a|aa)+)(?=b)`, URLTemplate: "https://x/{x}"}, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.pattern.linear != nil {
+		t.Fatal("lookahead should not compile with Go's regexp")
+	}
+	start := time.Now()
+	l.Links(strings.Repeat("a", 60) + "c")
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("adversarial pattern ran %v", d)
+	}
+	if links := l.Links("aab"); len(links) != 1 || links[0].URL != "https://x/aa" {
+		t.Fatalf("lookahead pattern links %+v", links)
+	}
+}
+
+func TestLinearAndBacktrackingAgree(t *testing.T) {
+	for _, c := range []struct{ pattern, text string }{
+		{`#(?P<id>[0-9]+)`, "a #12 b #345"},
+		{`(?P<org>[a-zA-Z0-9_-]+)/(?P<repo>[a-zA-Z0-9_-]+)#(?P<id>[0-9]+)`, "é zulip/zulip#1 x a/b#22"},
+		{`(?P<w>a|ab)(?P<t>c|bcd)`, "abcd"},
+	} {
+		p, err := Compile(c.pattern, 0)
+		if err != nil || p.linear == nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		fast, _ := p.FindAll(c.text)
+		p.linear = nil
+		slow, _ := p.FindAll(c.text)
+		if len(fast) != len(slow) {
+			t.Fatalf("%s: %+v vs %+v", c.pattern, fast, slow)
+		}
+		for i := range fast {
+			if fast[i].Start != slow[i].Start || fast[i].End != slow[i].End || len(fast[i].Groups) != len(slow[i].Groups) {
+				t.Fatalf("%s: %+v vs %+v", c.pattern, fast[i], slow[i])
+			}
+			for k, v := range fast[i].Groups {
+				if slow[i].Groups[k] != v {
+					t.Fatalf("%s group %s: %q vs %q", c.pattern, k, v, slow[i].Groups[k])
+				}
+			}
+		}
+	}
+}

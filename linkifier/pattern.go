@@ -10,6 +10,7 @@ package linkifier
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -29,6 +30,11 @@ func init() { regexp2.SetTimeoutCheckPeriod(timeoutCheckPeriod) }
 type Pattern struct {
 	source string
 	re     *regexp2.Regexp
+	// linear is the same pattern compiled by Go's regexp package, when it
+	// can be (no backreferences or lookaround): it matches in linear time
+	// and, being leftmost-first, finds the same matches as a backtracking
+	// engine, so it is used instead of re when set.
+	linear *regexp.Regexp
 	groups []string // named groups, in pattern order
 }
 
@@ -52,6 +58,9 @@ func Compile(source string, timeout time.Duration) (*Pattern, error) {
 	}
 	re.MatchTimeout = timeout
 	p := &Pattern{source: source, re: re}
+	if linear, err := regexp.Compile(source); err == nil {
+		p.linear = linear
+	}
 	for _, name := range re.GetGroupNames() {
 		if !isNumber(name) {
 			p.groups = append(p.groups, name)
@@ -97,6 +106,9 @@ var ErrTimeout = errors.New("linkifier: match timeout")
 
 // FindAll returns every non-overlapping match in text, left to right.
 func (p *Pattern) FindAll(text string) ([]Match, error) {
+	if p.linear != nil {
+		return p.findAllLinear(text), nil
+	}
 	var out []Match
 	m, err := p.re.FindStringMatch(text)
 	runes := []rune(text)
@@ -130,4 +142,24 @@ func (p *Pattern) MatchWhole(text string) (map[string]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// findAllLinear is FindAll with Go's linear-time engine.
+func (p *Pattern) findAllLinear(text string) []Match {
+	all := p.linear.FindAllStringSubmatchIndex(text, -1)
+	if all == nil {
+		return nil
+	}
+	names := p.linear.SubexpNames()
+	out := make([]Match, 0, len(all))
+	for _, loc := range all {
+		mt := Match{Start: loc[0], End: loc[1], Text: text[loc[0]:loc[1]], Groups: map[string]string{}}
+		for i, name := range names {
+			if name != "" && loc[2*i] >= 0 {
+				mt.Groups[name] = text[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		out = append(out, mt)
+	}
+	return out
 }

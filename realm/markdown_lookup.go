@@ -59,19 +59,14 @@ func (l markdownLookup) ChannelByName(name string) (markdown.Channel, bool) {
 	return markdown.Channel{ID: c.ID, Name: c.Name}, true
 }
 
-// RealmEmoji: the realm has no custom emoji yet.
-func (l markdownLookup) RealmEmoji(name string) (string, bool) { return "", false }
+// RealmEmoji finds an active custom emoji's image URL by name.
+func (l markdownLookup) RealmEmoji(name string) (string, bool) {
+	e, ok := l.r.realmEmojiByName(name)
+	return e.SourceURL, ok
+}
 
-// Linkifiers are the realm's linkifiers, in order.
-func (l markdownLookup) Linkifiers() []*linkifier.Linkifier { return l.r.markdownLinkifiers() }
-
-// markdownLinkifiers is where the realm's linkifiers plug into rendering;
-// the realm keeps none yet.
-func (r *Realm) markdownLinkifiers() []*linkifier.Linkifier { return nil }
-
-// wildcardMentionLimit is the subscriber (or topic participant) count
-// above which wildcard mentions need can_mention_many_users_group.
-const wildcardMentionLimit = 15
+// Linkifiers are the realm's linkifiers, in the order they apply.
+func (l markdownLookup) Linkifiers() []*linkifier.Linkifier { return l.r.linkifiers }
 
 // mentionFlags are the flags rendering gives each recipient of a message.
 type mentionFlags struct {
@@ -120,7 +115,7 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *Channel, to
 	}
 	mayMentionMany := r.inGroup(r.settings.CanMentionManyUsersGroup, senderID)
 	if res.StreamWildcard {
-		if ch != nil && len(recipients) > wildcardMentionLimit && !mayMentionMany {
+		if ch != nil && len(recipients) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
 			return f, &Error{Code: CodeStreamWildcardMentionNotAllow, Status: 400,
 				Msg: "You do not have permission to use channel wildcard mentions in this channel."}
 		}
@@ -131,7 +126,7 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *Channel, to
 			f.all = true
 		} else {
 			participants := r.topicParticipants(ch.ID, topicName)
-			if len(participants) > wildcardMentionLimit && !mayMentionMany {
+			if len(participants) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
 				return f, &Error{Code: CodeTopicWildcardMentionNotAllow, Status: 400,
 					Msg: "You do not have permission to use topic wildcard mentions in this topic."}
 			}

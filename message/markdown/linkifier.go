@@ -26,6 +26,7 @@ func (linkifierTransformer) Transform(doc *ast.Document, reader text.Reader, pc 
 		return
 	}
 	src := reader.Source()
+	mergeAdjacentTexts(doc)
 	for _, l := range ls {
 		var texts []*ast.Text
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -90,4 +91,34 @@ func linkifierBoundary(src []byte, start, end int) bool {
 		}
 	}
 	return true
+}
+
+// mergeAdjacentTexts joins sibling text nodes that cover contiguous
+// source on one line. Inline parsers that look at a character and decline
+// (such as '#' for channel links) leave the text split there, and a
+// linkifier match may span the split.
+func mergeAdjacentTexts(doc ast.Node) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			t, ok := c.(*ast.Text)
+			if !ok {
+				continue
+			}
+			for {
+				next, ok := t.NextSibling().(*ast.Text)
+				if !ok || t.SoftLineBreak() || t.HardLineBreak() || t.IsRaw() || next.IsRaw() ||
+					t.Segment.Stop != next.Segment.Start || t.Segment.Padding != 0 || next.Segment.Padding != 0 {
+					break
+				}
+				t.Segment = text.NewSegment(t.Segment.Start, next.Segment.Stop)
+				t.SetSoftLineBreak(next.SoftLineBreak())
+				t.SetHardLineBreak(next.HardLineBreak())
+				n.RemoveChild(n, next)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
 }
