@@ -10,6 +10,7 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha1"
@@ -118,12 +119,16 @@ type Renderer struct {
 	md       goldmark.Markdown
 	realmURL string
 	camo     func(string) string
-	bufs     sync.Pool
+	bufs     sync.Pool // *renderBuf
 }
 
 // New builds a renderer with every Zulip extension.
 func New(opts ...Option) *Renderer {
-	r := &Renderer{bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+	r := &Renderer{bufs: sync.Pool{New: func() any {
+		rb := &renderBuf{}
+		rb.w = bufio.NewWriterSize(&rb.out, 4096)
+		return rb
+	}}}
 	for _, o := range opts {
 		o(r)
 	}
@@ -192,17 +197,28 @@ func (r *Renderer) RenderFor(content string, c Context) Result {
 	pc := parser.NewContext()
 	pc.Set(stateKey, st)
 	doc := r.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
-	buf := r.bufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer r.bufs.Put(buf)
+	rb := r.bufs.Get().(*renderBuf)
+	defer r.bufs.Put(rb)
+	rb.out.Reset()
+	rb.w.Reset(&rb.out)
 	var res Result
-	if err := r.md.Renderer().Render(buf, src, doc); err != nil {
+	// goldmark writes through a bufio.Writer; handing it a pooled one
+	// saves allocating 4 KiB per render.
+	if err := r.md.Renderer().Render(rb.w, src, doc); err != nil {
 		res.HTML = "<p>" + escapeText(content) + "</p>"
 	} else {
-		res.HTML = strings.TrimSpace(buf.String())
+		_ = rb.w.Flush()
+		res.HTML = strings.TrimSpace(rb.out.String())
 	}
 	st.fill(&res)
 	res.IsMeMessage = strings.HasPrefix(content, "/me ") && !strings.Contains(content, "\n") &&
 		strings.HasPrefix(res.HTML, "<p>/me ") && strings.HasSuffix(res.HTML, "</p>")
 	return res
+}
+
+// renderBuf is a reusable output buffer with the buffered writer goldmark
+// renders through.
+type renderBuf struct {
+	out bytes.Buffer
+	w   *bufio.Writer
 }
