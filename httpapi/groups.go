@@ -118,19 +118,11 @@ func updateGroupMembers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	add, _, err := c.p.optIntList("add")
+	add, remove, err := intListPair(c, "add", "delete")
 	if err != nil {
 		return nil, err
 	}
-	remove, _, err := c.p.optIntList("delete")
-	if err != nil {
-		return nil, err
-	}
-	addSub, _, err := c.p.optIntList("add_subgroups")
-	if err != nil {
-		return nil, err
-	}
-	removeSub, _, err := c.p.optIntList("delete_subgroups")
+	addSub, removeSub, err := intListPair(c, "add_subgroups", "delete_subgroups")
 	if err != nil {
 		return nil, err
 	}
@@ -151,11 +143,7 @@ type membersListAnswer struct {
 }
 
 func getGroupMembers(c *call) (any, error) {
-	id, err := c.pathInt("group_id")
-	if err != nil {
-		return nil, err
-	}
-	direct, err := c.p.optBool("direct_member_only", false)
+	id, direct, err := groupAndFlag(c, "direct_member_only")
 	if err != nil {
 		return nil, err
 	}
@@ -171,11 +159,7 @@ func updateGroupSubgroups(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	add, _, err := c.p.optIntList("add")
-	if err != nil {
-		return nil, err
-	}
-	remove, _, err := c.p.optIntList("delete")
+	add, remove, err := intListPair(c, "add", "delete")
 	if err != nil {
 		return nil, err
 	}
@@ -188,11 +172,7 @@ type subgroupsAnswer struct {
 }
 
 func getGroupSubgroups(c *call) (any, error) {
-	id, err := c.pathInt("group_id")
-	if err != nil {
-		return nil, err
-	}
-	direct, err := c.p.optBool("direct_subgroup_only", false)
+	id, direct, err := groupAndFlag(c, "direct_subgroup_only")
 	if err != nil {
 		return nil, err
 	}
@@ -234,4 +214,22 @@ func deactivateUserGroup(c *call) (any, error) {
 		return nil, err
 	}
 	return nil, c.actor.DeactivateUserGroup(c.ctx(), id)
+}
+
+// intListPair reads two optional JSON lists of IDs, such as add/delete.
+func intListPair(c *call, first, second string) (a, b []int, err error) {
+	if a, _, err = c.p.optIntList(first); err != nil {
+		return nil, nil, err
+	}
+	b, _, err = c.p.optIntList(second)
+	return a, b, err
+}
+
+// groupAndFlag reads the group_id path parameter and one boolean flag.
+func groupAndFlag(c *call, flag string) (id int, on bool, err error) {
+	if id, err = c.pathInt("group_id"); err != nil {
+		return 0, false, err
+	}
+	on, err = c.p.optBool(flag, false)
+	return id, on, err
 }
