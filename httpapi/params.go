@@ -73,16 +73,11 @@ func parseParams(req *http.Request) (*params, error) {
 }
 
 func (p *params) addValues(v map[string][]string) {
-	names := make([]string, 0, len(v))
-	for name := range v {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if _, seen := p.vals[name]; seen || len(v[name]) == 0 {
+	for name, values := range v {
+		if _, seen := p.vals[name]; seen || len(values) == 0 {
 			continue
 		}
-		p.vals[name] = v[name][len(v[name])-1]
+		p.vals[name] = values[len(values)-1]
 		p.order = append(p.order, name)
 	}
 }

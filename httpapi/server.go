@@ -56,18 +56,20 @@ func New(r *realm.Realm, opts ...Option) *Server {
 	for path, methods := range s.allowed {
 		s.paths.HandleFunc(path, s.methodNotAllowed(methods))
 	}
+	s.mux.HandleFunc("/", s.notRouted)
 	return s
 }
 
 // Realm is the realm the server serves.
 func (s *Server) Realm() *realm.Realm { return s.realm }
 
-// ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known paths with another method a JSON 405.
-func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if _, pattern := s.mux.Handler(req); pattern != "" {
-		s.mux.ServeHTTP(w, req) // sets the path values Handler does not
-		return
-	}
+// ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
+// paths with another method a JSON 405.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) { s.mux.ServeHTTP(w, req) }
+
+// notRouted answers requests no route pattern took: the catch-all "/"
+// pattern is less specific than every route, so it only sees those.
+func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
 	if h, pattern := s.paths.Handler(req); pattern != "" {
 		h.ServeHTTP(w, req)
 		return

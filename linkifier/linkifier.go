@@ -105,3 +105,14 @@ func (l *Linkifier) ReverseText(groups map[string]string) string {
 	}
 	return l.reverse.Expand(groups)
 }
+
+// MayMatch reports cheaply whether the pattern can match anywhere in
+// text, so a renderer can skip a linkifier without walking a document.
+// It is exact for patterns on the linear engine and always true on
+// regexp2.
+func (l *Linkifier) MayMatch(text []byte) bool {
+	if l.pattern.linear == nil {
+		return true
+	}
+	return l.pattern.linear.Match(text)
+}

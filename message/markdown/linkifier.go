@@ -26,8 +26,15 @@ func (linkifierTransformer) Transform(doc *ast.Document, reader text.Reader, pc 
 		return
 	}
 	src := reader.Source()
-	mergeAdjacentTexts(doc)
+	merged := false
 	for _, l := range ls {
+		if !l.MayMatch(src) {
+			continue
+		}
+		if !merged {
+			mergeAdjacentTexts(doc)
+			merged = true
+		}
 		var texts []*ast.Text
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if !entering {
