@@ -133,7 +133,7 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 		}
 		viewer := r.users[q.userID]
 		key := viewKey{applyMarkdown: q.opts.ApplyMarkdown, emptyTopic: q.opts.Capabilities.EmptyTopicName,
-			nullAvatar: r.avatarURL(viewer, sender, q.opts.ClientGravatar) == nil}
+			nullAvatar: r.avatarIsNull(viewer, sender, q.opts.ClientGravatar)}
 		if _, ok := mc.variants[key]; !ok {
 			mc.variants[key] = r.messageView(viewer, m, 0, false,
 				ViewOptions{ApplyMarkdown: key.applyMarkdown, ClientGravatar: key.nullAvatar, AllowEmptyTopicName: key.emptyTopic})

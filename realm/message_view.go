@@ -151,9 +151,14 @@ func (r *Realm) displayRecipients(m *message.Message) []DisplayRecipientUser {
 // avatarURL is nil only when the client computes Gravatar URLs itself and
 // may see the real email that the URL is derived from.
 func (r *Realm) avatarURL(viewer, target *user.User, clientGravatar bool) *string {
-	if clientGravatar && target.AvatarSource == "G" && viewer != nil && r.canSeeDeliveryEmail(viewer, target) {
+	if r.avatarIsNull(viewer, target, clientGravatar) {
 		return nil
 	}
 	url := target.AvatarURL
 	return &url
+}
+
+// avatarIsNull is whether avatarURL gives null, without allocating.
+func (r *Realm) avatarIsNull(viewer, target *user.User, clientGravatar bool) bool {
+	return clientGravatar && target.AvatarSource == "G" && viewer != nil && r.canSeeDeliveryEmail(viewer, target)
 }
