@@ -77,22 +77,7 @@ func (r *Realm) emitFirstMessageID(ch *Channel) {
 		value = ch.FirstMessageID
 	}
 	r.emit("stream", StreamUpdateEvent{Op: "update", StreamID: ch.ID, Name: ch.Name,
-		Property: "first_message_id", Value: value}, r.channelAudience(ch)...)
-}
-
-// channelAudience lists who can see a channel: everyone for public
-// channels (guests only when subscribed), subscribers otherwise.
-func (r *Realm) channelAudience(ch *Channel) []int {
-	if ch.InviteOnly {
-		return r.subscriberIDs(ch.ID)
-	}
-	out := make([]int, 0, len(r.users))
-	for id, u := range r.users {
-		if u.IsActive && (!u.IsGuest() || r.isSubscribed(ch.ID, id)) {
-			out = append(out, id)
-		}
-	}
-	return out
+		Property: "first_message_id", Value: value}, r.metadataAudience(ch)...)
 }
 
 // emitUserTopic sends a user their new topic policy, preceded by the
