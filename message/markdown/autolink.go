@@ -151,10 +151,30 @@ func matchPath(b []byte, i int) int {
 
 // matchURL returns the length of the URL at the start of b, or 0.
 func matchURL(b []byte) int {
+	if !mayBeURL(b) {
+		return 0
+	}
 	if n := matchWebURL(b); n > 0 {
 		return n
 	}
 	return matchEmail(b)
+}
+
+// mayBeURL is a quick test run before the full matchers: a link needs a
+// scheme, or a dot (domain) or an '@' (email) before the next space.
+func mayBeURL(b []byte) bool {
+	if bytes.HasPrefix(b, []byte("http://")) || bytes.HasPrefix(b, []byte("https://")) {
+		return true
+	}
+	for _, c := range b {
+		switch c {
+		case '.', '@':
+			return true
+		case ' ', '\t', '\n', '\r':
+			return false
+		}
+	}
+	return false
 }
 
 func hostRune(r rune) bool { return wordRune(r) || r == '.' || r == ':' || r == '@' || r == '-' }
