@@ -118,23 +118,14 @@ func updateGroupMembers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	add, remove, err := intListPair(c, "add", "delete")
-	if err != nil {
+	var change realm.GroupMembershipChange
+	if change.Add, change.Delete, err = intListPair(c, "add", "delete"); err != nil {
 		return nil, err
 	}
-	addSub, removeSub, err := intListPair(c, "add_subgroups", "delete_subgroups")
-	if err != nil {
+	if change.AddSubgroups, change.DeleteSubgroups, err = intListPair(c, "add_subgroups", "delete_subgroups"); err != nil {
 		return nil, err
 	}
-	if len(addSub) > 0 || len(removeSub) > 0 {
-		if err := c.actor.UpdateGroupSubgroups(c.ctx(), id, addSub, removeSub); err != nil {
-			return nil, err
-		}
-		if len(add) == 0 && len(remove) == 0 {
-			return nil, nil
-		}
-	}
-	return nil, c.actor.UpdateGroupMembers(c.ctx(), id, add, remove)
+	return nil, c.actor.ChangeGroupMembership(c.ctx(), id, change)
 }
 
 // membersListAnswer is the body of GET /user_groups/{id}/members.

@@ -2,6 +2,14 @@ package realm
 
 import "github.com/minizulip/minizulip/group"
 
+// emitGroupChange sends a user_group event to the whole realm when the
+// change it describes happened.
+func (r *Realm) emitGroupChange(happened bool, payload any) {
+	if happened {
+		r.emit("user_group", payload, r.activeUserIDs()...)
+	}
+}
+
 // emitGroupUpdate sends a group's changed fields to the whole realm.
 func (r *Realm) emitGroupUpdate(g *group.Group, data map[string]any) {
 	r.emit("user_group", UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: data}, r.activeUserIDs()...)

@@ -204,121 +204,154 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 	})
 }
 
+// GroupMembershipChange is one request to change a group's direct
+// members and subgroups (POST /user_groups/{id}/members takes all four;
+// POST /user_groups/{id}/subgroups the subgroup pair).
+type GroupMembershipChange struct {
+	Add, Delete                   []int // user IDs
+	AddSubgroups, DeleteSubgroups []int // group IDs
+}
+
 // UpdateGroupMembers adds and removes direct members of a group.
 func (a *Actor) UpdateGroupMembers(ctx context.Context, id int, add, remove []int) error {
-	r := a.r
-	return a.write(func(me *user.User) error {
-		if me.IsBot() && r.opts.FeatureLevel < 496 {
-			return BadRequest("This endpoint does not accept bot requests.")
-		}
-		g := r.groups[id]
-		if g == nil {
-			return BadRequest("Invalid user group")
-		}
-		if g.IsSystem {
-			return BadRequest("Insufficient permission")
-		}
-		if len(add) == 0 && len(remove) == 0 {
-			return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
-		}
-		manage := r.canManageGroup(me, g)
-		if err := r.checkUserIDs(add); err != nil {
-			return err
-		}
-		for _, uid := range add {
-			if _, ok := g.Members[uid]; ok {
-				return BadRequest("User %d is already a member of this group.", uid)
-			}
-			self := uid == me.ID && r.inGroup(g.Settings.CanJoin, me.ID)
-			if !manage && !self && !r.inGroup(g.Settings.CanAddMembers, me.ID) {
-				return BadRequest("Insufficient permission")
-			}
-		}
-		for _, uid := range remove {
-			if _, ok := g.Members[uid]; !ok {
-				return BadRequest("There is no member '%d' in this user group", uid)
-			}
-			self := uid == me.ID && r.inGroup(g.Settings.CanLeave, me.ID)
-			if !manage && !self && !r.inGroup(g.Settings.CanRemoveMembers, me.ID) {
-				return BadRequest("Insufficient permission")
-			}
-		}
-		for _, uid := range add {
-			g.Members[uid] = struct{}{}
-		}
-		for _, uid := range remove {
-			delete(g.Members, uid)
-		}
-		if len(add) > 0 {
-			r.emit("user_group", UserGroupMembersEvent{Op: "add_members", GroupID: g.ID, UserIDs: add}, r.activeUserIDs()...)
-		}
-		if len(remove) > 0 {
-			r.emit("user_group", UserGroupMembersEvent{Op: "remove_members", GroupID: g.ID, UserIDs: remove}, r.activeUserIDs()...)
-		}
-		return nil
-	})
+	return a.ChangeGroupMembership(ctx, id, GroupMembershipChange{Add: add, Delete: remove})
 }
 
 // UpdateGroupSubgroups adds and removes direct subgroups. A cycle, an
 // unknown group or a deactivated new subgroup is refused; subgroups of a
 // deactivated group may be changed.
 func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []int) error {
+	return a.ChangeGroupMembership(ctx, id, GroupMembershipChange{AddSubgroups: add, DeleteSubgroups: remove})
+}
+
+// ChangeGroupMembership applies a membership change: every part is
+// checked before any is applied, so a refused request changes nothing.
+func (a *Actor) ChangeGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
 		if me.IsBot() && r.opts.FeatureLevel < 496 {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
-		g, err := r.groupForUpdate(me, id)
-		if err != nil {
-			return err
-		}
-		if g.Deactivated && r.opts.FeatureLevel < 391 {
-			return BadRequest("You can only change subgroups of an active group.")
-		}
-		if len(add) == 0 && len(remove) == 0 {
+		members := len(c.Add) > 0 || len(c.Delete) > 0
+		subgroups := len(c.AddSubgroups) > 0 || len(c.DeleteSubgroups) > 0
+		if !members && !subgroups {
 			return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 		}
-		for _, sid := range add {
-			sub, err := r.usableGroup(sid)
-			if err != nil {
+		var g *group.Group
+		var err error
+		if subgroups {
+			if g, err = r.checkSubgroupChange(me, id, c.AddSubgroups, c.DeleteSubgroups); err != nil {
 				return err
 			}
-			if _, ok := g.Subgroups[sid]; ok {
-				return BadRequest("User group %d is already a subgroup of this group.", sid)
-			}
-			if group.WouldCycle(g, sub, r.lookupGroup) {
-				return BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+		}
+		if members {
+			if g, err = r.checkMemberChange(me, id, c.Add, c.Delete); err != nil {
+				return err
 			}
 		}
-		for _, sid := range remove {
-			if r.groups[sid] == nil {
-				return BadRequest("Invalid user group")
+		if subgroups {
+			for _, sid := range c.AddSubgroups {
+				g.Subgroups[sid] = struct{}{}
 			}
-			if _, ok := g.Subgroups[sid]; !ok {
-				return BadRequest("User group %d is not a subgroup of this group.", sid)
-			}
-		}
-		// A set of new subgroups may form a cycle only through each other.
-		for _, sid := range add {
-			g.Subgroups[sid] = struct{}{}
-		}
-		if slices.ContainsFunc(add, func(sid int) bool { return group.Reaches(r.groups[sid], g.ID, r.lookupGroup) }) {
-			for _, sid := range add {
+			for _, sid := range c.DeleteSubgroups {
 				delete(g.Subgroups, sid)
 			}
-			return BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+			r.emitGroupChange(len(c.AddSubgroups) > 0, UserGroupSubgroupsEvent{Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: c.AddSubgroups})
+			r.emitGroupChange(len(c.DeleteSubgroups) > 0, UserGroupSubgroupsEvent{Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: c.DeleteSubgroups})
 		}
-		for _, sid := range remove {
-			delete(g.Subgroups, sid)
-		}
-		if len(add) > 0 {
-			r.emit("user_group", UserGroupSubgroupsEvent{Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: add}, r.activeUserIDs()...)
-		}
-		if len(remove) > 0 {
-			r.emit("user_group", UserGroupSubgroupsEvent{Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: remove}, r.activeUserIDs()...)
+		if members {
+			for _, uid := range c.Add {
+				g.Members[uid] = struct{}{}
+			}
+			for _, uid := range c.Delete {
+				delete(g.Members, uid)
+			}
+			r.emitGroupChange(len(c.Add) > 0, UserGroupMembersEvent{Op: "add_members", GroupID: g.ID, UserIDs: c.Add})
+			r.emitGroupChange(len(c.Delete) > 0, UserGroupMembersEvent{Op: "remove_members", GroupID: g.ID, UserIDs: c.Delete})
 		}
 		return nil
 	})
+}
+
+// checkMemberChange validates adding and removing direct members: the
+// group's managers may do both, others only what its can_join,
+// can_leave, can_add_members and can_remove_members settings allow.
+func (r *Realm) checkMemberChange(me *user.User, id int, add, remove []int) (*group.Group, error) {
+	g := r.groups[id]
+	if g == nil {
+		return nil, BadRequest("Invalid user group")
+	}
+	if g.IsSystem {
+		return nil, BadRequest("Insufficient permission")
+	}
+	manage := r.canManageGroup(me, g)
+	if err := r.checkUserIDs(add); err != nil {
+		return nil, err
+	}
+	for _, uid := range add {
+		if _, ok := g.Members[uid]; ok {
+			return nil, BadRequest("User %d is already a member of this group.", uid)
+		}
+		self := uid == me.ID && r.inGroup(g.Settings.CanJoin, me.ID)
+		if !manage && !self && !r.inGroup(g.Settings.CanAddMembers, me.ID) {
+			return nil, BadRequest("Insufficient permission")
+		}
+	}
+	for _, uid := range remove {
+		if _, ok := g.Members[uid]; !ok {
+			return nil, BadRequest("There is no member '%d' in this user group", uid)
+		}
+		self := uid == me.ID && r.inGroup(g.Settings.CanLeave, me.ID)
+		if !manage && !self && !r.inGroup(g.Settings.CanRemoveMembers, me.ID) {
+			return nil, BadRequest("Insufficient permission")
+		}
+	}
+	return g, nil
+}
+
+// checkSubgroupChange validates adding and removing direct subgroups,
+// refusing unknown or deactivated new subgroups and any cycle.
+func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*group.Group, error) {
+	g, err := r.groupForUpdate(me, id)
+	if err != nil {
+		return nil, err
+	}
+	if g.Deactivated && r.opts.FeatureLevel < 391 {
+		return nil, BadRequest("You can only change subgroups of an active group.")
+	}
+	for _, sid := range add {
+		sub, err := r.usableGroup(sid)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := g.Subgroups[sid]; ok {
+			return nil, BadRequest("User group %d is already a subgroup of this group.", sid)
+		}
+		if group.WouldCycle(g, sub, r.lookupGroup) {
+			return nil, BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+		}
+	}
+	for _, sid := range remove {
+		if r.groups[sid] == nil {
+			return nil, BadRequest("Invalid user group")
+		}
+		if _, ok := g.Subgroups[sid]; !ok {
+			return nil, BadRequest("User group %d is not a subgroup of this group.", sid)
+		}
+	}
+	// New subgroups may close a cycle only through each other: try them
+	// all, then take them back out.
+	for _, sid := range add {
+		g.Subgroups[sid] = struct{}{}
+	}
+	cycle := slices.ContainsFunc(add, func(sid int) bool { return group.Reaches(r.groups[sid], g.ID, r.lookupGroup) })
+	for _, sid := range add {
+		delete(g.Subgroups, sid)
+	}
+	if cycle {
+		return nil, BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+	}
+	return g, nil
 }
 
 // GroupMembers answers GET /user_groups/{id}/members: active members,

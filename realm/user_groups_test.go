@@ -231,3 +231,24 @@ func TestDeactivateObjectionForChannelSetting(t *testing.T) {
 		t.Fatalf("objections %+v", objs)
 	}
 }
+
+func TestMembershipChangeIsAllOrNothing(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := r.As(idIago)
+	g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "both"})
+	sub, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "part"})
+	// The subgroup part is valid, the member part is not: nothing changes.
+	err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{4242}})
+	wantCode(t, err, CodeBadRequest, "Invalid user ID: 4242")
+	if subs, _ := a.GroupSubgroups(bg, g, true); len(subs) != 0 {
+		t.Fatalf("a refused change added subgroups %v", subs)
+	}
+	if err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{idHamlet}}); err != nil {
+		t.Fatal(err)
+	}
+	subs, _ := a.GroupSubgroups(bg, g, true)
+	members, _ := a.GroupMembers(bg, g, true)
+	if !slices.Equal(subs, []int{sub}) || !slices.Equal(members, []int{idHamlet}) {
+		t.Fatalf("subgroups %v members %v", subs, members)
+	}
+}
