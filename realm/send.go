@@ -95,10 +95,8 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		if err != nil {
 			return SendResult{}, err
 		}
-		conv = r.conversationFor(ids)
-		m.DMUserIDs = conv.userIDs
-		m.RecipientID = r.dmRecipientID(conv, sender.ID)
-		recipients = conv.userIDs
+		m.DMUserIDs = ids
+		recipients = ids
 	}
 
 	// Rendering reads realm state (mentioned users, groups, channels), so
@@ -112,6 +110,11 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 	}
 
 	// Everything is valid: store and deliver.
+	if kind == message.Direct {
+		conv = r.conversationFor(m.DMUserIDs)
+		m.DMUserIDs = conv.userIDs
+		m.RecipientID = r.dmRecipientID(conv, sender.ID)
+	}
 	m.ID = r.nextMessageID
 	r.nextMessageID++
 	convID := 0
