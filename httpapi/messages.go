@@ -50,7 +50,7 @@ func sendMessage(c *call) (any, error) {
 		req.ReadBySender = &v
 	}
 	clientParam, _ := c.p.str("client")
-	req.Client = message.ClientName(clientParam, c.req.UserAgent())
+	req.Client = clientName(clientParam, c.req)
 	return c.actor.SendMessage(c.ctx(), req)
 }
 

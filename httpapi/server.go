@@ -30,6 +30,8 @@ type Server struct {
 	devMode bool
 	// allowed collects the methods of each path pattern, for 405 answers.
 	allowed map[string][]string
+	// sessions are the browser logins of /json routes.
+	sessions sessionStore
 }
 
 // Option configures a Server.
@@ -145,17 +147,6 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 		}
 		writeSuccess(w, result, p.ignored())
 	})
-}
-
-// authenticateSession checks a /json request's session cookie and, for
-// methods that change state, its X-CSRFToken header.
-func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
-	var sessionID string
-	if c, err := req.Cookie("sessionid"); err == nil {
-		sessionID = c.Value
-	}
-	unsafe := req.Method != http.MethodGet && req.Method != http.MethodHead && req.Method != http.MethodOptions
-	return s.realm.SessionActor(sessionID, req.Header.Get("X-CSRFToken"), unsafe)
 }
 
 // authenticate checks HTTP Basic credentials: email and API key. As in

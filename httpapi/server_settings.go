@@ -1,7 +1,5 @@
 package httpapi
 
-import "net/http"
-
 import "github.com/minizulip/minizulip/realm"
 
 // serverRoutes are the routes that need no login: server_settings and the
@@ -21,7 +19,7 @@ func (s *Server) serverRoutes() []route {
 // they never report ignored ones.
 func (s *Server) serverSettings(c *call) (any, error) {
 	c.p.acceptAll()
-	return s.realm.ServerSettings(c.req.Header.Get("User-Agent")), nil
+	return s.realm.ServerSettings(userAgentClient(c.req.UserAgent())), nil
 }
 
 // errNotDevServer is what a production Zulip answers on the dev endpoints.
@@ -40,10 +38,7 @@ func (s *Server) devFetchAPIKey(c *call) (any, error) {
 		return nil, err
 	}
 	// A dev login also logs the browser session in, for /json routes.
-	if sess, err := s.realm.StartSession(login.UserID); err == nil {
-		http.SetCookie(c.w, &http.Cookie{Name: "csrftoken", Value: sess.CSRFToken, Path: "/"})
-		http.SetCookie(c.w, &http.Cookie{Name: "sessionid", Value: sess.ID, Path: "/"})
-	}
+	s.sessions.start(login.UserID).setCookies(c.w)
 	return login, nil
 }
 

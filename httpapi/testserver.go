@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
@@ -36,9 +35,18 @@ type Credentials struct {
 	UserID int
 }
 
+// Tester is the part of *testing.T (or testing.TB) that RunT uses. Taking
+// it instead of *testing.T keeps the testing package out of programs that
+// embed the server.
+type Tester interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // RunT starts a TestServer for a test and closes it when the test ends.
 // Options configure the realm (clock, feature level, seed…).
-func RunT(t testing.TB, opts ...realm.Option) *TestServer {
+func RunT(t Tester, opts ...realm.Option) *TestServer {
 	t.Helper()
 	ts, err := Run(opts...)
 	if err != nil {

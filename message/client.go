@@ -5,20 +5,11 @@ import "strings"
 // maxClientNameLength is Zulip's limit on stored client names.
 const maxClientNameLength = 30
 
-// ClientName derives the sending client's name as Zulip does: the `client`
-// request parameter, else the User-Agent's first product token, else
-// "Unspecified". Names are cut to 30 characters.
-func ClientName(param, userAgent string) string {
-	name := strings.TrimSpace(param)
-	if name == "" {
-		name = strings.TrimSpace(userAgent)
-		if i := strings.IndexAny(name, "/ "); i >= 0 {
-			name = name[:i]
-		}
-	}
-	if name == "" {
-		name = "Unspecified"
-	}
+// NormalizeClientName stores a client name as Zulip does: trimmed and cut
+// to 30 characters. Where the name comes from (the `client` parameter, a
+// User-Agent header) is the adapter's business.
+func NormalizeClientName(name string) string {
+	name = strings.TrimSpace(name)
 	if len(name) > maxClientNameLength {
 		name = name[:maxClientNameLength]
 	}

@@ -18,6 +18,17 @@ type Actor struct {
 // the user does not exist or is deactivated.
 func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 
+// ActiveActor returns an Actor for userID after checking that the account
+// exists and is active (UNAUTHORIZED otherwise), for adapters that
+// authenticate users themselves, such as httpapi's browser sessions.
+func (r *Realm) ActiveActor(userID int) (*Actor, error) {
+	a := r.As(userID)
+	if err := a.read(func(*user.User) error { return nil }); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // UserID is the acting user's ID.
 func (a *Actor) UserID() int { return a.id }
 

@@ -3,8 +3,6 @@ package realm
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -18,6 +16,10 @@ const CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
 // realmURLFeatureLevel is the level from which Zulip sends realm_url next
 // to the deprecated realm_uri (Zulip 9.0).
 const realmURLFeatureLevel = 257
+
+// incompatibleClientName is the client name Zulip's server_settings
+// reports as incompatible, for clients to test their upgrade prompt.
+const incompatibleClientName = "ZulipInvalid"
 
 // DevLogin is the answer of the dev server's dev_fetch_api_key.
 type DevLogin struct {
@@ -38,13 +40,13 @@ func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
 	defer r.mu.RUnlock()
 	u := r.usersByEmail[user.NormalizeEmail(username)]
 	if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
-		return DevLogin{}, &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: http.StatusUnauthorized}
+		return DevLogin{}, &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
 	}
 	if u.IsSystemBot {
-		return DevLogin{}, &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: http.StatusNotFound}
+		return DevLogin{}, &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: statusNotFound}
 	}
 	if !u.IsActive {
-		return DevLogin{}, &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: http.StatusUnauthorized}
+		return DevLogin{}, &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: statusUnauthorized}
 	}
 	return DevLogin{APIKey: u.APIKey, Email: u.DeliveryEmail, UserID: u.ID}, nil
 }
@@ -131,9 +133,10 @@ type ServerSettings struct {
 }
 
 // ServerSettings answers GET /server_settings, which needs no login.
-// userAgent is the request's User-Agent header: Zulip flags the client
-// named "ZulipInvalid" as incompatible.
-func (r *Realm) ServerSettings(userAgent string) ServerSettings {
+// clientName is the client's name as its User-Agent gives it (the
+// adapter parses the header): Zulip flags the client named "ZulipInvalid"
+// as incompatible.
+func (r *Realm) ServerSettings(clientName string) ServerSettings {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	webPublic := false
@@ -150,7 +153,7 @@ func (r *Realm) ServerSettings(userAgent string) ServerSettings {
 		ZulipFeatureLevel:             r.opts.FeatureLevel,
 		ZulipVersion:                  r.opts.Version,
 		ZulipMergeBase:                r.opts.Version,
-		IsIncompatible:                userAgentName(userAgent) == "ZulipInvalid",
+		IsIncompatible:                clientName == incompatibleClientName,
 		EmailAuthEnabled:              true,
 		RequireEmailFormatUsernames:   true,
 		RealmURI:                      r.opts.URL,
@@ -170,17 +173,4 @@ func (r *Realm) ServerSettings(userAgent string) ServerSettings {
 func realmIconURL(stringID string) string {
 	sum := md5.Sum([]byte(strings.ToLower(stringID)))
 	return "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon"
-}
-
-// userAgentPattern is Zulip's User-Agent grammar: a client name, then an
-// optional /version.
-var userAgentPattern = regexp.MustCompile(`^([^/ ]*[^0-9/(]*)(/([^/ ]*))?([ /].*)?$`)
-
-// userAgentName is the client name of a User-Agent header, as Zulip parses it.
-func userAgentName(ua string) string {
-	m := userAgentPattern.FindStringSubmatch(ua)
-	if m == nil {
-		return ""
-	}
-	return m[1]
 }

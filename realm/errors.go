@@ -2,7 +2,6 @@ package realm
 
 import (
 	"fmt"
-	"net/http"
 )
 
 // Code is an API error code as Zulip sends it in the `code` field.
@@ -29,6 +28,15 @@ const (
 	CodeRateLimitHit                  Code = "RATE_LIMIT_HIT"
 	CodeCSRFFailed                    Code = "CSRF_FAILED"
 	CodeCannotDeactivateLastUser      Code = "CANNOT_DEACTIVATE_LAST_USER"
+)
+
+// The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
+// it only says which status Zulip sends each error with, and httpapi sends it.
+const (
+	statusBadRequest   = 400
+	statusUnauthorized = 401
+	statusForbidden    = 403
+	statusNotFound     = 404
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent
@@ -64,50 +72,50 @@ var (
 
 // BadRequest is the generic 400 error with a formatted message.
 func BadRequest(format string, args ...any) *Error {
-	return &Error{Code: CodeBadRequest, Msg: fmt.Sprintf(format, args...), Status: http.StatusBadRequest}
+	return &Error{Code: CodeBadRequest, Msg: fmt.Sprintf(format, args...), Status: statusBadRequest}
 }
 
 // NotFound is BAD_REQUEST sent with HTTP 404, Zulip's "resource not found".
 func NotFound(msg string) *Error {
-	return &Error{Code: CodeBadRequest, Msg: msg, Status: http.StatusNotFound}
+	return &Error{Code: CodeBadRequest, Msg: msg, Status: statusNotFound}
 }
 
 // VariableMissing reports a required parameter that was not sent.
 func VariableMissing(name string) *Error {
 	return &Error{Code: CodeRequestVariableMissing, Msg: fmt.Sprintf("Missing '%s' argument", name),
-		Status: http.StatusBadRequest, Extra: map[string]any{"var_name": name}}
+		Status: statusBadRequest, Extra: map[string]any{"var_name": name}}
 }
 
 // VariableInvalid reports a parameter whose value a converter refused.
 func VariableInvalid(name string, value any) *Error {
 	return &Error{Code: CodeRequestVariableInvalid, Msg: fmt.Sprintf("Bad value for '%s': %v", name, value),
-		Status: http.StatusBadRequest, Extra: map[string]any{"var_name": name, "bad_value": value}}
+		Status: statusBadRequest, Extra: map[string]any{"var_name": name, "bad_value": value}}
 }
 
 // Unauthorized is the 401 sent for any credential failure.
 func Unauthorized(msg string) *Error {
-	return &Error{Code: CodeUnauthorized, Msg: msg, Status: http.StatusUnauthorized}
+	return &Error{Code: CodeUnauthorized, Msg: msg, Status: statusUnauthorized}
 }
 
 // UnauthorizedPrincipal is a failed role check.
 func UnauthorizedPrincipal(msg string) *Error {
-	return &Error{Code: CodeUnauthorizedPrincipal, Msg: msg, Status: http.StatusBadRequest}
+	return &Error{Code: CodeUnauthorizedPrincipal, Msg: msg, Status: statusBadRequest}
 }
 
 // BadNarrow reports an unknown narrow operator or operand.
 func BadNarrow(desc string) *Error {
-	return &Error{Code: CodeBadNarrow, Msg: "Invalid narrow operator: " + desc, Status: http.StatusBadRequest,
+	return &Error{Code: CodeBadNarrow, Msg: "Invalid narrow operator: " + desc, Status: statusBadRequest,
 		Extra: map[string]any{"desc": desc}}
 }
 
 func streamNameDoesNotExist(name string) *Error {
 	return &Error{Code: CodeStreamDoesNotExist, Msg: fmt.Sprintf("Channel '%s' does not exist", name),
-		Status: http.StatusBadRequest, Extra: map[string]any{"stream": name}}
+		Status: statusBadRequest, Extra: map[string]any{"stream": name}}
 }
 
 func streamIDDoesNotExist(id int) *Error {
 	return &Error{Code: CodeStreamDoesNotExist, Msg: fmt.Sprintf("Channel with ID '%d' does not exist", id),
-		Status: http.StatusBadRequest, Extra: map[string]any{"stream_id": id}}
+		Status: statusBadRequest, Extra: map[string]any{"stream_id": id}}
 }
 
 func invalidMessage() *Error { return BadRequest("Invalid message(s)") }
@@ -115,6 +123,6 @@ func invalidMessage() *Error { return BadRequest("Invalid message(s)") }
 func noSuchUser() *Error { return BadRequest("No such user") }
 
 func badEventQueue(id string) *Error {
-	return &Error{Code: CodeBadEventQueueID, Msg: "Bad event queue ID: " + id, Status: http.StatusBadRequest,
+	return &Error{Code: CodeBadEventQueueID, Msg: "Bad event queue ID: " + id, Status: statusBadRequest,
 		Extra: map[string]any{"queue_id": id}}
 }

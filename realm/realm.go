@@ -61,8 +61,6 @@ type Realm struct {
 
 	realmEmoji []RealmEmoji // custom emoji
 
-	sessions map[string]Session // browser-style logins for /json routes
-
 	snippets      map[int][]*SavedSnippet // each user's saved snippets
 	nextSnippetID int
 

@@ -24,7 +24,8 @@ type SendRequest struct {
 	QueueID, LocalID *string
 	// ReadBySender overrides the client-name heuristic when set.
 	ReadBySender *bool
-	// Client is the sending client's name (see message.ClientName).
+	// Client is the sending client's name; empty means "Internal". It is
+	// cut to Zulip's 30 characters.
 	Client string
 }
 
@@ -72,7 +73,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 	}
 	m := &message.Message{
 		Type: kind, SenderID: sender.ID, Content: content,
-		Timestamp: r.clock.Now().Unix(), Client: req.Client, IsMeMessage: message.IsMeMessage(content),
+		Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client), IsMeMessage: message.IsMeMessage(content),
 	}
 	if m.Client == "" {
 		m.Client = "Internal"

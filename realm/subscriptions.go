@@ -2,7 +2,6 @@ package realm
 
 import (
 	"context"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -345,7 +344,7 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 		}
 		everyone := r.groupByName[group.Everyone].ID
 		if rule.name == "can_create_topic_group" && !historyPublic && v.GroupID != everyone {
-			return nil, &Error{Code: CodeBadRequest, Status: http.StatusBadRequest,
+			return nil, &Error{Code: CodeBadRequest, Status: statusBadRequest,
 				Msg:   "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group",
 				Extra: map[string]any{"parameters": "history_public_to_subscribers, can_create_topic_group"}}
 		}

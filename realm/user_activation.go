@@ -2,7 +2,6 @@ package realm
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -30,7 +29,7 @@ func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 		}
 		if target.Role == user.RoleOwner && r.activeOwnerCount() == 1 {
 			return &Error{Code: CodeCannotDeactivateLastUser, Msg: "Cannot deactivate the only organization owner",
-				Status: http.StatusBadRequest, Extra: map[string]any{"is_last_owner": true, "entity": target.FullName}}
+				Status: statusBadRequest, Extra: map[string]any{"is_last_owner": true, "entity": target.FullName}}
 		}
 		target.IsActive = false
 		r.emitActiveChange(target)

@@ -1,0 +1,44 @@
+package architecture
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/minizulip/minizulip"
+
+// deps lists the packages pkg imports, directly or not, without its tests.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", module+"/"+pkg).Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	return strings.Fields(string(out))
+}
+
+func TestDomainPackagesDoNotImportEngineOrAdapter(t *testing.T) {
+	for _, pkg := range []string{"message", "message/markdown", "topic", "user", "group", "linkifier"} {
+		for _, forbidden := range []string{module + "/realm", module + "/httpapi"} {
+			if slices.Contains(deps(t, pkg), forbidden) {
+				t.Errorf("%s imports %s", pkg, forbidden)
+			}
+		}
+	}
+}
+
+func TestEngineSpeaksNoHTTP(t *testing.T) {
+	if slices.Contains(deps(t, "realm"), "net/http") {
+		t.Error("realm imports net/http: HTTP belongs to httpapi")
+	}
+}
+
+func TestAdapterDoesNotLinkTesting(t *testing.T) {
+	for _, pkg := range []string{"httpapi", "cmd/minizulip", "realm"} {
+		if slices.Contains(deps(t, pkg), "testing") {
+			t.Errorf("%s links the testing package", pkg)
+		}
+	}
+}
