@@ -19,12 +19,7 @@ func (s *Server) channelRoutes() []route {
 }
 
 // channelGroupSettingParams are the group settings a new channel accepts.
-var channelGroupSettingParams = []string{
-	"can_add_subscribers_group", "can_administer_channel_group", "can_create_topic_group",
-	"can_delete_any_message_group", "can_delete_own_message_group", "can_move_messages_out_of_channel_group",
-	"can_move_messages_within_channel_group", "can_remove_subscribers_group", "can_resolve_topics_group",
-	"can_send_message_group", "can_subscribe_group",
-}
+var channelGroupSettingParams = realm.ChannelGroupSettingNames()
 
 func subscribe(c *call) (any, error) {
 	var req realm.SubscribeRequest

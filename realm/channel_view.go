@@ -89,6 +89,17 @@ var channelGroupSettings = []channelSettingRule{
 	{"can_subscribe_group", group.Nobody, false},
 }
 
+// ChannelGroupSettingNames are the API names of the channel permission
+// settings (can_send_message_group, …), in Zulip's order: the one list
+// the adapter reads parameters by.
+func ChannelGroupSettingNames() []string {
+	names := make([]string, len(channelGroupSettings))
+	for i, rule := range channelGroupSettings {
+		names[i] = rule.name
+	}
+	return names
+}
+
 // devDefaultChannels are the dev server's default channels.
 var devDefaultChannels = map[string]bool{"Verona": true, "design": true, "devel": true, "social": true, "support": true}
 
