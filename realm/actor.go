@@ -23,7 +23,7 @@ func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 // authenticate users themselves, such as httpapi's browser sessions.
 func (r *Realm) ActiveActor(userID int) (*Actor, error) {
 	a := r.As(userID)
-	if err := a.read(func(*user.User) error { return nil }); err != nil {
+	if err := a.checkActive(); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -42,16 +42,19 @@ func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
 	if len(apiKey) != 32 || !isAlnum(apiKey) {
 		return nil, Unauthorized("Malformed API key")
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	u := r.userByEmail(email)
-	if u == nil || subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) != 1 {
-		return nil, Unauthorized("Invalid API key")
-	}
-	if !u.IsActive {
-		return nil, Unauthorized("Account is deactivated")
-	}
-	return &Actor{r: r, id: u.ID}, nil
+	var actor *Actor
+	err := r.view(func() error {
+		u := r.userByEmail(email)
+		if u == nil || subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) != 1 {
+			return Unauthorized("Invalid API key")
+		}
+		if !u.IsActive {
+			return Unauthorized("Account is deactivated")
+		}
+		actor = &Actor{r: r, id: u.ID}
+		return nil
+	})
+	return actor, err
 }
 
 func isAlnum(s string) bool {
@@ -106,13 +109,13 @@ func (r *Realm) canSeeDeliveryEmail(viewer, target *user.User) bool {
 // APIKey returns the API key of the user with that email (delivery or API
 // address), for test set-up and the dev login endpoint.
 func (r *Realm) APIKey(email string) (userID int, key string, ok bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	u := r.userByEmail(email)
-	if u == nil {
-		return 0, "", false
-	}
-	return u.ID, u.APIKey, true
+	_ = r.view(func() error {
+		if u := r.userByEmail(email); u != nil {
+			userID, key, ok = u.ID, u.APIKey, true
+		}
+		return nil
+	})
+	return userID, key, ok
 }
 
 // UserIDByEmail finds a user's ID by delivery or API email.
@@ -120,6 +123,36 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 	id, _, ok := r.APIKey(email)
 	return id, ok
 }
+
+// The realm's lock discipline. Every operation takes the realm's lock
+// through exactly one of four helpers, once per call: Actor.read and
+// Actor.write for operations on behalf of a user (they also check that the
+// user is active), Realm.view and Realm.update for the few with no acting
+// user (seeding, test set-up, server-wide answers). Nothing else locks
+// r.mu. Lock order: the realm's mutex, then the event hub's (emitting
+// under a mutation, registering a queue), then a message event's variant
+// mutex; GET /events takes the hub's mutex alone, so long polls never
+// hold the realm. No lock is held while calling out (listeners, caller
+// callbacks other than the settings editors documented as such).
+
+// view runs fn under the realm's read lock.
+func (r *Realm) view(fn func() error) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return fn()
+}
+
+// update runs fn under the realm's write lock. fn validates everything
+// before it changes anything, so an error leaves the realm as it was.
+func (r *Realm) update(fn func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fn()
+}
+
+// checkActive reports UNAUTHORIZED unless the acting user exists and is
+// active.
+func (a *Actor) checkActive() error { return a.read(func(*user.User) error { return nil }) }
 
 // read runs fn with the acting user under the realm's read lock.
 func (a *Actor) read(fn func(me *user.User) error) error {

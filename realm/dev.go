@@ -36,19 +36,22 @@ func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
 	if !user.ValidEmail(username) {
 		return DevLogin{}, BadRequest("Enter a valid email address.")
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	u := r.usersByEmail[user.NormalizeEmail(username)]
-	if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
-		return DevLogin{}, &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
-	}
-	if u.IsSystemBot {
-		return DevLogin{}, &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: statusNotFound}
-	}
-	if !u.IsActive {
-		return DevLogin{}, &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: statusUnauthorized}
-	}
-	return DevLogin{APIKey: u.APIKey, Email: u.DeliveryEmail, UserID: u.ID}, nil
+	var login DevLogin
+	err := r.view(func() error {
+		u := r.usersByEmail[user.NormalizeEmail(username)]
+		if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
+			return &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
+		}
+		if u.IsSystemBot {
+			return &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: statusNotFound}
+		}
+		if !u.IsActive {
+			return &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: statusUnauthorized}
+		}
+		login = DevLogin{APIKey: u.APIKey, Email: u.DeliveryEmail, UserID: u.ID}
+		return nil
+	})
+	return login, err
 }
 
 // DevUser is one entry of dev_list_users. RealmURL is sent from feature
@@ -70,37 +73,40 @@ type DevUserList struct {
 // `email` column, which is the API address (user<ID>@zulipdev.com while
 // addresses are hidden), and lists each by its delivery address.
 func (r *Realm) DevListUsers() DevUserList {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	type entry struct {
-		u   *user.User
-		key string
-	}
-	humans := []entry{}
-	for _, u := range r.users {
-		if u.IsActive && !u.IsBot() && !u.IsSystemBot {
-			humans = append(humans, entry{u, r.apiEmail(u)})
+	var list DevUserList
+	_ = r.view(func() error {
+		type entry struct {
+			u   *user.User
+			key string
 		}
-	}
-	slices.SortFunc(humans, func(a, b entry) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
-			return c
+		humans := []entry{}
+		for _, u := range r.users {
+			if u.IsActive && !u.IsBot() && !u.IsSystemBot {
+				humans = append(humans, entry{u, r.apiEmail(u)})
+			}
 		}
-		return a.u.ID - b.u.ID
+		slices.SortFunc(humans, func(a, b entry) int {
+			if c := strings.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			return a.u.ID - b.u.ID
+		})
+		out := DevUserList{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
+		for _, h := range humans {
+			du := DevUser{Email: h.u.DeliveryEmail, RealmURI: r.opts.URL}
+			if r.opts.FeatureLevel >= realmURLFeatureLevel {
+				du.RealmURL = r.opts.URL
+			}
+			if h.u.Role.IsAdmin() {
+				out.DirectAdmins = append(out.DirectAdmins, du)
+			} else {
+				out.DirectUsers = append(out.DirectUsers, du)
+			}
+		}
+		list = out
+		return nil
 	})
-	out := DevUserList{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
-	for _, h := range humans {
-		du := DevUser{Email: h.u.DeliveryEmail, RealmURI: r.opts.URL}
-		if r.opts.FeatureLevel >= realmURLFeatureLevel {
-			du.RealmURL = r.opts.URL
-		}
-		if h.u.Role.IsAdmin() {
-			out.DirectAdmins = append(out.DirectAdmins, du)
-		} else {
-			out.DirectUsers = append(out.DirectUsers, du)
-		}
-	}
-	return out
+	return list
 }
 
 // ExternalAuthMethod is one entry of external_authentication_methods.
@@ -137,35 +143,38 @@ type ServerSettings struct {
 // adapter parses the header): Zulip flags the client named "ZulipInvalid"
 // as incompatible.
 func (r *Realm) ServerSettings(clientName string) ServerSettings {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	webPublic := false
-	for _, c := range r.channels {
-		webPublic = webPublic || (c.IsWebPublic && !c.IsArchived)
-	}
-	s := ServerSettings{
-		// Only the login methods minizulip answers are on.
-		AuthenticationMethods: map[string]bool{
-			"password": true, "dev": true, "email": true, "ldap": false, "remoteuser": false, "github": false,
-			"azuread": false, "gitlab": false, "apple": false, "google": false, "saml": false, "openid connect": false,
-		},
-		ExternalAuthenticationMethods: []ExternalAuthMethod{},
-		ZulipFeatureLevel:             r.opts.FeatureLevel,
-		ZulipVersion:                  r.opts.Version,
-		ZulipMergeBase:                r.opts.Version,
-		IsIncompatible:                clientName == incompatibleClientName,
-		EmailAuthEnabled:              true,
-		RequireEmailFormatUsernames:   true,
-		RealmURI:                      r.opts.URL,
-		RealmName:                     r.settings.Name,
-		RealmIcon:                     realmIconURL(realmStringID),
-		RealmDescription:              r.renderer.Render(r.settings.Description),
-		RealmWebPublicAccessEnabled:   r.settings.EnableSpectatorAccess && webPublic,
-	}
-	if r.opts.FeatureLevel >= realmURLFeatureLevel {
-		s.RealmURL = r.opts.URL
-	}
-	return s
+	var settings ServerSettings
+	_ = r.view(func() error {
+		webPublic := false
+		for _, c := range r.channels {
+			webPublic = webPublic || (c.IsWebPublic && !c.IsArchived)
+		}
+		s := ServerSettings{
+			// Only the login methods minizulip answers are on.
+			AuthenticationMethods: map[string]bool{
+				"password": true, "dev": true, "email": true, "ldap": false, "remoteuser": false, "github": false,
+				"azuread": false, "gitlab": false, "apple": false, "google": false, "saml": false, "openid connect": false,
+			},
+			ExternalAuthenticationMethods: []ExternalAuthMethod{},
+			ZulipFeatureLevel:             r.opts.FeatureLevel,
+			ZulipVersion:                  r.opts.Version,
+			ZulipMergeBase:                r.opts.Version,
+			IsIncompatible:                clientName == incompatibleClientName,
+			EmailAuthEnabled:              true,
+			RequireEmailFormatUsernames:   true,
+			RealmURI:                      r.opts.URL,
+			RealmName:                     r.settings.Name,
+			RealmIcon:                     realmIconURL(realmStringID),
+			RealmDescription:              r.renderer.Render(r.settings.Description),
+			RealmWebPublicAccessEnabled:   r.settings.EnableSpectatorAccess && webPublic,
+		}
+		if r.opts.FeatureLevel >= realmURLFeatureLevel {
+			s.RealmURL = r.opts.URL
+		}
+		settings = s
+		return nil
+	})
+	return settings
 }
 
 // realmIconURL is the default (Gravatar identicon) icon of a realm whose

@@ -229,10 +229,7 @@ func (r *Realm) compileEventNarrow(me *user.User, pairs [][2]string) (func(*mess
 // false. A wait ends with a heartbeat after the realm's heartbeat interval.
 func (a *Actor) GetEvents(ctx context.Context, queueID string, lastEventID int, dontBlock bool) ([]Event, error) {
 	r := a.r
-	r.mu.RLock()
-	_, err := a.me()
-	r.mu.RUnlock()
-	if err != nil {
+	if err := a.checkActive(); err != nil {
 		return nil, err
 	}
 	h := r.events

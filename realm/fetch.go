@@ -65,7 +65,7 @@ type FetchResult struct {
 
 // GetMessages answers GET /messages: the messages around an anchor that
 // match a narrow, walking only the index the narrow names.
-func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (FetchResult, error) {
+func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchResult, err error) {
 	if req.NumBefore < 0 || req.NumAfter < 0 {
 		return FetchResult{}, BadRequest("num_before and num_after must not be negative")
 	}
@@ -76,66 +76,64 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (FetchResult,
 		return FetchResult{}, BadRequest("The anchor can only be excluded at an end of the range")
 	}
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return FetchResult{}, err
-	}
-	q, err := r.compileNarrow(me, req.Narrow)
-	if err != nil {
-		return FetchResult{}, err
-	}
-	anchor := req.Anchor.ID
-	if req.Anchor.FirstUnread {
-		anchor = r.firstUnread(me, q)
-	}
-	res := FetchResult{Anchor: anchor, Messages: []Message{}}
-	w := q.walker(r, me)
-	var before, after []*message.Message
-	var anchorMsg *message.Message
-	if req.NumBefore > 0 {
-		w.down(anchor, func(m *message.Message) bool {
-			if q.match(r, me, m) {
-				before = append(before, m)
-			}
-			return len(before) < req.NumBefore
-		})
-	}
-	if anchor != AnchorNewest && anchor != AnchorOldest {
-		w.up(anchor, func(m *message.Message) bool {
-			if m.ID == anchor && q.match(r, me, m) {
-				anchorMsg = m
-			}
-			return false
-		})
-	}
-	if req.NumAfter > 0 && anchor != AnchorNewest {
-		w.up(anchor+1, func(m *message.Message) bool {
-			if q.match(r, me, m) {
-				after = append(after, m)
-			}
-			return len(after) < req.NumAfter
-		})
-	}
-	res.FoundAnchor = anchorMsg != nil
-	res.FoundOldest = anchor == AnchorOldest || len(before) < req.NumBefore
-	res.FoundNewest = anchor == AnchorNewest || len(after) < req.NumAfter
-	if !req.IncludeAnchor {
-		anchorMsg = nil
-	}
-	out := make([]Message, 0, len(before)+len(after)+1)
-	for i := len(before) - 1; i >= 0; i-- {
-		out = append(out, r.fetchedView(me, before[i], req.View))
-	}
-	if anchorMsg != nil {
-		out = append(out, r.fetchedView(me, anchorMsg, req.View))
-	}
-	for _, m := range after {
-		out = append(out, r.fetchedView(me, m, req.View))
-	}
-	res.Messages = out
-	return res, nil
+	err = a.read(func(me *user.User) error {
+		q, err := r.compileNarrow(me, req.Narrow)
+		if err != nil {
+			return err
+		}
+		anchor := req.Anchor.ID
+		if req.Anchor.FirstUnread {
+			anchor = r.firstUnread(me, q)
+		}
+		res := FetchResult{Anchor: anchor, Messages: []Message{}}
+		w := q.walker(r, me)
+		var before, after []*message.Message
+		var anchorMsg *message.Message
+		if req.NumBefore > 0 {
+			w.down(anchor, func(m *message.Message) bool {
+				if q.match(r, me, m) {
+					before = append(before, m)
+				}
+				return len(before) < req.NumBefore
+			})
+		}
+		if anchor != AnchorNewest && anchor != AnchorOldest {
+			w.up(anchor, func(m *message.Message) bool {
+				if m.ID == anchor && q.match(r, me, m) {
+					anchorMsg = m
+				}
+				return false
+			})
+		}
+		if req.NumAfter > 0 && anchor != AnchorNewest {
+			w.up(anchor+1, func(m *message.Message) bool {
+				if q.match(r, me, m) {
+					after = append(after, m)
+				}
+				return len(after) < req.NumAfter
+			})
+		}
+		res.FoundAnchor = anchorMsg != nil
+		res.FoundOldest = anchor == AnchorOldest || len(before) < req.NumBefore
+		res.FoundNewest = anchor == AnchorNewest || len(after) < req.NumAfter
+		if !req.IncludeAnchor {
+			anchorMsg = nil
+		}
+		out := make([]Message, 0, len(before)+len(after)+1)
+		for i := len(before) - 1; i >= 0; i-- {
+			out = append(out, r.fetchedView(me, before[i], req.View))
+		}
+		if anchorMsg != nil {
+			out = append(out, r.fetchedView(me, anchorMsg, req.View))
+		}
+		for _, m := range after {
+			out = append(out, r.fetchedView(me, m, req.View))
+		}
+		res.Messages = out
+		ans = res
+		return nil
+	})
+	return ans, err
 }
 
 // fetchedView is a message with the viewer's flags; channel history the
@@ -164,19 +162,17 @@ func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
 
 // GetMessage answers GET /messages/{id}: the message with the viewer's
 // flags, and its raw Markdown.
-func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (Message, string, error) {
+func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (view Message, raw string, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return Message{}, "", err
-	}
-	m := r.accessibleMessage(me, id)
-	if m == nil {
-		return Message{}, "", invalidMessage()
-	}
-	return r.fetchedView(me, m, o), m.Content, nil
+	err = a.read(func(me *user.User) error {
+		m := r.accessibleMessage(me, id)
+		if m == nil {
+			return invalidMessage()
+		}
+		view, raw = r.fetchedView(me, m, o), m.Content
+		return nil
+	})
+	return view, raw, err
 }
 
 // accessibleMessage returns message id if the user received it or may read

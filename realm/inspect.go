@@ -9,9 +9,12 @@ import (
 // MessageCount is the number of stored messages, for tests that assert
 // that a rejected request stored nothing.
 func (r *Realm) MessageCount() int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.messages.byID.Len()
+	var n int
+	_ = r.view(func() error {
+		n = r.messages.byID.Len()
+		return nil
+	})
+	return n
 }
 
 // LastMessage returns the newest stored message as userID would fetch it
@@ -27,12 +30,13 @@ func (r *Realm) LastMessage(ctx context.Context, userID int) (Message, bool) {
 // UpdateUserSettings changes a user's personal settings directly, for
 // tests and embedders; it reports whether the user exists.
 func (r *Realm) UpdateUserSettings(userID int, fn func(*user.Settings)) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	u := r.users[userID]
-	if u == nil {
-		return false
-	}
-	fn(&u.Settings)
-	return true
+	found := false
+	_ = r.update(func() error {
+		if u := r.users[userID]; u != nil {
+			fn(&u.Settings)
+			found = true
+		}
+		return nil
+	})
+	return found
 }

@@ -60,9 +60,12 @@ func (r *Realm) linkifierList() []Linkifier {
 // Linkifiers returns the realm's compiled linkifiers in order; they are
 // immutable, so the slice may be used after the lock is released.
 func (r *Realm) Linkifiers() []*linkifier.Linkifier {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return slices.Clone(r.linkifiers)
+	var list []*linkifier.Linkifier
+	_ = r.view(func() error {
+		list = slices.Clone(r.linkifiers)
+		return nil
+	})
+	return list
 }
 
 // ListLinkifiers answers GET /realm/linkifiers.

@@ -140,20 +140,24 @@ func (r *Realm) CreatedAt() time.Time { return r.createdAt }
 
 // Settings returns a copy of the realm settings.
 func (r *Realm) Settings() Settings {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.settings
+	var s Settings
+	_ = r.view(func() error {
+		s = r.settings
+		return nil
+	})
+	return s
 }
 
 // UpdateSettings changes realm settings directly, for tests and embedders.
 //
 // Clients are told what changed with a realm update_dict event.
 func (r *Realm) UpdateSettings(fn func(*Settings)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	before := r.settings.apiValues()
-	fn(&r.settings)
-	r.emitSettingsChange(before)
+	_ = r.update(func() error {
+		before := r.settings.apiValues()
+		fn(&r.settings)
+		r.emitSettingsChange(before)
+		return nil
+	})
 }
 
 func (r *Realm) allocRecipient() int {

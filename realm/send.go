@@ -49,7 +49,7 @@ func (a *Actor) SendDirectMessage(ctx context.Context, userIDs []int, content st
 
 // SendMessage sends a message as the actor, applying every rule of
 // POST /messages. On error nothing is stored.
-func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, error) {
+func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResult, err error) {
 	kind, ok := message.ParseType(req.Type)
 	if !ok {
 		return SendResult{}, BadRequest("Invalid type")
@@ -65,109 +65,107 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (SendResult, e
 		return SendResult{}, BadRequest("%s", err.Error())
 	}
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	sender, err := a.me()
-	if err != nil {
-		return SendResult{}, err
-	}
-	m := &message.Message{
-		Type: kind, SenderID: sender.ID, Content: content,
-		Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client), IsMeMessage: message.IsMeMessage(content),
-	}
-	if m.Client == "" {
-		m.Client = "Internal"
-	}
-	var recipients []int
-	var conv *conversation
-	var ch *Channel
-	if kind == message.Channel {
-		ch, err = r.channelForSend(sender, req.To)
-		if err != nil {
-			return SendResult{}, err
+	err = a.write(func(sender *user.User) error {
+		m := &message.Message{
+			Type: kind, SenderID: sender.ID, Content: content,
+			Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client), IsMeMessage: message.IsMeMessage(content),
 		}
-		if m.Topic, err = r.topicForSend(req.Topic); err != nil {
-			return SendResult{}, err
+		if m.Client == "" {
+			m.Client = "Internal"
 		}
-		m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
-		recipients = r.subscriberIDs(ch.ID)
-	} else {
-		ids, err := r.directRecipients(sender, req.To)
-		if err != nil {
-			return SendResult{}, err
+		var recipients []int
+		var conv *conversation
+		var ch *Channel
+		if kind == message.Channel {
+			ch, err = r.channelForSend(sender, req.To)
+			if err != nil {
+				return err
+			}
+			if m.Topic, err = r.topicForSend(req.Topic); err != nil {
+				return err
+			}
+			m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
+			recipients = r.subscriberIDs(ch.ID)
+		} else {
+			ids, err := r.directRecipients(sender, req.To)
+			if err != nil {
+				return err
+			}
+			m.DMUserIDs = ids
+			recipients = ids
 		}
-		m.DMUserIDs = ids
-		recipients = ids
-	}
 
-	// Rendering reads realm state (mentioned users, groups, channels), so
-	// it happens under the lock.
-	// translate_emoticons is not a stored user setting yet (always off).
-	rendered := r.renderer.RenderWith(content, markdownLookup{r})
-	m.Rendered = rendered.HTML
-	mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
-	if err != nil {
-		return SendResult{}, err
-	}
-
-	// Everything is valid: store and deliver.
-	if kind == message.Direct {
-		conv = r.conversationFor(m.DMUserIDs)
-		m.DMUserIDs = conv.userIDs
-		m.RecipientID = r.dmRecipientID(conv, sender.ID)
-	}
-	m.ID = r.nextMessageID
-	r.nextMessageID++
-	convID := 0
-	if conv != nil {
-		convID = conv.id
-	}
-	r.messages.insert(m, convID)
-	readBySender := message.IsHumanClient(m.Client)
-	if req.ReadBySender != nil {
-		readBySender = *req.ReadBySender
-	}
-	delivered := make([]messageRecipient, 0, len(recipients)+1)
-	senderDelivered := false
-	for _, uid := range recipients {
-		u := r.users[uid]
-		if u == nil || !u.IsActive {
-			continue
+		// Rendering reads realm state (mentioned users, groups, channels), so
+		// it happens under the lock.
+		// translate_emoticons is not a stored user setting yet (always off).
+		rendered := r.renderer.RenderWith(content, markdownLookup{r})
+		m.Rendered = rendered.HTML
+		mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
+		if err != nil {
+			return err
 		}
-		flags := mentions.of(uid)
-		if uid == sender.ID {
-			senderDelivered = true
+
+		// Everything is valid: store and deliver.
+		if kind == message.Direct {
+			conv = r.conversationFor(m.DMUserIDs)
+			m.DMUserIDs = conv.userIDs
+			m.RecipientID = r.dmRecipientID(conv, sender.ID)
+		}
+		m.ID = r.nextMessageID
+		r.nextMessageID++
+		convID := 0
+		if conv != nil {
+			convID = conv.id
+		}
+		r.messages.insert(m, convID)
+		readBySender := message.IsHumanClient(m.Client)
+		if req.ReadBySender != nil {
+			readBySender = *req.ReadBySender
+		}
+		delivered := make([]messageRecipient, 0, len(recipients)+1)
+		senderDelivered := false
+		for _, uid := range recipients {
+			u := r.users[uid]
+			if u == nil || !u.IsActive {
+				continue
+			}
+			flags := mentions.of(uid)
+			if uid == sender.ID {
+				senderDelivered = true
+				if readBySender {
+					flags |= message.Read
+				}
+			}
+			r.messages.deliver(uid, m, flags)
+			delivered = append(delivered, messageRecipient{uid, flags})
+		}
+		if !senderDelivered {
+			flags := mentions.of(sender.ID)
 			if readBySender {
 				flags |= message.Read
 			}
+			r.messages.deliver(sender.ID, m, flags)
+			delivered = append(delivered, messageRecipient{sender.ID, flags})
 		}
-		r.messages.deliver(uid, m, flags)
-		delivered = append(delivered, messageRecipient{uid, flags})
-	}
-	if !senderDelivered {
-		flags := mentions.of(sender.ID)
-		if readBySender {
-			flags |= message.Read
+		var queueID, localID string
+		if req.QueueID != nil {
+			queueID, localID = *req.QueueID, *req.LocalID
 		}
-		r.messages.deliver(sender.ID, m, flags)
-		delivered = append(delivered, messageRecipient{sender.ID, flags})
-	}
-	var queueID, localID string
-	if req.QueueID != nil {
-		queueID, localID = *req.QueueID, *req.LocalID
-	}
-	r.emitMessage(m, delivered, queueID, localID)
-	res := SendResult{ID: m.ID}
-	if ch != nil {
-		if ch.FirstMessageID == 0 {
-			ch.FirstMessageID = m.ID
+		r.emitMessage(m, delivered, queueID, localID)
+		res := SendResult{ID: m.ID}
+		if ch != nil {
+			if ch.FirstMessageID == 0 {
+				ch.FirstMessageID = m.ID
+			}
+			res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
+			if p := res.AutomaticNewVisibilityPolicy; p != nil {
+				r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *p)
+			}
 		}
-		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
-		if p := res.AutomaticNewVisibilityPolicy; p != nil {
-			r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *p)
-		}
-	}
-	return res, nil
+		ans = res
+		return nil
+	})
+	return ans, err
 }
 
 // channelForSend resolves the channel of a send and checks that the sender
@@ -330,15 +328,11 @@ type RenderResult struct {
 // RenderMessage renders Markdown as the realm would at send time; content
 // over max_message_length is truncated as on send.
 func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult, error) {
-	a.r.mu.RLock()
-	_, err := a.me()
-	a.r.mu.RUnlock()
-	if err != nil {
-		return RenderResult{}, err
-	}
 	content = message.Truncate(content, a.r.opts.Limits.MaxMessageLength)
-	a.r.mu.RLock()
-	defer a.r.mu.RUnlock()
-	res := a.r.renderer.RenderWith(content, markdownLookup{a.r})
-	return RenderResult{Rendered: res.HTML}, nil
+	var ans RenderResult
+	err := a.read(func(*user.User) error {
+		ans.Rendered = a.r.renderer.RenderWith(content, markdownLookup{a.r}).HTML
+		return nil
+	})
+	return ans, err
 }

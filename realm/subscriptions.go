@@ -555,24 +555,26 @@ func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) (ans
 
 // CreateChannel creates a channel with the given subscribers, without
 // permission checks or events, for test set-up and embedders.
-func (r *Realm) CreateChannel(name, description string, inviteOnly bool, subscriberIDs ...int) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	name = strings.TrimSpace(name)
-	if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
-		return 0, err
-	}
-	if r.channelsByName[channelKey(name)] != nil {
-		return 0, BadRequest("Channel '%s' already exists", name)
-	}
-	for _, id := range subscriberIDs {
-		if u := r.users[id]; u == nil || u.IsSystemBot {
-			return 0, noSuchUser()
+func (r *Realm) CreateChannel(name, description string, inviteOnly bool, subscriberIDs ...int) (ans int, err error) {
+	err = r.update(func() error {
+		name = strings.TrimSpace(name)
+		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
+			return err
 		}
-	}
-	c := r.addChannel(name, description, inviteOnly, !inviteOnly, 0)
-	for _, id := range subscriberIDs {
-		r.subscribe(c.ID, id)
-	}
-	return c.ID, nil
+		if r.channelsByName[channelKey(name)] != nil {
+			return BadRequest("Channel '%s' already exists", name)
+		}
+		for _, id := range subscriberIDs {
+			if u := r.users[id]; u == nil || u.IsSystemBot {
+				return noSuchUser()
+			}
+		}
+		c := r.addChannel(name, description, inviteOnly, !inviteOnly, 0)
+		for _, id := range subscriberIDs {
+			r.subscribe(c.ID, id)
+		}
+		ans = c.ID
+		return nil
+	})
+	return ans, err
 }

@@ -45,55 +45,51 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 		return BadRequest("Invalid op")
 	}
 	r := a.r
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	sender := TypingUser{UserID: me.ID, Email: r.apiEmail(me)}
-	switch req.Type {
-	case "", "direct", "private":
-		if len(req.To) == 0 {
-			return BadRequest("Missing 'to' argument")
-		}
-		ids := append([]int{me.ID}, req.To...)
-		for _, id := range req.To {
-			if u := r.users[id]; u == nil || !u.IsActive {
-				return BadRequest("Invalid user ID %d", id)
+	return a.write(func(me *user.User) error {
+		sender := TypingUser{UserID: me.ID, Email: r.apiEmail(me)}
+		switch req.Type {
+		case "", "direct", "private":
+			if len(req.To) == 0 {
+				return BadRequest("Missing 'to' argument")
 			}
+			ids := append([]int{me.ID}, req.To...)
+			for _, id := range req.To {
+				if u := r.users[id]; u == nil || !u.IsActive {
+					return BadRequest("Invalid user ID %d", id)
+				}
+			}
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+			recipients := make([]TypingUser, len(ids))
+			for i, id := range ids {
+				recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users[id])}
+			}
+			r.emit("typing", TypingEvent{Op: req.Op, MessageType: "direct", Sender: sender, Recipients: recipients},
+				r.typingAudience(ids)...)
+		case "stream", "channel":
+			if req.StreamID == 0 {
+				return BadRequest("Missing 'stream_id' argument")
+			}
+			if req.Topic == nil {
+				return BadRequest("Missing topic")
+			}
+			ch := r.channels[req.StreamID]
+			if ch == nil || !r.canAccessChannelForSend(me, ch) {
+				return BadRequest("Invalid channel ID")
+			}
+			name := topic.Normalize(*req.Topic)
+			if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
+				name = ""
+			}
+			r.emitChange(&change{typ: "typing",
+				payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},
+				filter:  func(q *Queue) bool { return q.opts.Capabilities.StreamTypingNotifications },
+			}, r.typingAudience(r.subscriberIDs(ch.ID)))
+		default:
+			return BadRequest("Invalid type")
 		}
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		recipients := make([]TypingUser, len(ids))
-		for i, id := range ids {
-			recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users[id])}
-		}
-		r.emit("typing", TypingEvent{Op: req.Op, MessageType: "direct", Sender: sender, Recipients: recipients},
-			r.typingAudience(ids)...)
-	case "stream", "channel":
-		if req.StreamID == 0 {
-			return BadRequest("Missing 'stream_id' argument")
-		}
-		if req.Topic == nil {
-			return BadRequest("Missing topic")
-		}
-		ch := r.channels[req.StreamID]
-		if ch == nil || !r.canAccessChannelForSend(me, ch) {
-			return BadRequest("Invalid channel ID")
-		}
-		name := topic.Normalize(*req.Topic)
-		if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
-			name = ""
-		}
-		r.emitChange(&change{typ: "typing",
-			payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},
-			filter:  func(q *Queue) bool { return q.opts.Capabilities.StreamTypingNotifications },
-		}, r.typingAudience(r.subscriberIDs(ch.ID)))
-	default:
-		return BadRequest("Invalid type")
-	}
-	return nil
+		return nil
+	})
 }
 
 // typingAudience keeps the users who receive typing notifications.

@@ -78,14 +78,13 @@ func (r *Realm) defaultGroupSettings() group.Settings {
 }
 
 // UserGroups answers GET /user_groups.
-func (a *Actor) UserGroups(ctx context.Context, includeDeactivated bool) ([]UserGroup, error) {
+func (a *Actor) UserGroups(ctx context.Context, includeDeactivated bool) (ans []UserGroup, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if _, err := a.me(); err != nil {
-		return nil, err
-	}
-	return r.userGroupList(includeDeactivated), nil
+	err = a.read(func(_ *user.User) error {
+		ans = r.userGroupList(includeDeactivated)
+		return nil
+	})
+	return ans, err
 }
 
 // CreateGroupRequest is POST /user_groups/create.
@@ -356,64 +355,62 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 
 // GroupMembers answers GET /user_groups/{id}/members: active members,
 // recursively through subgroups unless directOnly.
-func (a *Actor) GroupMembers(ctx context.Context, id int, directOnly bool) ([]int, error) {
+func (a *Actor) GroupMembers(ctx context.Context, id int, directOnly bool) (ans []int, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if _, err := a.me(); err != nil {
-		return nil, err
-	}
-	g := r.groups[id]
-	if g == nil {
-		return nil, BadRequest("Invalid user group")
-	}
-	active := func(uid int) bool { u := r.users[uid]; return u != nil && u.IsActive }
-	var out []int
-	if directOnly {
-		for uid := range g.Members {
-			if active(uid) {
-				out = append(out, uid)
-			}
+	err = a.read(func(_ *user.User) error {
+		g := r.groups[id]
+		if g == nil {
+			return BadRequest("Invalid user group")
 		}
-	} else {
-		out = group.MemberIDs(g, r.lookupGroup, active)
-	}
-	slices.Sort(out)
-	if out == nil {
-		out = []int{}
-	}
-	return out, nil
+		active := func(uid int) bool { u := r.users[uid]; return u != nil && u.IsActive }
+		var out []int
+		if directOnly {
+			for uid := range g.Members {
+				if active(uid) {
+					out = append(out, uid)
+				}
+			}
+		} else {
+			out = group.MemberIDs(g, r.lookupGroup, active)
+		}
+		slices.Sort(out)
+		if out == nil {
+			out = []int{}
+		}
+		ans = out
+		return nil
+	})
+	return ans, err
 }
 
 // GroupSubgroups answers GET /user_groups/{id}/subgroups.
-func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) ([]int, error) {
+func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) (ans []int, err error) {
 	r := a.r
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if _, err := a.me(); err != nil {
-		return nil, err
-	}
-	g := r.groups[id]
-	if g == nil {
-		return nil, BadRequest("Invalid user group")
-	}
-	out := []int{}
-	seen := map[int]bool{g.ID: true}
-	stack := sortedKeys(g.Subgroups)
-	for len(stack) > 0 {
-		sid := stack[0]
-		stack = stack[1:]
-		if seen[sid] {
-			continue
+	err = a.read(func(_ *user.User) error {
+		g := r.groups[id]
+		if g == nil {
+			return BadRequest("Invalid user group")
 		}
-		seen[sid] = true
-		out = append(out, sid)
-		if sub := r.groups[sid]; sub != nil && !directOnly {
-			stack = append(stack, sortedKeys(sub.Subgroups)...)
+		out := []int{}
+		seen := map[int]bool{g.ID: true}
+		stack := sortedKeys(g.Subgroups)
+		for len(stack) > 0 {
+			sid := stack[0]
+			stack = stack[1:]
+			if seen[sid] {
+				continue
+			}
+			seen[sid] = true
+			out = append(out, sid)
+			if sub := r.groups[sid]; sub != nil && !directOnly {
+				stack = append(stack, sortedKeys(sub.Subgroups)...)
+			}
 		}
-	}
-	slices.Sort(out)
-	return out, nil
+		slices.Sort(out)
+		ans = out
+		return nil
+	})
+	return ans, err
 }
 
 // IsGroupMember answers GET /user_groups/{id}/members/{user_id}. A

@@ -162,61 +162,63 @@ type NewUser struct {
 // embedders. The address must be valid and unused, the name non-blank and
 // at most 100 characters. Clients with event queues are told as for
 // POST /users. It returns the new user's ID.
-func (r *Realm) AddUser(spec NewUser) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	email := strings.TrimSpace(spec.Email)
-	if !validEmailAddress(email) {
-		return 0, BadRequest("Invalid email '%s'", spec.Email)
-	}
-	if err := r.checkEmailFree(email); err != nil {
-		return 0, err
-	}
-	name := strings.TrimSpace(spec.FullName)
-	if name == "" {
-		return 0, BadRequest("Name too short!")
-	}
-	if len([]rune(name)) > maxFullNameLength {
-		return 0, BadRequest("Name too long!")
-	}
-	role := spec.Role
-	if role == 0 {
-		role = user.RoleMember
-	}
-	if !role.Valid() {
-		return 0, BadRequest("Invalid role")
-	}
-	if spec.BotType < user.NotABot || spec.BotType > user.EmbeddedBot {
-		return 0, BadRequest("Invalid bot type")
-	}
-	if spec.BotOwnerID != 0 {
-		owner := r.realmUser(spec.BotOwnerID)
-		if spec.BotType == user.NotABot || owner == nil || owner.IsBot() {
-			return 0, BadRequest("Invalid bot owner")
+func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
+	err = r.update(func() error {
+		email := strings.TrimSpace(spec.Email)
+		if !validEmailAddress(email) {
+			return BadRequest("Invalid email '%s'", spec.Email)
 		}
-	}
-	if spec.APIKey != "" && (len(spec.APIKey) != 32 || !isAlnum(spec.APIKey) || r.apiKeyInUse(spec.APIKey)) {
-		return 0, BadRequest("Invalid API key")
-	}
-	u := r.addUser(&user.User{
-		DeliveryEmail: email, FullName: name, Role: role, BotType: spec.BotType, BotOwnerID: spec.BotOwnerID,
-		Timezone: spec.Timezone, APIKey: spec.APIKey, CanCreateUsers: spec.CanCreateUsers,
+		if err := r.checkEmailFree(email); err != nil {
+			return err
+		}
+		name := strings.TrimSpace(spec.FullName)
+		if name == "" {
+			return BadRequest("Name too short!")
+		}
+		if len([]rune(name)) > maxFullNameLength {
+			return BadRequest("Name too long!")
+		}
+		role := spec.Role
+		if role == 0 {
+			role = user.RoleMember
+		}
+		if !role.Valid() {
+			return BadRequest("Invalid role")
+		}
+		if spec.BotType < user.NotABot || spec.BotType > user.EmbeddedBot {
+			return BadRequest("Invalid bot type")
+		}
+		if spec.BotOwnerID != 0 {
+			owner := r.realmUser(spec.BotOwnerID)
+			if spec.BotType == user.NotABot || owner == nil || owner.IsBot() {
+				return BadRequest("Invalid bot owner")
+			}
+		}
+		if spec.APIKey != "" && (len(spec.APIKey) != 32 || !isAlnum(spec.APIKey) || r.apiKeyInUse(spec.APIKey)) {
+			return BadRequest("Invalid API key")
+		}
+		u := r.addUser(&user.User{
+			DeliveryEmail: email, FullName: name, Role: role, BotType: spec.BotType, BotOwnerID: spec.BotOwnerID,
+			Timezone: spec.Timezone, APIKey: spec.APIKey, CanCreateUsers: spec.CanCreateUsers,
+		})
+		r.announceNewUser(u)
+		ans = u.ID
+		return nil
 	})
-	r.announceNewUser(u)
-	return u.ID, nil
+	return ans, err
 }
 
 // SetCanCreateUsers grants or withdraws the can_create_users permission,
 // which a Zulip server grants only through a management command.
 func (r *Realm) SetCanCreateUsers(userID int, on bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	u := r.realmUser(userID)
-	if u == nil {
-		return noSuchUser()
-	}
-	u.CanCreateUsers = on
-	return nil
+	return r.update(func() error {
+		u := r.realmUser(userID)
+		if u == nil {
+			return noSuchUser()
+		}
+		u.CanCreateUsers = on
+		return nil
+	})
 }
 
 // realmUser is the account with that ID in this realm: system bots, which

@@ -1,7 +1,9 @@
 package architecture
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +41,29 @@ func TestAdapterDoesNotLinkTesting(t *testing.T) {
 	for _, pkg := range []string{"httpapi", "cmd/minizulip", "realm"} {
 		if slices.Contains(deps(t, pkg), "testing") {
 			t.Errorf("%s links the testing package", pkg)
+		}
+	}
+}
+
+// TestRealmLocksInOnePlace keeps the lock discipline: only the four
+// helpers of realm/actor.go touch the realm's mutex.
+func TestRealmLocksInOnePlace(t *testing.T) {
+	files, err := filepath.Glob("../../realm/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no realm sources: %v", err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || filepath.Base(f) == "actor.go" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if strings.Contains(line, "r.mu.") {
+				t.Errorf("%s:%d takes the realm's lock by hand: %s", filepath.Base(f), i+1, strings.TrimSpace(line))
+			}
 		}
 	}
 }
