@@ -61,7 +61,8 @@ func TestRealmLocksInOnePlace(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(src), "\n") {
-			if strings.Contains(line, "r.mu.") {
+			code, _, _ := strings.Cut(line, "//")
+			if strings.Contains(code, "r.mu.") {
 				t.Errorf("%s:%d takes the realm's lock by hand: %s", filepath.Base(f), i+1, strings.TrimSpace(line))
 			}
 		}
