@@ -258,12 +258,15 @@ func (a *Actor) GetEvents(ctx context.Context, queueID string, lastEventID int, 
 	q.waiting++
 	h.mu.Unlock()
 
-	timer := time.NewTimer(r.heartbeatDelay())
+	// The heartbeat runs on the realm's clock, so a test's manual clock
+	// decides when a quiet poll ends.
+	beat := make(chan struct{})
+	timer := r.clock.AfterFunc(r.heartbeatDelay(), func() { close(beat) })
 	defer timer.Stop()
 	heartbeat := false
 	select {
 	case <-wake:
-	case <-timer.C:
+	case <-beat:
 		heartbeat = true
 	case <-ctx.Done():
 	}

@@ -3,7 +3,6 @@ package realm
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 )
@@ -174,29 +173,61 @@ func TestQueueGarbageCollectionAndOverflow(t *testing.T) {
 	}
 }
 
-func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
-	r, _ := newTestRealm(t, WithHeartbeat(50*time.Millisecond))
-	q := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"message"}})
-	var wg sync.WaitGroup
-	var got []Event
-	var err error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		got, err = r.As(idIago).GetEvents(context.Background(), q.ID(), -1, false)
-	}()
-	time.Sleep(5 * time.Millisecond) // let the poll start waiting; a missed wait only means it returns at once
-	r.As(idHamlet).SendChannelMessage(bg, "Denmark", "x", "wake up")
-	wg.Wait()
-	if err != nil || len(got) != 1 || got[0].Type != "message" {
-		t.Fatalf("long poll got %+v, %v", got, err)
+// waitPolling waits until a GET /events is blocked on the queue.
+func waitPolling(t *testing.T, r *Realm, queueID string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !r.IsPolling(queueID) {
+		if time.Now().After(deadline) {
+			t.Fatal("the long poll never started waiting")
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
-	hb, err := r.As(idIago).GetEvents(bg, q.ID(), 0, false)
-	if err != nil || len(hb) != 1 || hb[0].Type != "heartbeat" || hb[0].ID != 1 {
-		t.Fatalf("heartbeat %+v %v", hb, err)
+}
+
+func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
+	r, clock := newTestRealm(t, WithHeartbeat(50*time.Second))
+	q := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"message"}})
+	poll := func(last int) <-chan []Event {
+		out := make(chan []Event, 1)
+		go func() {
+			evs, err := r.As(idIago).GetEvents(context.Background(), q.ID(), last, false)
+			if err != nil {
+				t.Error(err)
+			}
+			out <- evs
+		}()
+		waitPolling(t, r, q.ID())
+		return out
+	}
+	got := <-func() <-chan []Event {
+		ch := poll(-1)
+		r.As(idHamlet).SendChannelMessage(bg, "Denmark", "x", "wake up")
+		return ch
+	}()
+	if len(got) != 1 || got[0].Type != "message" {
+		t.Fatalf("long poll got %+v", got)
+	}
+
+	// A quiet poll ends with a heartbeat when the realm's clock passes the
+	// heartbeat interval, and not before: no wall-clock time is involved.
+	ch := poll(0)
+	clock.Advance(49 * time.Second)
+	select {
+	case evs := <-ch:
+		t.Fatalf("the poll ended before its heartbeat was due: %+v", evs)
+	case <-time.After(20 * time.Millisecond):
+	}
+	clock.Advance(time.Second)
+	hb := <-ch
+	if len(hb) != 1 || hb[0].Type != "heartbeat" || hb[0].ID != 1 {
+		t.Fatalf("heartbeat %+v", hb)
 	}
 	if m := eventJSON(t, hb[0]); len(m) != 2 {
 		t.Fatalf("heartbeat is exactly {type, id}: %v", m)
+	}
+	if n := clock.PendingTimers(); n != 0 {
+		t.Fatalf("%d heartbeat timers left behind", n)
 	}
 }
 
