@@ -102,10 +102,7 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 	if m.Type == message.Channel {
 		v.StreamID = m.ChannelID
 		v.DisplayRecipient = r.channels[m.ChannelID].Name
-		v.Subject = m.Topic
-		if v.Subject == "" && !o.AllowEmptyTopicName {
-			v.Subject = r.settings.EmptyTopicDisplayName
-		}
+		v.Subject = r.topicRules().Display(m.Topic, o.AllowEmptyTopicName)
 	} else {
 		v.DisplayRecipient = r.displayRecipients(m)
 	}

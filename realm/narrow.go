@@ -71,10 +71,7 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 			return m.Type == message.Channel && ch != nil && !ch.InviteOnly && (!webOnly || ch.IsWebPublic)
 		}, nil
 	case "topic":
-		name := t.Operand
-		if name == r.settings.EmptyTopicDisplayName {
-			name = ""
-		}
+		name := r.topicRules().Operand(t.Operand)
 		if !t.Negated {
 			q.topicName = &name
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -225,30 +224,14 @@ func (r *Realm) topicForSend(raw *string) (string, error) {
 	if raw == nil {
 		return "", BadRequest("Missing topic")
 	}
-	name := topic.Normalize(*raw)
-	if pos := forbiddenTopicPosition(name); pos >= 0 {
-		return "", BadRequest("Invalid character in topic, at position %d!", pos)
-	}
-	if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
-		name = ""
+	name, err := r.topicRules().Stored(*raw)
+	if err != nil {
+		return "", BadRequest("%s", err.Error())
 	}
 	if name == "" && r.settings.MandatoryTopics {
 		return "", BadRequest("Topic can't be empty!")
 	}
 	return name, nil
-}
-
-// forbiddenTopicPosition returns the 1-based position of the first control
-// character in a topic name, or -1.
-func forbiddenTopicPosition(name string) int {
-	pos := 0
-	for _, c := range name {
-		pos++
-		if c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0xfffe || c == 0xffff {
-			return pos
-		}
-	}
-	return -1
 }
 
 // directRecipients resolves the `to` of a direct message to the sorted

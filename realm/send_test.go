@@ -281,3 +281,42 @@ func TestDeleteMessageRules(t *testing.T) {
 }
 
 func toChannel(name string) message.To { return message.To{ChannelName: name} }
+
+// The realm's configured max_topic_length is the one enforced and the one
+// register advertises.
+func TestConfiguredTopicLengthIsEnforced(t *testing.T) {
+	limits := DefaultLimits()
+	limits.MaxTopicLength = 10
+	r, _ := newTestRealm(t, WithLimits(limits))
+	if _, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "abcdefghijkl", "hi"); err != nil {
+		t.Fatal(err)
+	}
+	m, ok := r.LastMessage(bg, idHamlet)
+	if !ok || m.Subject != "abcdefg..." {
+		t.Fatalf("stored topic %q", m.Subject)
+	}
+	state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm"}})
+	if err != nil || state["max_topic_length"] != 10 {
+		t.Fatalf("register advertises max_topic_length %v (%v)", state["max_topic_length"], err)
+	}
+}
+
+// Every path that names a topic refuses unprintable characters with
+// Zulip's message, and changes nothing.
+func TestTopicsRefuseUnprintableCharacters(t *testing.T) {
+	r, _ := newTestRealm(t)
+	_, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "nul\x00", "hi")
+	wantCode(t, err, CodeBadRequest, "Invalid character in topic, at position 4!")
+	err = r.As(idHamlet).SetUserTopic(bg, UserTopicRequest{ChannelName: "Denmark", Topic: "x\ufdd0", Policy: PolicyMuted})
+	wantCode(t, err, CodeBadRequest, "Invalid character in topic, at position 2!")
+	topic := "bad\x1f"
+	err = r.As(idHamlet).SetTyping(bg, TypingRequest{Op: "start", Type: "channel", StreamID: 3, Topic: &topic})
+	wantCode(t, err, CodeBadRequest, "Invalid character in topic, at position 4!")
+	if r.MessageCount() != 0 {
+		t.Fatal("a refused send stored a message")
+	}
+	state, _ := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"user_topic"}})
+	if topics := state["user_topics"].([]UserTopic); len(topics) != 0 {
+		t.Fatalf("a refused user topic was stored: %v", topics)
+	}
+}

@@ -1,5 +1,7 @@
 package realm
 
+import "github.com/minizulip/minizulip/topic"
+
 // Settings are the realm-wide settings the rules read. Group-valued settings
 // hold user group IDs. Nil durations mean "no limit".
 type Settings struct {
@@ -54,7 +56,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxMessageLength:     10000,
-		MaxTopicLength:       60,
+		MaxTopicLength:       topic.DefaultMaxLength,
 		MaxStreamNameLength:  60,
 		MaxStreamDescLength:  1024,
 		MaxFileUploadSizeMiB: 25,
@@ -64,6 +66,11 @@ func DefaultLimits() Limits {
 }
 
 func intPtr(v int) *int { return &v }
+
+// topicRules are the realm's topic settings, as package topic applies them.
+func (r *Realm) topicRules() topic.Rules {
+	return topic.Rules{MaxLength: r.opts.Limits.MaxTopicLength, EmptyDisplayName: r.settings.EmptyTopicDisplayName}
+}
 
 // groupSettings maps the API name of each group-valued realm setting to
 // its field.

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -282,19 +282,10 @@ func checkChannelName(name string, maxLen int) error {
 	if utf8.RuneCountInString(name) > maxLen {
 		return BadRequest("Channel name too long (limit: %d characters).", maxLen)
 	}
-	pos := 0
-	for _, c := range name {
-		pos++
-		if unicode.Is(unicode.Cc, c) || unicode.Is(unicode.Cs, c) || isNonCharacter(c) {
-			return BadRequest("Invalid character in channel name, at position %d.", pos)
-		}
+	if pos := topic.FirstUnprintable(name); pos > 0 {
+		return BadRequest("Invalid character in channel name, at position %d.", pos)
 	}
 	return nil
-}
-
-// isNonCharacter reports Unicode's 66 non-characters.
-func isNonCharacter(c rune) bool {
-	return (c >= 0xFDD0 && c <= 0xFDEF) || c&0xFFFE == 0xFFFE
 }
 
 // canSetTopicsPolicy is Zulip's can_set_topics_policy_group (role:members

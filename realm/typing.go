@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -77,9 +76,9 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			if ch == nil || !r.canAccessChannelForSend(me, ch) {
 				return BadRequest("Invalid channel ID")
 			}
-			name := topic.Normalize(*req.Topic)
-			if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
-				name = ""
+			name, err := r.topicRules().Stored(*req.Topic)
+			if err != nil {
+				return BadRequest("%s", err.Error())
 			}
 			r.emitChange(&change{typ: "typing",
 				payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},

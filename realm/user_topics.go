@@ -145,9 +145,9 @@ func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 			}
 			return BadRequest("Invalid channel ID")
 		}
-		name := topic.Normalize(req.Topic)
-		if topic.IsEmptyAlias(name, r.settings.EmptyTopicDisplayName) {
-			name = ""
+		name, err := r.topicRules().Stored(req.Topic)
+		if err != nil {
+			return BadRequest("%s", err.Error())
 		}
 		if r.userTopicPolicy(me.ID, ch.ID, name) == req.Policy {
 			return nil

@@ -1,16 +1,19 @@
 // Package topic holds the rules for topic names: normalization and
-// truncation as Zulip applies them, case-insensitive matching, the empty
-// topic's display name, and the resolved-topic marker.
+// truncation as Zulip applies them, printable characters, case-insensitive
+// matching, the empty topic's aliases and display name, and the
+// resolved-topic marker. The realm supplies its configured limits through
+// Rules.
 package topic
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// MaxLength is Zulip's max_topic_length, in Unicode code points.
-const MaxLength = 60
+// DefaultMaxLength is Zulip's default max_topic_length, in code points.
+const DefaultMaxLength = 60
 
 // NoTopic is the legacy spelling clients use for the empty topic.
 const NoTopic = "(no topic)"
@@ -18,21 +21,95 @@ const NoTopic = "(no topic)"
 // ResolvedPrefix marks a resolved topic: U+2714 HEAVY CHECK MARK and a space.
 const ResolvedPrefix = "\u2714 "
 
-// Normalize strips surrounding whitespace and truncates an over-long name
-// to 57 code points plus "...", as Zulip does on send and edit.
-func Normalize(name string) string {
-	name = strings.TrimSpace(name)
-	if utf8.RuneCountInString(name) <= MaxLength {
-		return name
+// Rules are a realm's topic settings: the configured max_topic_length and
+// realm_empty_topic_display_name.
+type Rules struct {
+	MaxLength        int
+	EmptyDisplayName string
+}
+
+// InvalidCharacterError refuses a topic with an unprintable character,
+// with Zulip's message and 1-based position.
+type InvalidCharacterError struct{ Position int }
+
+func (e *InvalidCharacterError) Error() string {
+	return fmt.Sprintf("Invalid character in topic, at position %d!", e.Position)
+}
+
+// Stored turns a client's topic into the name the realm stores: the
+// aliases of the empty topic ("(no topic)", the realm's display name) are
+// "", other names are normalized (see Normalize) and refused with an
+// unprintable character.
+func (rules Rules) Stored(raw string) (string, error) {
+	if rules.IsEmptyAlias(strings.TrimSpace(raw)) {
+		return "", nil
 	}
-	runes := []rune(name)
-	return string(runes[:MaxLength-3]) + "..."
+	name := Normalize(raw, rules.MaxLength)
+	if pos := FirstUnprintable(name); pos > 0 {
+		return "", &InvalidCharacterError{Position: pos}
+	}
+	return name, nil
 }
 
 // IsEmptyAlias reports whether name stands for the empty topic: "(no topic)"
 // or the realm's display name for the empty topic.
-func IsEmptyAlias(name, emptyDisplayName string) bool {
-	return name == NoTopic || (emptyDisplayName != "" && name == emptyDisplayName)
+func (rules Rules) IsEmptyAlias(name string) bool {
+	return name == NoTopic || (rules.EmptyDisplayName != "" && name == rules.EmptyDisplayName)
+}
+
+// Display is the name a client sees for a stored topic: the empty topic
+// shows as the realm's display name to clients without the
+// empty_topic_name capability.
+func (rules Rules) Display(name string, clientSupportsEmpty bool) string {
+	if name == "" && !clientSupportsEmpty {
+		return rules.EmptyDisplayName
+	}
+	return name
+}
+
+// Operand is the stored topic a narrow's topic operand names: the
+// display name of the empty topic means the empty topic.
+func (rules Rules) Operand(operand string) string {
+	if operand == rules.EmptyDisplayName {
+		return ""
+	}
+	return operand
+}
+
+// Normalize strips surrounding whitespace and truncates a name longer than
+// maxLength code points to maxLength-3 code points plus "...", as Zulip
+// does on send and edit. A maxLength below 4 means DefaultMaxLength.
+func Normalize(name string, maxLength int) string {
+	if maxLength < 4 {
+		maxLength = DefaultMaxLength
+	}
+	name = strings.TrimSpace(name)
+	if len(name) <= maxLength || utf8.RuneCountInString(name) <= maxLength {
+		return name
+	}
+	runes := []rune(name)
+	return string(runes[:maxLength-3]) + "..."
+}
+
+// FirstUnprintable returns the 1-based position (in code points) of the
+// first character Zulip refuses in names shown as text — control
+// characters (Cc), surrogates (Cs) and Unicode's 66 non-characters — or 0
+// when there is none. Zulip applies the same rule to channel names.
+func FirstUnprintable(s string) int {
+	pos := 0
+	for _, c := range s {
+		pos++
+		if unicode.Is(unicode.Cc, c) || unicode.Is(unicode.Cs, c) || isNonCharacter(c) {
+			return pos
+		}
+	}
+	return 0
+}
+
+// isNonCharacter reports Unicode's 66 non-characters: U+FDD0–U+FDEF and
+// the last two code points of every plane.
+func isNonCharacter(c rune) bool {
+	return (c >= 0xFDD0 && c <= 0xFDEF) || c&0xFFFE == 0xFFFE
 }
 
 // Key folds a topic name for case-insensitive matching, as Zulip compares
@@ -62,15 +139,4 @@ func Resolved(name string) string {
 		return name
 	}
 	return ResolvedPrefix + name
-}
-
-// ContainsForbidden reports whether the name contains a character Zulip
-// refuses in topics (NUL and other C0/C1 controls except none allowed).
-func ContainsForbidden(name string) bool {
-	for _, r := range name {
-		if r == 0 || (unicode.IsControl(r)) {
-			return true
-		}
-	}
-	return false
 }
