@@ -65,8 +65,3 @@ func isSpace(r rune) bool {
 	}
 	return r > 0xff && strings.ContainsRune("\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000", r)
 }
-
-// IsMeMessage reports whether content is a /me message.
-func IsMeMessage(content string) bool {
-	return strings.HasPrefix(content, "/me ")
-}

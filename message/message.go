@@ -100,12 +100,35 @@ type Message struct {
 	RecipientID int    // the channel's or conversation's recipient id
 	// DMUserIDs are the participants of a direct message, sender included,
 	// sorted ascending. Nil for channel messages.
-	DMUserIDs   []int
-	Content     string // raw Markdown
-	Rendered    string // HTML
-	Timestamp   int64  // UNIX seconds
-	Client      string
-	Reactions   []Reaction
-	LastEditTS  int64 // 0 if never edited
-	IsMeMessage bool
+	DMUserIDs  []int
+	Content    string // raw Markdown
+	Rendered   string // HTML
+	Timestamp  int64  // UNIX seconds
+	Client     string
+	Reactions  []Reaction
+	LastEditTS int64 // 0 if never edited
+	Facts
+}
+
+// Facts are what rendering found in a message's content, stored with it
+// so that narrows and views never parse the HTML again.
+type Facts struct {
+	IsMeMessage   bool
+	HasLink       bool
+	HasImage      bool
+	HasAttachment bool
+}
+
+// Has answers a has: narrow operand ("link", "image", "attachment") from
+// the stored facts; other operands are false.
+func (f Facts) Has(operand string) bool {
+	switch operand {
+	case "link":
+		return f.HasLink
+	case "image":
+		return f.HasImage
+	case "attachment":
+		return f.HasAttachment
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package realm
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/minizulip/minizulip/message"
 )
 
@@ -194,4 +196,53 @@ func TestFetchErrors(t *testing.T) {
 	}
 	_, err = ParseAnchor("soon")
 	wantCode(t, err, CodeBadRequest, "Invalid anchor")
+}
+
+// has: narrows answer from what rendering found, stored with the message:
+// emoji images are not has:image, links to uploads are has:attachment.
+func TestFetchHasNarrows(t *testing.T) {
+	r, _ := newTestRealm(t)
+	send := func(content string) int64 {
+		t.Helper()
+		res, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "facts", content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.ID
+	}
+	plain := send("no links here :green_tick:")
+	link := send("see https://example.com/page")
+	image := send("look https://example.com/cat.png")
+	upload := send("[notes.txt](/user_uploads/2/ab/xyz/notes.txt)")
+	_ = plain
+	get := func(operand string) []int64 {
+		t.Helper()
+		res, err := r.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
+			Narrow: narrow(t, `[{"operator":"has","operand":"`+operand+`"}]`)})
+		if err != nil {
+			t.Fatalf("has:%s: %v", operand, err)
+		}
+		return ids(res)
+	}
+	got := map[string][]int64{"link": get("link"), "image": get("image"), "attachment": get("attachment")}
+	want := map[string][]int64{"link": {link, image, upload}, "image": {image}, "attachment": {upload}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("has: narrows (-want +got):\n%s", diff)
+	}
+	if _, err := r.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1,
+		Narrow: narrow(t, `[{"operator":"has","operand":"video"}]`)}); err == nil {
+		t.Fatal("an unknown has: operand was accepted")
+	}
+}
+
+func TestMeMessageFact(t *testing.T) {
+	r, _ := newTestRealm(t)
+	for content, want := range map[string]bool{"/me waves": true, "/me waves\nand more": false, "/mean": false, "hi /me": false} {
+		if _, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "me", content); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := r.LastMessage(bg, idHamlet); m.IsMeMessage != want {
+			t.Errorf("%q: is_me_message %v, want %v", content, m.IsMeMessage, want)
+		}
+	}
 }

@@ -112,7 +112,7 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 			return func(m *message.Message) bool { return len(m.Reactions) > 0 }, nil
 		case "link", "attachment", "image":
 			op := t.Operand
-			return func(m *message.Message) bool { return renderedHas(m.Rendered, op) }, nil
+			return func(m *message.Message) bool { return m.Has(op) }, nil
 		}
 		return nil, BadNarrow("unknown 'has' operand " + t.Operand)
 	case "in":
@@ -284,16 +284,6 @@ func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
 		}
 	}
 	return true
-}
-
-func renderedHas(html, what string) bool {
-	switch what {
-	case "link":
-		return strings.Contains(html, "<a ")
-	case "image":
-		return strings.Contains(html, "<img ")
-	}
-	return strings.Contains(html, "/user_uploads/")
 }
 
 func joinIDs(ids []int) string {

@@ -9,13 +9,12 @@ package realm
 
 import (
 	"crypto/rand"
-	"github.com/minizulip/minizulip/message/markdown"
 	"sync"
 	"time"
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
-	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/message/markdown"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -27,7 +26,7 @@ type Realm struct {
 	clock     Clock
 	settings  Settings
 	createdAt time.Time
-	renderer  *message.Renderer
+	renderer  *markdown.Renderer
 
 	users        map[int]*user.User
 	usersByEmail map[string]*user.User // normalized delivery and API emails
@@ -92,7 +91,7 @@ func New(opts ...Option) *Realm {
 	r := &Realm{
 		opts:              o,
 		clock:             o.Clock,
-		renderer:          message.NewRenderer(markdown.WithRealmURL(o.URL)),
+		renderer:          markdown.New(markdown.WithRealmURL(o.URL)),
 		users:             map[int]*user.User{},
 		usersByEmail:      map[string]*user.User{},
 		nextUserID:        1,

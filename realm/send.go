@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/message/markdown"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -67,7 +68,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 	err = a.write(func(sender *user.User) error {
 		m := &message.Message{
 			Type: kind, SenderID: sender.ID, Content: content,
-			Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client), IsMeMessage: message.IsMeMessage(content),
+			Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client),
 		}
 		if m.Client == "" {
 			m.Client = "Internal"
@@ -99,6 +100,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		// translate_emoticons is not a stored user setting yet (always off).
 		rendered := r.renderer.RenderWith(content, markdownLookup{r})
 		m.Rendered = rendered.HTML
+		m.Facts = factsOf(rendered)
 		mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
 		if err != nil {
 			return err
@@ -318,4 +320,13 @@ func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult
 		return nil
 	})
 	return ans, err
+}
+
+// factsOf is what the engine keeps of a rendering besides the HTML: the
+// facts that answer is_me_message and the has: narrows.
+func factsOf(res markdown.Result) message.Facts {
+	return message.Facts{
+		IsMeMessage: res.IsMeMessage, HasLink: res.HasLink, HasImage: res.HasImage,
+		HasAttachment: len(res.UploadPaths) > 0,
+	}
 }

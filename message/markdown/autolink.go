@@ -84,7 +84,7 @@ func (p autolinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Cont
 	link := ast.NewLink()
 	link.Destination = []byte(href)
 	link.AppendChild(link, ast.NewTextSegment(text.NewSegment(seg.Start+lead, seg.Start+lead+n)))
-	st.hasLink = true
+	st.noteLink(href)
 	block.Advance(lead + n)
 	return link
 }

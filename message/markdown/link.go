@@ -63,7 +63,7 @@ func (linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) a
 	} else {
 		appendLabel(link, block.Source(), label)
 	}
-	st.hasLink = true
+	st.noteLink(href)
 	block.Advance(end)
 	return link
 }

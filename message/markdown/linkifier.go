@@ -75,9 +75,10 @@ func linkifierFinder(st *state, l *linkifier.Linkifier, src []byte, seg text.Seg
 				continue
 			}
 			link := ast.NewLink()
-			link.Destination = []byte(st.localLink(href))
+			href = st.localLink(href)
+			link.Destination = []byte(href)
 			link.AppendChild(link, ast.NewTextSegment(text.NewSegment(seg.Start+m.Start, seg.Start+m.End)))
-			st.hasLink = true
+			st.noteLink(href)
 			return m.Start, m.End, link
 		}
 		return -1, -1, nil

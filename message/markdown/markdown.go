@@ -88,8 +88,13 @@ type Result struct {
 	TopicWildcard bool
 	// IsMeMessage reports a /me message.
 	IsMeMessage bool
-	// HasLink, HasImage and HasCode feed the message's has_* fields.
+	// HasLink and HasImage answer the has:link and has:image narrows: the
+	// message makes a link, or shows an image preview (emoji do not count).
 	HasLink, HasImage bool
+	// UploadPaths are the path ids of the realm's uploaded files the
+	// message links to (below /user_uploads/), in order of first link;
+	// they answer has:attachment.
+	UploadPaths []string
 }
 
 // Option configures a Renderer.

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/yuin/goldmark/parser"
 )
@@ -21,6 +22,7 @@ type state struct {
 	topicWildcard  bool
 	hasLink        bool
 	hasImage       bool
+	uploads        []string // path ids of linked uploads
 }
 
 func getState(pc parser.Context) *state {
@@ -49,6 +51,16 @@ func (s *state) fill(r *Result) {
 	r.TopicWildcard = s.topicWildcard
 	r.HasLink = s.hasLink
 	r.HasImage = s.hasImage
+	r.UploadPaths = s.uploads
+}
+
+// noteLink records a link the message makes (its final href): every link
+// makes has_link, and one to the realm's /user_uploads/ names an upload.
+func (s *state) noteLink(href string) {
+	s.hasLink = true
+	if p, ok := strings.CutPrefix(strings.TrimPrefix(href, "/"), "user_uploads/"); ok && p != "" && !slices.Contains(s.uploads, p) {
+		s.uploads = append(s.uploads, p)
+	}
 }
 
 func (s *state) lookup() Lookup {

@@ -1,12 +1,13 @@
-package message
+package markdown
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
 
 func TestRenderBasics(t *testing.T) {
-	r := NewRenderer()
+	r := New()
 	cases := []struct{ in, want string }{
 		{"hello", "<p>hello</p>"},
 		{"**bold** and *em*", "<p><strong>bold</strong> and <em>em</em></p>"},
@@ -23,10 +24,31 @@ func TestRenderBasics(t *testing.T) {
 }
 
 func TestRenderNeverPassesScript(t *testing.T) {
-	r := NewRenderer()
+	r := New()
 	for _, in := range []string{"<div>\n<script>x</script>\n</div>", "x <img src=x onerror=alert(1)>", "<!-- c --><script>"} {
 		if got := r.Render(in); strings.Contains(strings.ToLower(got), "<script") || strings.Contains(got, "<img") {
 			t.Errorf("Render(%q) leaked HTML: %q", in, got)
+		}
+	}
+}
+
+func TestRenderReportsLinkImageAndUploadFacts(t *testing.T) {
+	r := New(WithRealmURL("http://zulip.example"))
+	for _, c := range []struct {
+		in          string
+		link, image bool
+		uploads     []string
+	}{
+		{"plain words", false, false, nil},
+		{"see https://example.com/x", true, false, nil},
+		{"pic https://example.com/cat.png", true, true, nil},
+		{"[a.txt](/user_uploads/2/ab/a.txt) and [again](http://zulip.example/user_uploads/2/ab/a.txt) [b](/user_uploads/2/cd/b.pdf)",
+			true, false, []string{"2/ab/a.txt", "2/cd/b.pdf"}},
+		{"[elsewhere](https://other.example/user_uploads/2/ab/a.txt)", true, false, nil},
+	} {
+		res := r.RenderFor(c.in, Context{})
+		if res.HasLink != c.link || res.HasImage != c.image || !slices.Equal(res.UploadPaths, c.uploads) {
+			t.Errorf("%q: link %v image %v uploads %v", c.in, res.HasLink, res.HasImage, res.UploadPaths)
 		}
 	}
 }
