@@ -2,6 +2,8 @@
 // recursive membership, system (role) groups, and cycle checks.
 package group
 
+import "github.com/minizulip/minizulip/user"
+
 // System group names, in the order Zulip creates them for a realm.
 const (
 	Nobody         = "role:nobody"
@@ -13,6 +15,23 @@ const (
 	Everyone       = "role:everyone"
 	Internet       = "role:internet"
 )
+
+// RoleGroup is the system group a user of this role is a direct member of
+// (guests belong to role:everyone only; members also to role:fullmembers,
+// which the realm adds).
+func RoleGroup(role user.Role) string {
+	switch role {
+	case user.RoleOwner:
+		return Owners
+	case user.RoleAdmin:
+		return Administrators
+	case user.RoleModerator:
+		return Moderators
+	case user.RoleGuest:
+		return Everyone
+	}
+	return Members
+}
 
 // Group is a user group. Members and Subgroups hold direct relations only.
 type Group struct {

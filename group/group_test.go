@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/minizulip/minizulip/user"
 )
 
 // graph is a test group store.
@@ -87,6 +89,17 @@ func BenchmarkHasMemberDeepChain(b *testing.B) {
 	for b.Loop() {
 		if !HasMember(g[1], user, g.lookup) {
 			b.Fatal("not a member")
+		}
+	}
+}
+
+func TestRoleGroup(t *testing.T) {
+	for role, want := range map[user.Role]string{
+		user.RoleOwner: Owners, user.RoleAdmin: Administrators, user.RoleModerator: Moderators,
+		user.RoleMember: Members, user.RoleGuest: Everyone,
+	} {
+		if got := RoleGroup(role); got != want {
+			t.Errorf("role %d: %s, want %s", role, got, want)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package realm
 
 import (
 	"crypto/subtle"
-	"strconv"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -79,31 +78,13 @@ func (a *Actor) me() (*user.User, error) {
 	return u, nil
 }
 
-// apiEmail is the address the API shows for u: the real one for bots and
-// when the realm shows emails to everyone, else user<ID>@zulipdev.com.
-func (r *Realm) apiEmail(u *user.User) string {
-	if u.IsBot() || r.settings.EmailAddressVisibility == EmailVisibilityEveryone {
-		return u.DeliveryEmail
-	}
-	return "user" + strconv.Itoa(u.ID) + "@" + FakeEmailDomain
-}
+// apiEmail is the address the API shows for u under the realm's email
+// visibility (see user.EmailVisibility.APIEmail).
+func (r *Realm) apiEmail(u *user.User) string { return r.settings.EmailAddressVisibility.APIEmail(u) }
 
 // canSeeDeliveryEmail reports whether viewer may see target's real address.
 func (r *Realm) canSeeDeliveryEmail(viewer, target *user.User) bool {
-	if viewer.ID == target.ID || target.IsBot() {
-		return true
-	}
-	switch r.settings.EmailAddressVisibility {
-	case EmailVisibilityEveryone:
-		return true
-	case EmailVisibilityMembers:
-		return !viewer.IsGuest()
-	case EmailVisibilityAdmins:
-		return viewer.Role.IsAdmin()
-	case EmailVisibilityModerators:
-		return viewer.Role.IsModeratorOrAbove()
-	}
-	return false
+	return r.settings.EmailAddressVisibility.CanSeeDeliveryEmail(viewer, target)
 }
 
 // APIKey returns the API key of the user with that email (delivery or API

@@ -46,11 +46,11 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 		if !botShortName.MatchString(short) {
 			return BadRequest("Bad name or username")
 		}
-		name, err := checkFullName(req.FullName)
+		name, err := user.CheckFullName(req.FullName)
 		if err != nil {
-			return err
+			return BadRequest("%s", err.Error())
 		}
-		email := short + "-bot@" + FakeEmailDomain
+		email := short + "-bot@" + user.FakeEmailDomain
 		if err := r.checkEmailFree(email); err != nil {
 			return BadRequest("Username already in use")
 		}

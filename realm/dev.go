@@ -33,7 +33,7 @@ type DevLogin struct {
 // stored, with the user's unchanging API key. Bots may log in; the system
 // bots live in another realm.
 func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
-	if !user.ValidEmail(username) {
+	if !user.LooksLikeEmail(username) {
 		return DevLogin{}, BadRequest("Enter a valid email address.")
 	}
 	var login DevLogin

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/minizulip/minizulip/user"
 )
 
 func TestDevFetchAPIKeyKeepsSeededCase(t *testing.T) {
@@ -84,7 +86,7 @@ func TestDevListUsersOrderAndRoles(t *testing.T) {
 	}
 
 	// With addresses visible to everyone, the email column is the real address.
-	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = EmailVisibilityEveryone })
+	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = user.EmailVisibilityEveryone })
 	r.users[idOthello].IsActive = false
 	got = r.DevListUsers()
 	wantUsers = "AARON@zulip.com ZOE@zulip.com cordelia@zulip.com hamlet@zulip.com polonius@zulip.com prospero@zulip.com shiva@zulip.com"

@@ -5,9 +5,6 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// FakeEmailDomain is the domain of the API emails the dev realm shows when
-// real addresses are hidden (user<ID>@zulipdev.com).
-const FakeEmailDomain = "zulipdev.com"
 
 type seedUser struct {
 	name, email string
@@ -190,7 +187,7 @@ func (r *Realm) seed(s Seed) {
 func defaultSettings() Settings {
 	return Settings{
 		Name:                                   "Zulip",
-		EmailAddressVisibility:                 EmailVisibilityAdmins,
+		EmailAddressVisibility:                 user.EmailVisibilityAdmins,
 		AllowMessageEditing:                    true,
 		MessageContentEditLimitSeconds:         intPtr(600),
 		MoveMessagesWithinStreamLimitSeconds:   intPtr(604800),

@@ -1,13 +1,16 @@
 package realm
 
-import "github.com/minizulip/minizulip/topic"
+import (
+	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
+)
 
 // Settings are the realm-wide settings the rules read. Group-valued settings
 // hold user group IDs. Nil durations mean "no limit".
 type Settings struct {
 	Name                   string
 	Description            string
-	EmailAddressVisibility int // 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators
+	EmailAddressVisibility user.EmailVisibility
 	AllowMessageEditing    bool
 	// Time limits in seconds; nil is unlimited.
 	MessageContentEditLimitSeconds         *int
@@ -32,14 +35,6 @@ type Settings struct {
 	CanManageAllGroups                  int
 }
 
-// Email visibility values of email_address_visibility.
-const (
-	EmailVisibilityEveryone   = 1
-	EmailVisibilityMembers    = 2
-	EmailVisibilityAdmins     = 3
-	EmailVisibilityNobody     = 4
-	EmailVisibilityModerators = 5
-)
 
 // Limits are the server's size limits, as register advertises them.
 type Limits struct {

@@ -52,23 +52,8 @@ func (r *Realm) fixedAPIKey(email string) string {
 	return newAPIKey()
 }
 
-// roleGroupName is the system group a role is a direct member of.
-func roleGroupName(role user.Role) string {
-	switch role {
-	case user.RoleOwner:
-		return group.Owners
-	case user.RoleAdmin:
-		return group.Administrators
-	case user.RoleModerator:
-		return group.Moderators
-	case user.RoleGuest:
-		return group.Everyone
-	}
-	return group.Members
-}
-
 func (r *Realm) addToRoleGroups(u *user.User) {
-	r.groupByName[roleGroupName(u.Role)].Members[u.ID] = struct{}{}
+	r.groupByName[group.RoleGroup(u.Role)].Members[u.ID] = struct{}{}
 	if u.Role == user.RoleMember {
 		r.groupByName[group.FullMembers].Members[u.ID] = struct{}{}
 	}
@@ -143,18 +128,9 @@ func (r *Realm) userByEmail(email string) *user.User {
 	if u := r.usersByEmail[norm]; u != nil {
 		return u
 	}
-	if rest, ok := strings.CutPrefix(norm, "user"); ok {
-		if idPart, ok := strings.CutSuffix(rest, "@"+FakeEmailDomain); ok {
-			id := 0
-			for _, c := range idPart {
-				if c < '0' || c > '9' || id > 1<<30 {
-					return nil
-				}
-				id = id*10 + int(c-'0')
-			}
-			if u := r.users[id]; u != nil && idPart != "" && r.apiEmail(u) != u.DeliveryEmail {
-				return u
-			}
+	if id, ok := user.ParseFakeEmail(email); ok {
+		if u := r.users[id]; u != nil && r.apiEmail(u) != u.DeliveryEmail {
+			return u
 		}
 	}
 	return nil

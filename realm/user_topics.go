@@ -16,14 +16,6 @@ const (
 	PolicyFollowed = 3
 )
 
-// Values of the automatic follow/unmute user settings.
-const (
-	autoOnParticipation = 1
-	autoOnSend          = 2
-	autoOnInitiation    = 3
-	autoNever           = 4
-)
-
 // topicRef identifies a topic of a channel, case-insensitively.
 type topicRef struct {
 	channel int
@@ -71,7 +63,7 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 	follow := sender.Settings.AutomaticallyFollowTopicsPolicy
 	unmute := sender.Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy
 	current := r.userTopicPolicy(sender.ID, m.ChannelID, m.Topic)
-	if (follow == autoNever && unmute == autoNever) || current == PolicyFollowed {
+	if (follow == user.AutoNever && unmute == user.AutoNever) || current == PolicyFollowed {
 		return nil
 	}
 	channelMuted := false
@@ -80,16 +72,16 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 	}
 	result := PolicyInherit
 	switch {
-	case follow == autoOnParticipation || follow == autoOnSend:
+	case follow == user.AutoOnParticipation || follow == user.AutoOnSend:
 		result = PolicyFollowed
-	case channelMuted && (unmute == autoOnParticipation || unmute == autoOnSend):
+	case channelMuted && (unmute == user.AutoOnParticipation || unmute == user.AutoOnSend):
 		result = PolicyUnmuted
 	}
 	if current == PolicyInherit && result == PolicyInherit && !r.senderSawEarlierMessage(sender.ID, m) {
 		switch {
-		case follow == autoOnInitiation:
+		case follow == user.AutoOnInitiation:
 			result = PolicyFollowed
-		case channelMuted && unmute == autoOnInitiation:
+		case channelMuted && unmute == user.AutoOnInitiation:
 			result = PolicyUnmuted
 		}
 	}

@@ -2,12 +2,7 @@ package realm
 
 import (
 	"context"
-	"net"
-	"regexp"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -122,12 +117,12 @@ func (a *Actor) CreateUserFromParams(ctx context.Context, p CreateUserParams) (a
 		if !me.CanCreateUsers {
 			return BadRequest("User not authorized to create users")
 		}
-		name, err := checkFullName(*p.FullName)
+		name, err := user.CheckFullName(*p.FullName)
 		if err != nil {
-			return err
+			return BadRequest("%s", err.Error())
 		}
 		email := strings.TrimSpace(*p.Email)
-		if !validEmailAddress(email) {
+		if !user.ValidNewEmail(email) {
 			return BadRequest("Bad name or username")
 		}
 		if err := r.checkEmailFree(email); err != nil {
@@ -165,7 +160,7 @@ type NewUser struct {
 func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
 	err = r.update(func() error {
 		email := strings.TrimSpace(spec.Email)
-		if !validEmailAddress(email) {
+		if !user.ValidNewEmail(email) {
 			return BadRequest("Invalid email '%s'", spec.Email)
 		}
 		if err := r.checkEmailFree(email); err != nil {
@@ -175,7 +170,7 @@ func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
 		if name == "" {
 			return BadRequest("Name too short!")
 		}
-		if len([]rune(name)) > maxFullNameLength {
+		if len([]rune(name)) > user.MaxFullNameLength {
 			return BadRequest("Name too long!")
 		}
 		role := spec.Role
@@ -233,33 +228,15 @@ func (r *Realm) realmUser(id int) *user.User {
 // userByEmailFor resolves an email as GET /users/{email} does for viewer;
 // the caller holds the lock.
 func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
-	norm := user.NormalizeEmail(email)
-	if rest, ok := strings.CutPrefix(norm, "user"); ok {
-		if digits, ok := strings.CutSuffix(rest, "@"+FakeEmailDomain); ok && allDigits(digits) {
-			if id, err := strconv.Atoi(digits); err == nil {
-				if u := r.realmUser(id); u != nil {
-					return u
-				}
-			}
+	if id, ok := user.ParseFakeEmail(email); ok {
+		if u := r.realmUser(id); u != nil {
+			return u
 		}
 	}
-	if u := r.usersByEmail[norm]; u != nil && !u.IsSystemBot && r.canSeeDeliveryEmail(viewer, u) {
+	if u := r.usersByEmail[user.NormalizeEmail(email)]; u != nil && !u.IsSystemBot && r.canSeeDeliveryEmail(viewer, u) {
 		return u
 	}
 	return nil
-}
-
-// allDigits reports whether s is a non-empty run of ASCII digits.
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // checkEmailFree rejects an address some account already has, in any case.
@@ -320,84 +297,4 @@ func (r *Realm) announceNewUser(u *user.User) {
 		}
 	}
 	r.emit("realm_bot", RealmBotAddEvent{Op: "add", Bot: r.botView(u)}, owners...)
-}
-
-// maxFullNameLength and minFullNameLength bound full names, in characters.
-const (
-	maxFullNameLength = 100
-	minFullNameLength = 2
-)
-
-// nameInvalidChars may not appear in a full name.
-const nameInvalidChars = "*`\\>\"@"
-
-// checkFullName applies Zulip's full-name rules to a raw name and returns
-// it trimmed.
-func checkFullName(raw string) (string, error) {
-	name := strings.TrimFunc(raw, isPySpace)
-	n := utf8.RuneCountInString(name)
-	if n > maxFullNameLength {
-		return "", BadRequest("Name too long!")
-	}
-	if n < minFullNameLength {
-		return "", BadRequest("Name too short!")
-	}
-	for _, c := range name {
-		if unicode.In(c, unicode.C) || !unicode.In(c, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z) ||
-			strings.ContainsRune(nameInvalidChars, c) {
-			return "", BadRequest("Invalid characters in name!")
-		}
-	}
-	// A name ending in "|<digits>" would read as a mention's user ID.
-	tail := strings.TrimSuffix(raw, "\n")
-	digits := strings.TrimRightFunc(tail, unicode.IsDigit)
-	if len(digits) < len(tail) && strings.HasSuffix(digits, "|") {
-		return "", BadRequest("Invalid format!")
-	}
-	return name, nil
-}
-
-// isPySpace is Python's str.isspace for one character, which str.strip uses.
-func isPySpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
-
-var (
-	// emailDotAtom and emailQuoted are the two local-part forms a Django
-	// email field accepts.
-	emailDotAtom = regexp.MustCompile("(?i)^[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$")
-	emailQuoted  = regexp.MustCompile(`(?i)^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-\[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"$`)
-	// emailDomain is a host name with a top-level label of 2-63 characters.
-	emailDomain  = regexp.MustCompile(`(?i)^(?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+[A-Z0-9-]{1,62}[A-Z0-9]$`)
-	emailLiteral = regexp.MustCompile(`(?i)^\[([A-F0-9:.]+)\]$`)
-)
-
-// validEmailAddress is the address check of Django's EmailField, which
-// Zulip's user-creation form applies.
-func validEmailAddress(email string) bool {
-	at := strings.LastIndexByte(email, '@')
-	if at < 0 || len(email) > 320 {
-		return false
-	}
-	local, domain := email[:at], email[at+1:]
-	if !emailDotAtom.MatchString(local) && !emailQuoted.MatchString(local) {
-		return false
-	}
-	if domain == "localhost" || emailDomain.MatchString(asciiLabels(domain)) {
-		return true
-	}
-	if m := emailLiteral.FindStringSubmatch(domain); m != nil {
-		return net.ParseIP(m[1]) != nil
-	}
-	return false
-}
-
-// asciiLabels stands in for IDNA encoding: each letter, digit or mark
-// outside ASCII becomes "a", so an internationalized host name is judged
-// by its shape.
-func asciiLabels(domain string) string {
-	return strings.Map(func(r rune) rune {
-		if r > unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
-			return 'a'
-		}
-		return r
-	}, domain)
 }

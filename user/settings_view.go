@@ -15,7 +15,7 @@ var (
 // View returns every personal setting under its API name, as the
 // `user_settings` object of POST /register has them. Settings minizulip does
 // not model yet are reported at Zulip's defaults.
-func (s Settings) View(timezone string, emailVisibility int) map[string]any {
+func (s Settings) View(timezone string, emailVisibility EmailVisibility) map[string]any {
 	return map[string]any{
 		"twenty_four_hour_time":                               false,
 		"web_mark_read_on_scroll_policy":                      1,

@@ -4,8 +4,6 @@
 // Values here carry no lock; the realm owns them and guards every access.
 package user
 
-import "strings"
-
 // Role is a user's organization role, with Zulip's numeric values.
 type Role int
 
@@ -83,16 +81,3 @@ func (u *User) IsBot() bool { return u.BotType != NotABot }
 
 // IsGuest reports whether the user is a guest.
 func (u *User) IsGuest() bool { return u.Role == RoleGuest }
-
-// NormalizeEmail folds an email address for case-insensitive matching.
-func NormalizeEmail(email string) string {
-	return strings.ToLower(strings.TrimSpace(email))
-}
-
-// ValidEmail is the light syntax check Zulip applies before looking an
-// address up: one '@' with something on both sides and no spaces.
-func ValidEmail(email string) bool {
-	at := strings.IndexByte(email, '@')
-	return at > 0 && at == strings.LastIndexByte(email, '@') && at < len(email)-1 &&
-		!strings.ContainsAny(email, " \t\r\n,<>")
-}
