@@ -5,7 +5,6 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-
 type seedUser struct {
 	name, email string
 	role        user.Role

@@ -35,7 +35,6 @@ type Settings struct {
 	CanManageAllGroups                  int
 }
 
-
 // Limits are the server's size limits, as register advertises them.
 type Limits struct {
 	MaxMessageLength     int
