@@ -94,7 +94,7 @@ func fillChannel(r *Realm, name string, n, topics int) {
 			Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
 		}
 		r.nextMessageID++
-		r.messages.insert(m, 0)
-		r.messages.deliver(idIago, m, message.Read)
+		r.messages.Insert(m, 0)
+		r.messages.Deliver(idIago, m, message.Read)
 	}
 }

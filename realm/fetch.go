@@ -90,7 +90,7 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 		var before, after []*message.Message
 		var anchorMsg *message.Message
 		if req.NumBefore > 0 {
-			w.down(anchor, func(m *message.Message) bool {
+			w.Down(anchor, func(m *message.Message) bool {
 				if q.match(r, me, m) {
 					before = append(before, m)
 				}
@@ -98,7 +98,7 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 			})
 		}
 		if anchor != AnchorNewest && anchor != AnchorOldest {
-			w.up(anchor, func(m *message.Message) bool {
+			w.Up(anchor, func(m *message.Message) bool {
 				if m.ID == anchor && q.match(r, me, m) {
 					anchorMsg = m
 				}
@@ -106,7 +106,7 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 			})
 		}
 		if req.NumAfter > 0 && anchor != AnchorNewest {
-			w.up(anchor+1, func(m *message.Message) bool {
+			w.Up(anchor+1, func(m *message.Message) bool {
 				if q.match(r, me, m) {
 					after = append(after, m)
 				}
@@ -140,8 +140,8 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 // viewer never received is flagged read and historical.
 func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Message {
 	flags := message.Read | message.Historical
-	if um, ok := r.messages.personal(me.ID, m.ID); ok {
-		flags = um.flags
+	if um, ok := r.messages.Copy(me.ID, m.ID); ok {
+		flags = um.Flags
 	}
 	return r.messageView(me, m, flags, true, o)
 }
@@ -150,7 +150,7 @@ func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Me
 // AnchorNewest when there is none.
 func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
 	found := AnchorNewest
-	userWalker(r.messages.unreadUser[me.ID]).up(0, func(m *message.Message) bool {
+	r.messages.Unread(me.ID).Up(0, func(m *message.Message) bool {
 		if q.match(r, me, m) {
 			found = m.ID
 			return false
@@ -178,11 +178,11 @@ func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (view M
 // accessibleMessage returns message id if the user received it or may read
 // its channel's history; nil otherwise.
 func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
-	m, ok := r.messages.byID.Get(&message.Message{ID: id})
+	m, ok := r.messages.Message(id)
 	if !ok {
 		return nil
 	}
-	if r.messages.hasPersonal(me.ID, id) {
+	if r.messages.HasCopy(me.ID, id) {
 		return m
 	}
 	if m.Type == message.Channel {

@@ -11,7 +11,7 @@ import (
 func (r *Realm) MessageCount() int {
 	var n int
 	_ = r.view(func() error {
-		n = r.messages.byID.Len()
+		n = r.messages.Len()
 		return nil
 	})
 	return n

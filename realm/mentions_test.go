@@ -10,11 +10,11 @@ import (
 
 func flagsOf(t *testing.T, r *Realm, userID int, id int64) message.Flags {
 	t.Helper()
-	um, ok := r.messages.personal(userID, id)
+	um, ok := r.messages.Copy(userID, id)
 	if !ok {
 		t.Fatalf("user %d did not receive message %d", userID, id)
 	}
-	return um.flags
+	return um.Flags
 }
 
 func TestSendSetsMentionFlags(t *testing.T) {

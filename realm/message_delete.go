@@ -40,36 +40,20 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 // first_message_id current. The caller holds the write lock.
 func (r *Realm) removeMessage(m *message.Message) {
 	convID := 0
-	var holders []int
 	if m.Type == message.Direct {
-		conv := r.conversations[joinIDs(m.DMUserIDs)]
-		convID = conv.id
-		holders = m.DMUserIDs
-	} else {
-		holders = r.holdersOf(m)
+		convID = r.conversations[joinIDs(m.DMUserIDs)].id
 	}
-	r.messages.remove(m, convID, holders)
+	holders := r.messages.Remove(m, convID)
 	r.emitDeleteMessages([]*message.Message{m}, holders)
 	if m.Type == message.Channel {
 		ch := r.channels[m.ChannelID]
 		if ch != nil && ch.FirstMessageID == m.ID {
 			ch.FirstMessageID = 0
-			keyedWalker(r.messages.byChannel, ch.ID).up(0, func(next *message.Message) bool {
+			r.messages.Channel(ch.ID).Up(0, func(next *message.Message) bool {
 				ch.FirstMessageID = next.ID
 				return false
 			})
 			r.emitFirstMessageID(ch)
 		}
 	}
-}
-
-// holdersOf lists the users holding a personal copy of a channel message.
-func (r *Realm) holdersOf(m *message.Message) []int {
-	var out []int
-	for uid := range r.messages.byUser {
-		if r.messages.hasPersonal(uid, m.ID) {
-			out = append(out, uid)
-		}
-	}
-	return out
 }

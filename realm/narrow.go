@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -159,8 +160,8 @@ func (r *Realm) compileDMTerm(me *user.User, q *narrowQuery, t message.Term, ids
 func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (func(*message.Message) bool, error) {
 	flag := func(f message.Flags) func(*message.Message) bool {
 		return func(m *message.Message) bool {
-			um, ok := r.messages.personal(me.ID, m.ID)
-			return ok && um.flags&f != 0
+			um, ok := r.messages.Copy(me.ID, m.ID)
+			return ok && um.Flags&f != 0
 		}
 	}
 	switch t.Operand {
@@ -171,8 +172,8 @@ func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (fu
 			q.unreadOnly = true
 		}
 		return func(m *message.Message) bool {
-			um, ok := r.messages.personal(me.ID, m.ID)
-			return ok && um.flags&message.Read == 0
+			um, ok := r.messages.Copy(me.ID, m.ID)
+			return ok && um.Flags&message.Read == 0
 		}, nil
 	case "starred":
 		return flag(message.Starred), nil
@@ -251,23 +252,23 @@ func (r *Realm) channelByNameOrID(operand string) *Channel {
 }
 
 // walker picks the smallest index the narrow allows walking.
-func (q *narrowQuery) walker(r *Realm, me *user.User) walker {
+func (q *narrowQuery) walker(r *Realm, me *user.User) store.Scan {
 	ix := r.messages
 	switch {
 	case q.noConv:
-		return userWalker(nil)
+		return store.Empty()
 	case q.channel != nil && q.topicName != nil:
-		return ix.topicWalker(q.channel.ID, *q.topicName)
+		return ix.Topic(q.channel.ID, *q.topicName)
 	case q.channel != nil:
-		return keyedWalker(ix.byChannel, q.channel.ID)
+		return ix.Channel(q.channel.ID)
 	case q.conv != nil:
-		return keyedWalker(ix.byConversation, q.conv.id)
+		return ix.Conversation(q.conv.id)
 	case q.unreadOnly:
-		return userWalker(ix.unreadUser[me.ID])
+		return ix.Unread(me.ID)
 	case q.senderID != 0:
-		return keyedWalker(ix.bySender, q.senderID)
+		return ix.Sender(q.senderID)
 	}
-	return userWalker(ix.byUser[me.ID])
+	return ix.Received(me.ID)
 }
 
 // match reports whether m is visible to me in this narrow's scope and
@@ -275,7 +276,7 @@ func (q *narrowQuery) walker(r *Realm, me *user.User) walker {
 func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
 	if q.history && m.Type == message.Channel && m.ChannelID == q.channel.ID {
 		// whole channel history is readable
-	} else if !r.messages.hasPersonal(me.ID, m.ID) {
+	} else if !r.messages.HasCopy(me.ID, m.ID) {
 		return false
 	}
 	for _, p := range q.preds {

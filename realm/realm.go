@@ -15,6 +15,7 @@ import (
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message/markdown"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -48,7 +49,7 @@ type Realm struct {
 	personalRecipient map[int]int
 	conversations     map[string]*conversation
 
-	messages      *messageIndex
+	messages      *store.Store
 	nextMessageID int64
 
 	events *eventHub
@@ -105,7 +106,7 @@ func New(opts ...Option) *Realm {
 		nextRecipientID:   1,
 		personalRecipient: map[int]int{},
 		conversations:     map[string]*conversation{},
-		messages:          newMessageIndex(),
+		messages:          store.New(),
 		nextMessageID:     1,
 		events:            newEventHub(),
 		nextLinkifierID:   1,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -128,24 +129,20 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 
 // maxMessageIDOf is the newest message the user received, -1 if none.
 func (r *Realm) maxMessageIDOf(userID int) int64 {
-	if t := r.messages.byUser[userID]; t != nil {
-		if um, ok := t.Max(); ok {
-			return um.id
-		}
+	if id, ok := r.messages.NewestCopyID(userID); ok {
+		return id
 	}
 	return -1
 }
 
 func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 	ids := []int64{}
-	if t := r.messages.byUser[me.ID]; t != nil {
-		t.Ascend(0, func(um userMessage) bool {
-			if um.flags&message.Starred != 0 {
-				ids = append(ids, um.id)
-			}
-			return true
-		})
-	}
+	r.messages.Copies(me.ID, 0, func(c store.Copy) bool {
+		if c.Flags&message.Starred != 0 {
+			ids = append(ids, c.Message.ID)
+		}
+		return true
+	})
 	out["starred_messages"] = ids
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -49,50 +50,48 @@ func (r *Realm) unreadMessages(me *user.User) UnreadMessages {
 	var streamOrder []topicRef
 	var dmOrder []int
 	var huddleOrder []string
-	if t := r.messages.unreadUser[me.ID]; t != nil {
-		t.Ascend(0, func(um userMessage) bool {
-			m := um.msg
-			res.Count++
-			if um.flags&(message.Mentioned|message.WildcardMentioned) != 0 {
-				res.Mentions = append(res.Mentions, m.ID)
+	r.messages.UnreadCopies(me.ID, func(um store.Copy) bool {
+		m := um.Message
+		res.Count++
+		if um.Flags&(message.Mentioned|message.WildcardMentioned) != 0 {
+			res.Mentions = append(res.Mentions, m.ID)
+		}
+		switch {
+		case m.Type == message.Channel:
+			ref := topicRef{m.ChannelID, m.Topic}
+			s := streams[ref]
+			if s == nil {
+				s = &unreadStream{StreamID: m.ChannelID, Topic: m.Topic}
+				streams[ref] = s
+				streamOrder = append(streamOrder, ref)
 			}
-			switch {
-			case m.Type == message.Channel:
-				ref := topicRef{m.ChannelID, m.Topic}
-				s := streams[ref]
-				if s == nil {
-					s = &unreadStream{StreamID: m.ChannelID, Topic: m.Topic}
-					streams[ref] = s
-					streamOrder = append(streamOrder, ref)
-				}
-				s.UnreadMessageIDs = append(s.UnreadMessageIDs, m.ID)
-			case len(m.DMUserIDs) > 2:
-				key := joinIDs(m.DMUserIDs)
-				h := huddles[key]
-				if h == nil {
-					h = &unreadHuddle{UserIDsString: key}
-					huddles[key] = h
-					huddleOrder = append(huddleOrder, key)
-				}
-				h.UnreadMessageIDs = append(h.UnreadMessageIDs, m.ID)
-			default:
-				other := me.ID
-				for _, id := range m.DMUserIDs {
-					if id != me.ID {
-						other = id
-					}
-				}
-				d := dms[other]
-				if d == nil {
-					d = &unreadDM{OtherUserID: other, SenderID: other}
-					dms[other] = d
-					dmOrder = append(dmOrder, other)
-				}
-				d.UnreadMessageIDs = append(d.UnreadMessageIDs, m.ID)
+			s.UnreadMessageIDs = append(s.UnreadMessageIDs, m.ID)
+		case len(m.DMUserIDs) > 2:
+			key := joinIDs(m.DMUserIDs)
+			h := huddles[key]
+			if h == nil {
+				h = &unreadHuddle{UserIDsString: key}
+				huddles[key] = h
+				huddleOrder = append(huddleOrder, key)
 			}
-			return true
-		})
-	}
+			h.UnreadMessageIDs = append(h.UnreadMessageIDs, m.ID)
+		default:
+			other := me.ID
+			for _, id := range m.DMUserIDs {
+				if id != me.ID {
+					other = id
+				}
+			}
+			d := dms[other]
+			if d == nil {
+				d = &unreadDM{OtherUserID: other, SenderID: other}
+				dms[other] = d
+				dmOrder = append(dmOrder, other)
+			}
+			d.UnreadMessageIDs = append(d.UnreadMessageIDs, m.ID)
+		}
+		return true
+	})
 	for _, ref := range streamOrder {
 		res.Streams = append(res.Streams, *streams[ref])
 	}
@@ -113,25 +112,23 @@ type recentConversation struct {
 
 func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
 	latest := map[string]*recentConversation{}
-	if t := r.messages.byUser[me.ID]; t != nil {
-		t.Descend(AnchorNewest+1, func(um userMessage) bool {
-			m := um.msg
-			if m.Type != message.Direct {
-				return true
-			}
-			key := joinIDs(m.DMUserIDs)
-			if latest[key] == nil {
-				others := []int{}
-				for _, id := range m.DMUserIDs {
-					if id != me.ID {
-						others = append(others, id)
-					}
+	r.messages.CopiesDescending(me.ID, AnchorNewest+1, func(um store.Copy) bool {
+		m := um.Message
+		if m.Type != message.Direct {
+			return true
+		}
+		key := joinIDs(m.DMUserIDs)
+		if latest[key] == nil {
+			others := []int{}
+			for _, id := range m.DMUserIDs {
+				if id != me.ID {
+					others = append(others, id)
 				}
-				latest[key] = &recentConversation{MaxMessageID: m.ID, UserIDs: others}
 			}
-			return len(latest) < 1000
-		})
-	}
+			latest[key] = &recentConversation{MaxMessageID: m.ID, UserIDs: others}
+		}
+		return len(latest) < 1000
+	})
 	list := make([]recentConversation, 0, len(latest))
 	for _, c := range latest {
 		list = append(list, *c)

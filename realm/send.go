@@ -118,7 +118,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		if conv != nil {
 			convID = conv.id
 		}
-		r.messages.insert(m, convID)
+		r.messages.Insert(m, convID)
 		readBySender := message.IsHumanClient(m.Client)
 		if req.ReadBySender != nil {
 			readBySender = *req.ReadBySender
@@ -137,7 +137,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 					flags |= message.Read
 				}
 			}
-			r.messages.deliver(uid, m, flags)
+			r.messages.Deliver(uid, m, flags)
 			delivered = append(delivered, messageRecipient{uid, flags})
 		}
 		if !senderDelivered {
@@ -145,7 +145,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 			if readBySender {
 				flags |= message.Read
 			}
-			r.messages.deliver(sender.ID, m, flags)
+			r.messages.Deliver(sender.ID, m, flags)
 			delivered = append(delivered, messageRecipient{sender.ID, flags})
 		}
 		var queueID, localID string

@@ -76,7 +76,7 @@ func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 		t.Fatal("policy already followed: no change expected")
 	}
 	// A non-subscriber of Verona (a bot of the dev channels only) has no copy.
-	if r.messages.hasPersonal(idDefaultBot, res.ID) {
+	if r.messages.HasCopy(idDefaultBot, res.ID) {
 		t.Fatal("default bot is not subscribed to Verona")
 	}
 }
@@ -91,9 +91,9 @@ func TestSendReadBySender(t *testing.T) {
 		id   int64
 		read bool
 	}{{api.ID, false}, {web.ID, true}, {forced.ID, true}} {
-		um, ok := r.messages.personal(idIago, c.id)
-		if !ok || (um.flags&message.Read != 0) != c.read {
-			t.Errorf("message %d: read=%v, want %v", c.id, ok && um.flags&message.Read != 0, c.read)
+		um, ok := r.messages.Copy(idIago, c.id)
+		if !ok || (um.Flags&message.Read != 0) != c.read {
+			t.Errorf("message %d: read=%v, want %v", c.id, ok && um.Flags&message.Read != 0, c.read)
 		}
 	}
 }

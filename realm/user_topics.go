@@ -97,8 +97,8 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
 	ch := r.channels[m.ChannelID]
 	seen := false
-	r.messages.topicWalker(m.ChannelID, m.Topic).down(m.ID, func(prev *message.Message) bool {
-		if r.historyReadableBy(ch, userID) || r.messages.hasPersonal(userID, prev.ID) {
+	r.messages.Topic(m.ChannelID, m.Topic).Down(m.ID, func(prev *message.Message) bool {
+		if r.historyReadableBy(ch, userID) || r.messages.HasCopy(userID, prev.ID) {
 			seen = true
 			return false
 		}

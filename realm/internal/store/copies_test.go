@@ -1,4 +1,4 @@
-package realm
+package store
 
 import (
 	"math/rand/v2"
@@ -56,7 +56,7 @@ func TestUserMessagesMatchesSortedSet(t *testing.T) {
 	if m, ok := l.Max(); !ok || m.id != want[len(want)-1] {
 		t.Fatal("Max")
 	}
-	if f, ok := l.flagsOf(want[0]); !ok || f != 1 {
-		t.Fatal("flagsOf")
+	if um, ok := l.Get(want[0]); !ok || um.flags != 1 {
+		t.Fatal("Get's flags")
 	}
 }

@@ -1,4 +1,4 @@
-package realm
+package store
 
 import (
 	"slices"
@@ -6,6 +6,16 @@ import (
 
 	"github.com/minizulip/minizulip/message"
 )
+
+// userMessage is a user's personal copy of a message (Zulip's UserMessage):
+// the message plus that user's flags. Lists hold it by value, so
+// delivering a message allocates nothing per recipient; changing flags
+// writes it back.
+type userMessage struct {
+	id    int64
+	flags message.Flags
+	msg   *message.Message
+}
 
 // blockSize is the number of entries a userMessages block holds before it
 // splits.
@@ -160,10 +170,4 @@ func (l *userMessages) Descend(below int64, fn func(userMessage) bool) {
 			}
 		}
 	}
-}
-
-// flagsOf is a convenience for tests: the flags of entry id.
-func (l *userMessages) flagsOf(id int64) (message.Flags, bool) {
-	um, ok := l.Get(id)
-	return um.flags, ok
 }

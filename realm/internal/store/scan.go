@@ -1,0 +1,95 @@
+package store
+
+import (
+	"github.com/google/btree"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// Scan walks one set of messages in ID order, through the index that holds
+// exactly that set. The callbacks return false to stop.
+type Scan struct {
+	down func(below int64, fn func(*message.Message) bool)
+	up   func(from int64, fn func(*message.Message) bool)
+}
+
+// Down calls fn on the messages with IDs < below, newest first.
+func (sc Scan) Down(below int64, fn func(*message.Message) bool) { sc.down(below, fn) }
+
+// Up calls fn on the messages with IDs >= from, oldest first.
+func (sc Scan) Up(from int64, fn func(*message.Message) bool) { sc.up(from, fn) }
+
+// All scans every stored message.
+func (s *Store) All() Scan {
+	return Scan{
+		down: func(below int64, fn func(*message.Message) bool) {
+			s.byID.DescendLessOrEqual(&message.Message{ID: below - 1}, fn)
+		},
+		up: func(from int64, fn func(*message.Message) bool) {
+			s.byID.AscendGreaterOrEqual(&message.Message{ID: from}, fn)
+		},
+	}
+}
+
+// Topic scans one topic of a channel, matched case-insensitively.
+func (s *Store) Topic(channelID int, name string) Scan {
+	key := topic.Key(name)
+	return Scan{
+		down: func(below int64, fn func(*message.Message) bool) {
+			s.byTopic.DescendRange(topicEntry{channel: channelID, key: key, id: below - 1}, topicEntry{channel: channelID, key: key, id: -1},
+				func(e topicEntry) bool { return fn(e.msg) })
+		},
+		up: func(from int64, fn func(*message.Message) bool) {
+			s.byTopic.AscendRange(topicEntry{channel: channelID, key: key, id: from}, topicEntry{channel: channelID, key: key + "\x00", id: -1},
+				func(e topicEntry) bool { return fn(e.msg) })
+		},
+	}
+}
+
+// Channel scans one channel's messages.
+func (s *Store) Channel(channelID int) Scan { return keyedScan(s.byChannel, channelID) }
+
+// Conversation scans one direct-message conversation.
+func (s *Store) Conversation(conversationID int) Scan {
+	return keyedScan(s.byConversation, conversationID)
+}
+
+// Sender scans one user's sent messages.
+func (s *Store) Sender(userID int) Scan { return keyedScan(s.bySender, userID) }
+
+// Received scans the messages userID has a copy of.
+func (s *Store) Received(userID int) Scan { return listScan(s.received[userID]) }
+
+// Unread scans userID's unread messages.
+func (s *Store) Unread(userID int) Scan { return listScan(s.unread[userID]) }
+
+// Empty scans nothing.
+func Empty() Scan { return listScan(nil) }
+
+func keyedScan(t *btree.BTreeG[keyedEntry], key int) Scan {
+	return Scan{
+		down: func(below int64, fn func(*message.Message) bool) {
+			t.DescendRange(keyedEntry{key: key, id: below - 1}, keyedEntry{key: key, id: -1},
+				func(e keyedEntry) bool { return fn(e.msg) })
+		},
+		up: func(from int64, fn func(*message.Message) bool) {
+			t.AscendRange(keyedEntry{key: key, id: from}, keyedEntry{key: key + 1, id: -1},
+				func(e keyedEntry) bool { return fn(e.msg) })
+		},
+	}
+}
+
+func listScan(t *userMessages) Scan {
+	if t == nil {
+		nop := func(int64, func(*message.Message) bool) {}
+		return Scan{down: nop, up: nop}
+	}
+	return Scan{
+		down: func(below int64, fn func(*message.Message) bool) {
+			t.Descend(below, func(um userMessage) bool { return fn(um.msg) })
+		},
+		up: func(from int64, fn func(*message.Message) bool) {
+			t.Ascend(from, func(um userMessage) bool { return fn(um.msg) })
+		},
+	}
+}

@@ -1,0 +1,227 @@
+// Package store is the realm's message store: every message, indexed so
+// that a fetch walks only the messages of the narrow it answers, and each
+// user's personal copies (Zulip's UserMessage rows) with their flags.
+//
+// The store has no lock of its own: the realm's lock guards it, read lock
+// for the reading methods, write lock for Insert, Remove, Deliver and
+// SetFlags. Messages are shared pointers: the store never copies or
+// changes them, and callers change a stored message only under the
+// realm's write lock, never its ID, type, channel, topic, sender or
+// participants (which the indexes are keyed by) without removing and
+// inserting it again.
+package store
+
+import (
+	"slices"
+
+	"github.com/google/btree"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// btreeDegree is the fan-out of every message index.
+const btreeDegree = 64
+
+// Store holds every message of a realm. The zero value is not usable; call
+// New.
+type Store struct {
+	byID           *btree.BTreeG[*message.Message]
+	byTopic        *btree.BTreeG[topicEntry]
+	byChannel      *btree.BTreeG[keyedEntry]
+	byConversation *btree.BTreeG[keyedEntry]
+	bySender       *btree.BTreeG[keyedEntry]
+	// per user: every message delivered to them, and the unread subset
+	// (append-optimized lists, since new messages always have the highest ID).
+	received map[int]*userMessages
+	unread   map[int]*userMessages
+}
+
+// Copy is one user's personal copy of a message: the message and that
+// user's flags.
+type Copy struct {
+	Message *message.Message
+	Flags   message.Flags
+}
+
+type topicEntry struct {
+	channel int
+	key     string // topic.Key of the topic
+	id      int64
+	msg     *message.Message
+}
+
+type keyedEntry struct {
+	key int // channel, conversation or sender id
+	id  int64
+	msg *message.Message
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		byID: btree.NewG(btreeDegree, func(a, b *message.Message) bool { return a.ID < b.ID }),
+		byTopic: btree.NewG(btreeDegree, func(a, b topicEntry) bool {
+			if a.channel != b.channel {
+				return a.channel < b.channel
+			}
+			if a.key != b.key {
+				return a.key < b.key
+			}
+			return a.id < b.id
+		}),
+		byChannel:      btree.NewG(btreeDegree, keyedLess),
+		byConversation: btree.NewG(btreeDegree, keyedLess),
+		bySender:       btree.NewG(btreeDegree, keyedLess),
+		received:       map[int]*userMessages{},
+		unread:         map[int]*userMessages{},
+	}
+}
+
+func keyedLess(a, b keyedEntry) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.id < b.id
+}
+
+func list(m map[int]*userMessages, userID int) *userMessages {
+	t := m[userID]
+	if t == nil {
+		t = &userMessages{}
+		m[userID] = t
+	}
+	return t
+}
+
+// Len is the number of stored messages.
+func (s *Store) Len() int { return s.byID.Len() }
+
+// Message returns the stored message with this ID.
+func (s *Store) Message(id int64) (*message.Message, bool) {
+	return s.byID.Get(&message.Message{ID: id})
+}
+
+// Insert adds a message to the shared indexes; conversationID identifies
+// a direct message's conversation (it is ignored for channel messages).
+// Personal copies are added with Deliver.
+func (s *Store) Insert(m *message.Message, conversationID int) {
+	s.byID.ReplaceOrInsert(m)
+	if m.Type == message.Channel {
+		s.byTopic.ReplaceOrInsert(topicEntry{m.ChannelID, topic.Key(m.Topic), m.ID, m})
+		s.byChannel.ReplaceOrInsert(keyedEntry{m.ChannelID, m.ID, m})
+	} else {
+		s.byConversation.ReplaceOrInsert(keyedEntry{conversationID, m.ID, m})
+	}
+	s.bySender.ReplaceOrInsert(keyedEntry{m.SenderID, m.ID, m})
+}
+
+// Remove deletes a message from every index, personal copies included,
+// and returns the users who held a copy, in ascending order.
+func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
+	s.byID.Delete(m)
+	if m.Type == message.Channel {
+		s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: topic.Key(m.Topic), id: m.ID})
+		s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
+	} else {
+		s.byConversation.Delete(keyedEntry{key: conversationID, id: m.ID})
+	}
+	s.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
+	for uid, t := range s.received {
+		if t.Delete(m.ID) {
+			holders = append(holders, uid)
+			if u := s.unread[uid]; u != nil {
+				u.Delete(m.ID)
+			}
+		}
+	}
+	slices.Sort(holders)
+	return holders
+}
+
+// Deliver gives userID a personal copy of m with the given flags.
+func (s *Store) Deliver(userID int, m *message.Message, flags message.Flags) {
+	um := userMessage{id: m.ID, flags: flags, msg: m}
+	list(s.received, userID).Put(um)
+	if flags&message.Read == 0 {
+		list(s.unread, userID).Put(um)
+	}
+}
+
+// Copy returns userID's copy of message id.
+func (s *Store) Copy(userID int, id int64) (Copy, bool) {
+	t := s.received[userID]
+	if t == nil {
+		return Copy{}, false
+	}
+	um, ok := t.Get(id)
+	return Copy{Message: um.msg, Flags: um.flags}, ok
+}
+
+// HasCopy reports whether userID received message id.
+func (s *Store) HasCopy(userID int, id int64) bool {
+	t := s.received[userID]
+	if t == nil {
+		return false
+	}
+	_, ok := t.Get(id)
+	return ok
+}
+
+// SetFlags stores new flags on userID's copy of message id, keeping the
+// unread index in step. It reports whether the user has such a copy.
+func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
+	t := s.received[userID]
+	if t == nil {
+		return false
+	}
+	um, ok := t.Get(id)
+	if !ok {
+		return false
+	}
+	wasRead := um.flags&message.Read != 0
+	um.flags = flags
+	t.Put(um)
+	switch isRead := flags&message.Read != 0; {
+	case isRead && !wasRead:
+		s.unread[userID].Delete(id)
+	default:
+		if !isRead {
+			list(s.unread, userID).Put(um)
+		}
+	}
+	return true
+}
+
+// NewestCopyID is the ID of the newest message userID received.
+func (s *Store) NewestCopyID(userID int) (int64, bool) {
+	if t := s.received[userID]; t != nil {
+		if um, ok := t.Max(); ok {
+			return um.id, true
+		}
+	}
+	return 0, false
+}
+
+// Copies calls fn on userID's copies with IDs >= from, oldest first, until
+// fn returns false.
+func (s *Store) Copies(userID int, from int64, fn func(Copy) bool) {
+	if t := s.received[userID]; t != nil {
+		t.Ascend(from, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+	}
+}
+
+// CopiesDescending calls fn on userID's copies with IDs < below, newest
+// first, until fn returns false.
+func (s *Store) CopiesDescending(userID int, below int64, fn func(Copy) bool) {
+	if t := s.received[userID]; t != nil {
+		t.Descend(below, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+	}
+}
+
+// UnreadCopies calls fn on userID's unread copies, oldest first, until fn
+// returns false.
+func (s *Store) UnreadCopies(userID int, fn func(Copy) bool) {
+	if t := s.unread[userID]; t != nil {
+		t.Ascend(0, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+	}
+}
