@@ -33,7 +33,7 @@ func getEvents(c *call) (any, error) {
 	if !set {
 		return nil, realm.BadRequest("Missing 'last_event_id' argument")
 	}
-	events, err := c.actor.GetEvents(c.ctx(), queueID, lastID, dontBlock)
+	events, err := c.actor.GetEvents(c.ctx(), realm.GetEventsRequest{QueueID: queueID, LastEventID: lastID, DontBlock: dontBlock})
 	if err != nil {
 		return nil, err
 	}

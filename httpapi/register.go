@@ -28,9 +28,7 @@ func register(c *call) (any, error) {
 		if err != nil {
 			return nil, realm.BadRequest("narrow is not a list")
 		}
-		for _, t := range terms {
-			q.Narrow = append(q.Narrow, [2]string{t.Operator, t.Operand})
-		}
+		q.Narrow = terms
 	}
 	if q.ApplyMarkdown, err = c.p.optBool("apply_markdown", false); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/eventq"
 )
 
 // Event is one change as a client receives it: an ID within its queue, the
@@ -16,7 +17,7 @@ import (
 type Event struct {
 	ID      int
 	Type    string
-	Payload any
+	Payload EventPayload
 }
 
 // MarshalJSON encodes the event as Zulip sends it: the payload's fields
@@ -46,7 +47,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // queue's copy is read.
 type change struct {
 	typ     string
-	payload any // the payload for every recipient, when the same for all
+	payload EventPayload // the payload for every recipient, when the same for all
 	// per-queue payload builders, for events whose shape depends on the
 	// queue's options (message events).
 	msg *messageChange
@@ -55,7 +56,8 @@ type change struct {
 }
 
 // messageChange holds the variants of a message event's message object:
-// one per combination of the options that change its encoding.
+// one per combination of the options that change its encoding. mu guards
+// variants, which fan-out writes while polls may already read them.
 type messageChange struct {
 	mu       sync.Mutex
 	variants map[viewKey]Message
@@ -71,23 +73,28 @@ type viewKey struct {
 	emptyTopic    bool
 }
 
-// queued is a change in one queue: its ID there and the recipient's flags.
+// queued is a change in one queue: the shared change and what is the
+// recipient's own (its flags, the message variant it gets).
 type queued struct {
-	id    int
 	c     *change
 	flags message.Flags
 	key   viewKey // message events: which variant this queue gets
 }
 
-// event materializes a queued change as q's client receives it.
-func (qe queued) event(q *Queue) Event {
-	ev := Event{ID: qe.id, Type: qe.c.typ, Payload: qe.c.payload}
+// clientEvent materializes a pending change as the client of queue
+// queueID receives it.
+func clientEvent(p eventq.Pending[queued], queueID string) Event {
+	qe := p.Entry
+	if qe.c == nil { // a heartbeat
+		return Event{ID: p.ID, Type: p.Type, Payload: HeartbeatEvent{}}
+	}
+	ev := Event{ID: p.ID, Type: qe.c.typ, Payload: qe.c.payload}
 	if mc := qe.c.msg; mc != nil {
 		mc.mu.Lock()
 		m := mc.variants[qe.key]
 		mc.mu.Unlock()
 		me := &MessageEvent{Message: m, Flags: qe.flags.Names()}
-		if mc.queueID == q.id && mc.localID != "" {
+		if mc.queueID == queueID && mc.localID != "" {
 			me.LocalMessageID = mc.localID
 		}
 		ev.Payload = me

@@ -2,12 +2,13 @@ package realm
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/eventq"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -18,95 +19,25 @@ const (
 	DefaultMaxQueueEvents = 10000
 )
 
-// eventHub holds every event queue. Its lock is taken after the realm's
-// lock when both are needed (emitting under a mutation, registering), and
-// alone by GET /events, so long polls never hold the realm.
-type eventHub struct {
-	mu     sync.Mutex
-	queues map[string]*Queue
-	byUser map[int][]*Queue
-}
-
-func newEventHub() *eventHub {
-	return &eventHub{queues: map[string]*Queue{}, byUser: map[int][]*Queue{}}
-}
-
-// addQueue stores a new queue; the caller holds h.mu.
-func (h *eventHub) addQueue(q *Queue) {
-	h.queues[q.id] = q
-	h.byUser[q.userID] = append(h.byUser[q.userID], q)
-}
-
-// dropQueue removes a queue and wakes any GET waiting on it; the caller
-// holds h.mu.
-func (h *eventHub) dropQueue(q *Queue) {
-	if q.dead {
-		return
-	}
-	q.dead = true
-	delete(h.queues, q.id)
-	list := h.byUser[q.userID]
-	for i, other := range list {
-		if other == q {
-			list = append(list[:i:i], list[i+1:]...)
-			break
-		}
-	}
-	if len(list) == 0 {
-		delete(h.byUser, q.userID)
-	} else {
-		h.byUser[q.userID] = list
-	}
-	q.pending = nil
-	if q.wake != nil {
-		close(q.wake)
-		q.wake = nil
-	}
-}
-
-// sweep drops queues idle past their lifespan with no GET waiting; the
-// caller holds h.mu.
-func (h *eventHub) sweep(now time.Time) {
-	for _, q := range h.queues {
-		if q.waiting == 0 && now.Sub(q.lastAccess) > q.lifespan {
-			h.dropQueue(q)
-		}
-	}
-}
-
-// push appends a change to a queue, dropping the queue when it overflows.
-func (h *eventHub) push(q *Queue, qe queued, limit int) {
-	if len(q.pending) >= limit {
-		h.dropQueue(q)
-		return
-	}
-	qe.id = q.nextID
-	q.nextID++
-	q.pending = append(q.pending, qe)
-	if q.wake != nil {
-		close(q.wake)
-		q.wake = nil
-	}
+// newEventHub makes the realm's queues, on the realm's clock.
+func newEventHub(clock Clock, maxEvents int) *eventHub {
+	return eventq.NewHub[queueConfig, queued](eventq.Clock{
+		Now:       clock.Now,
+		AfterFunc: func(d time.Duration, f func()) func() bool { return clock.AfterFunc(d, f).Stop },
+	}, maxEvents)
 }
 
 // emit delivers a change with one payload for all to the queues of the
 // given users. The caller holds the realm's write lock.
-func (r *Realm) emit(typ string, payload any, userIDs ...int) {
+func (r *Realm) emit(typ string, payload EventPayload, userIDs ...int) {
 	r.emitChange(&change{typ: typ, payload: payload}, userIDs)
 }
 
 // emitChange delivers c to the queues of userIDs that want it.
 func (r *Realm) emitChange(c *change, userIDs []int) {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, uid := range userIDs {
-		for _, q := range h.byUser[uid] {
-			if q.wants(c.typ) && (c.filter == nil || c.filter(q)) {
-				h.push(q, queued{c: c}, r.opts.MaxQueueEvents)
-			}
-		}
-	}
+	r.events.Publish(userIDs, c.typ, func(q *Queue, _ int) (queued, bool) {
+		return queued{c: c}, c.filter == nil || c.filter(q)
+	})
 }
 
 // messageRecipient is one user receiving a message event, with their flags.
@@ -116,43 +47,44 @@ type messageRecipient struct {
 }
 
 // emitMessage delivers a message event built once: the message object is
-// made once per encoding variant that the receiving queues need.
+// made once per encoding variant that the receiving queues need. Every
+// queue's narrow is applied, and queues registered with all_public_streams
+// also get messages of public channels their users did not receive.
 func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, queueID, localID string) {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if len(h.byUser) == 0 {
+	if r.events.Empty() {
 		return
 	}
 	mc := &messageChange{variants: map[viewKey]Message{}, m: m, queueID: queueID, localID: localID}
 	c := &change{typ: "message", msg: mc}
 	sender := r.users[m.SenderID]
-	deliver := func(q *Queue, flags message.Flags) {
-		if !q.wants("message") || (q.narrow != nil && !q.narrow(m)) {
-			return
+	entry := func(q *Queue, flags message.Flags) (queued, bool) {
+		cfg := q.Config()
+		if cfg.narrow != nil && !cfg.narrow(m) {
+			return queued{}, false
 		}
-		viewer := r.users[q.userID]
-		key := viewKey{applyMarkdown: q.opts.ApplyMarkdown, emptyTopic: q.opts.Capabilities.EmptyTopicName,
-			nullAvatar: r.avatarIsNull(viewer, sender, q.opts.ClientGravatar)}
+		viewer := r.users[q.UserID()]
+		key := viewKey{applyMarkdown: cfg.opts.ApplyMarkdown, emptyTopic: cfg.opts.Capabilities.EmptyTopicName,
+			nullAvatar: r.avatarIsNull(viewer, sender, cfg.opts.ClientGravatar)}
+		mc.mu.Lock()
 		if _, ok := mc.variants[key]; !ok {
 			mc.variants[key] = r.messageView(viewer, m, 0, false,
 				ViewOptions{ApplyMarkdown: key.applyMarkdown, ClientGravatar: key.nullAvatar, AllowEmptyTopicName: key.emptyTopic})
 		}
-		h.push(q, queued{c: c, flags: flags, key: key}, r.opts.MaxQueueEvents)
+		mc.mu.Unlock()
+		return queued{c: c, flags: flags, key: key}, true
 	}
-	for _, rc := range recipients {
-		for _, q := range h.byUser[rc.userID] {
-			deliver(q, rc.flags)
-		}
+	ids := make([]int, len(recipients))
+	for i, rc := range recipients {
+		ids[i] = rc.userID
 	}
-	// Queues registered with all_public_streams also get every message of
-	// public channels their users did not receive.
+	r.events.Publish(ids, "message", func(q *Queue, i int) (queued, bool) { return entry(q, recipients[i].flags) })
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
-		for _, q := range h.queues {
-			if q.opts.AllPublicStreams && !slices.ContainsFunc(recipients, func(rc messageRecipient) bool { return rc.userID == q.userID }) {
-				deliver(q, 0)
+		r.events.PublishAll("message", func(q *Queue) (queued, bool) {
+			if !q.Config().opts.AllPublicStreams || slices.Contains(ids, q.UserID()) {
+				return queued{}, false
 			}
-		}
+			return entry(q, 0)
+		})
 	}
 }
 
@@ -175,38 +107,24 @@ func (r *Realm) newQueue(me *user.User, opts QueueOptions) (*Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Queue{id: newQueueID(), userID: me.ID, opts: opts, narrow: narrow, pruned: -1,
-		lastAccess: r.clock.Now(), lifespan: DefaultQueueLifespan}
+	lifespan := DefaultQueueLifespan
 	if opts.LifespanSecs > 0 {
-		q.lifespan = min(time.Duration(opts.LifespanSecs)*time.Second, MaxQueueLifespan)
+		lifespan = min(time.Duration(opts.LifespanSecs)*time.Second, MaxQueueLifespan)
 	}
-	if opts.EventTypes != nil {
-		q.types = map[string]bool{}
-		for _, t := range opts.EventTypes {
-			q.types[t] = true
-		}
-	}
-	h := r.events
-	h.mu.Lock()
-	h.sweep(r.clock.Now())
-	h.addQueue(q)
-	h.mu.Unlock()
-	return q, nil
+	cfg := queueConfig{opts: opts, narrow: narrow,
+		legacyMutedTopics: opts.EventTypes == nil || !slices.Contains(opts.EventTypes, "user_topic")}
+	return r.events.Add(eventq.Options[queueConfig]{UserID: me.ID, Config: cfg, Types: opts.EventTypes, Lifespan: lifespan}), nil
 }
 
-// compileEventNarrow turns register's legacy narrow pairs into a message
-// filter.
-func (r *Realm) compileEventNarrow(me *user.User, pairs [][2]string) (func(*message.Message) bool, error) {
-	if len(pairs) == 0 {
+// compileEventNarrow turns register's narrow into a message filter.
+func (r *Realm) compileEventNarrow(me *user.User, terms []message.Term) (func(*message.Message) bool, error) {
+	if len(terms) == 0 {
 		return nil, nil
-	}
-	terms := make([]message.Term, len(pairs))
-	for i, p := range pairs {
-		terms[i] = message.Term{Operator: message.CanonicalOperator(p[0]), Operand: p[1]}
 	}
 	var preds []func(*message.Message) bool
 	scratch := &narrowQuery{}
 	for _, t := range terms {
+		t.Operator = message.CanonicalOperator(t.Operator)
 		pred, err := r.compileTerm(me, scratch, t)
 		if err != nil {
 			return nil, err
@@ -224,70 +142,47 @@ func (r *Realm) compileEventNarrow(me *user.User, pairs [][2]string) (func(*mess
 	}, nil
 }
 
-// GetEvents answers GET /events: it acknowledges events up to lastEventID
-// and returns the rest, waiting for one when there is none and dontBlock is
-// false. A wait ends with a heartbeat after the realm's heartbeat interval.
-func (a *Actor) GetEvents(ctx context.Context, queueID string, lastEventID int, dontBlock bool) ([]Event, error) {
+// GetEventsRequest is one poll of GET /events.
+type GetEventsRequest struct {
+	QueueID string
+	// LastEventID acknowledges the events up to it; -1 acknowledges none.
+	LastEventID int
+	// DontBlock answers at once, even with no events.
+	DontBlock bool
+}
+
+// GetEvents answers GET /events: it acknowledges events up to
+// LastEventID and returns the rest, waiting for one when there is none
+// and DontBlock is false. A wait ends with a heartbeat after the realm's
+// heartbeat interval, on the realm's clock.
+func (a *Actor) GetEvents(ctx context.Context, req GetEventsRequest) ([]Event, error) {
 	r := a.r
 	if err := a.checkActive(); err != nil {
 		return nil, err
 	}
-	h := r.events
-	h.mu.Lock()
-	h.sweep(r.clock.Now())
-	q := h.queues[queueID]
-	if q == nil || q.userID != a.id {
-		h.mu.Unlock()
-		return nil, badEventQueue(queueID)
+	pending, err := r.events.Get(ctx, eventq.GetRequest{UserID: a.id, QueueID: req.QueueID,
+		LastEventID: req.LastEventID, DontBlock: req.DontBlock, Heartbeat: r.heartbeatDelay()})
+	if err != nil {
+		return nil, queueError(err, req.QueueID)
 	}
-	q.lastAccess = r.clock.Now()
-	if err := q.acknowledge(lastEventID); err != nil {
-		h.mu.Unlock()
-		return nil, err
+	out := make([]Event, len(pending))
+	for i, p := range pending {
+		out[i] = clientEvent(p, req.QueueID)
 	}
-	if len(q.pending) > 0 || dontBlock {
-		evs := q.materialize()
-		h.mu.Unlock()
-		return evs, nil
-	}
-	if q.wake != nil {
-		close(q.wake) // a new GET completes the one already waiting
-	}
-	wake := make(chan struct{})
-	q.wake = wake
-	q.waiting++
-	h.mu.Unlock()
-
-	// The heartbeat runs on the realm's clock, so a test's manual clock
-	// decides when a quiet poll ends.
-	beat := make(chan struct{})
-	timer := r.clock.AfterFunc(r.heartbeatDelay(), func() { close(beat) })
-	defer timer.Stop()
-	heartbeat := false
-	select {
-	case <-wake:
-	case <-beat:
-		heartbeat = true
-	case <-ctx.Done():
-	}
-
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q.waiting--
-	if q.wake == wake {
-		q.wake = nil
-	}
-	q.lastAccess = r.clock.Now()
-	if q.dead {
-		return nil, badEventQueue(queueID)
-	}
-	if heartbeat && len(q.pending) == 0 {
-		h.push(q, queued{c: heartbeatChange}, r.opts.MaxQueueEvents)
-	}
-	return q.materialize(), nil
+	return out, nil
 }
 
-var heartbeatChange = &change{typ: "heartbeat", payload: HeartbeatEvent{}}
+// queueError maps the queues' errors to Zulip's.
+func queueError(err error, queueID string) error {
+	var ack eventq.AckError
+	switch {
+	case errors.Is(err, eventq.ErrNoQueue):
+		return badEventQueue(queueID)
+	case errors.As(err, &ack):
+		return BadRequest("%s", ack.Error())
+	}
+	return err
+}
 
 // heartbeatDelay is 45-55 s by default, or the configured interval.
 func (r *Realm) heartbeatDelay() time.Duration {
@@ -297,78 +192,19 @@ func (r *Realm) heartbeatDelay() time.Duration {
 	return 45*time.Second + time.Duration(rand.Int64N(int64(10*time.Second)))
 }
 
-// acknowledge discards events up to lastEventID.
-func (q *Queue) acknowledge(lastEventID int) error {
-	if lastEventID < q.pruned {
-		return BadRequest("An event newer than %d has already been pruned!", lastEventID)
-	}
-	if lastEventID >= q.nextID {
-		return BadRequest("Event %d was not in this queue", lastEventID)
-	}
-	n := 0
-	for n < len(q.pending) && q.pending[n].id <= lastEventID {
-		n++
-	}
-	if n > 0 {
-		q.pending = append(q.pending[:0:0], q.pending[n:]...)
-	}
-	if lastEventID > q.pruned {
-		q.pruned = lastEventID
-	}
-	return nil
-}
-
-// materialize returns the pending events as this queue's client sees them.
-func (q *Queue) materialize() []Event {
-	out := make([]Event, len(q.pending))
-	for i, qe := range q.pending {
-		out[i] = qe.event(q)
-	}
-	return out
-}
-
 // DeleteQueue answers DELETE /events.
 func (a *Actor) DeleteQueue(ctx context.Context, queueID string) error {
-	h := a.r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.queues[queueID]
-	if q == nil || q.userID != a.id {
-		return badEventQueue(queueID)
-	}
-	h.dropQueue(q)
-	return nil
+	return queueError(a.r.events.Delete(a.id, queueID), queueID)
 }
 
 // ExpireQueue drops a queue at once, as if it had been garbage collected,
 // so client tests can exercise their BAD_EVENT_QUEUE_ID handling. It
 // reports whether the queue existed.
-func (r *Realm) ExpireQueue(queueID string) bool {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.queues[queueID]
-	if q != nil {
-		h.dropQueue(q)
-	}
-	return q != nil
-}
+func (r *Realm) ExpireQueue(queueID string) bool { return r.events.Expire(queueID) }
 
 // QueueCount is the number of live event queues, for tests.
-func (r *Realm) QueueCount() int {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.sweep(r.clock.Now())
-	return len(h.queues)
-}
+func (r *Realm) QueueCount() int { return r.events.Count() }
 
 // IsPolling reports whether a GET /events is waiting on the queue, so a
 // test can send an event knowing the long poll is blocked.
-func (r *Realm) IsPolling(queueID string) bool {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.queues[queueID]
-	return q != nil && q.waiting > 0
-}
+func (r *Realm) IsPolling(queueID string) bool { return r.events.IsPolling(queueID) }

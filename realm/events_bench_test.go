@@ -57,12 +57,7 @@ func BenchmarkFanOut(b *testing.B) {
 
 // drainQueues empties every queue, so a benchmark does not overflow them.
 func (r *Realm) drainQueues() {
-	h := r.events
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, q := range h.queues {
-		q.pending = q.pending[:0]
-	}
+	r.events.Drain()
 }
 
 // BenchmarkIdleQueueMemory reports the heap bytes one idle queue costs.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/minizulip/minizulip/message"
 	"time"
 )
 
@@ -18,7 +20,7 @@ func mustQueue(t *testing.T, r *Realm, userID int, opts QueueOptions) *Queue {
 
 func pending(t *testing.T, r *Realm, userID int, q *Queue, last int) []Event {
 	t.Helper()
-	evs, err := r.As(userID).GetEvents(bg, q.ID(), last, true)
+	evs, err := r.As(userID).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: last, DontBlock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +93,8 @@ func TestMessageEventReachesRecipientsOnly(t *testing.T) {
 func TestEventTypesAndNarrowFilterQueues(t *testing.T) {
 	r, _ := newTestRealm(t)
 	onlyTopics := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"user_topic"}})
-	denmark := mustQueue(t, r, idIago, QueueOptions{Narrow: [][2]string{{"stream", "Denmark"}}})
-	dms := mustQueue(t, r, idIago, QueueOptions{Narrow: [][2]string{{"is", "dm"}}})
+	denmark := mustQueue(t, r, idIago, QueueOptions{Narrow: []message.Term{{Operator: "stream", Operand: "Denmark"}}})
+	dms := mustQueue(t, r, idIago, QueueOptions{Narrow: []message.Term{{Operator: "is", Operand: "dm"}}})
 	r.As(idIago).SendChannelMessage(bg, "Denmark", "x", "1")
 	r.As(idIago).SendChannelMessage(bg, "Scotland", "x", "2")
 	r.As(idHamlet).SendDirectMessage(bg, []int{idIago}, "3")
@@ -130,11 +132,11 @@ func TestGetEventsAcknowledgesAndErrors(t *testing.T) {
 	if evs := pending(t, r, idIago, q, 1); len(evs) != 1 || evs[0].ID != 2 {
 		t.Fatalf("after ack 1: %+v", evs)
 	}
-	_, err := r.As(idIago).GetEvents(bg, q.ID(), 0, true)
+	_, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
 	wantCode(t, err, CodeBadRequest, "An event newer than 0 has already been pruned!")
-	_, err = r.As(idIago).GetEvents(bg, q.ID(), 7, true)
+	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 7, DontBlock: true})
 	wantCode(t, err, CodeBadRequest, "Event 7 was not in this queue")
-	_, err = r.As(idHamlet).GetEvents(bg, q.ID(), 1, true)
+	_, err = r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
 	re := wantCode(t, err, CodeBadEventQueueID, "Bad event queue ID: "+q.ID())
 	if re.Extra["queue_id"] != q.ID() {
 		t.Fatalf("extra %v", re.Extra)
@@ -145,7 +147,7 @@ func TestGetEventsAcknowledgesAndErrors(t *testing.T) {
 	if err := r.As(idIago).DeleteQueue(bg, q.ID()); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.As(idIago).GetEvents(bg, q.ID(), 1, true)
+	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
 }
 
@@ -158,14 +160,14 @@ func TestQueueGarbageCollectionAndOverflow(t *testing.T) {
 	if r.QueueCount() != 2 {
 		t.Fatalf("queues after 601 s: %d, want 2 (idle one collected)", r.QueueCount())
 	}
-	_, err := r.As(idIago).GetEvents(bg, idle.ID(), -1, true)
+	_, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
 	for i := 0; i < 3; i++ {
 		r.As(idHamlet).SendChannelMessage(bg, "Denmark", "x", "m")
 	}
-	_, err = r.As(idIago).GetEvents(bg, long.ID(), -1, true)
+	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: long.ID(), LastEventID: -1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
-	if _, err := r.As(idHamlet).GetEvents(bg, other.ID(), -1, true); err != nil {
+	if _, err := r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: other.ID(), LastEventID: -1, DontBlock: true}); err != nil {
 		t.Fatalf("an overflow dropped an unrelated queue: %v", err)
 	}
 	if !r.ExpireQueue(other.ID()) || r.ExpireQueue(other.ID()) {
@@ -191,7 +193,7 @@ func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
 	poll := func(last int) <-chan []Event {
 		out := make(chan []Event, 1)
 		go func() {
-			evs, err := r.As(idIago).GetEvents(context.Background(), q.ID(), last, false)
+			evs, err := r.As(idIago).GetEvents(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: last})
 			if err != nil {
 				t.Error(err)
 			}

@@ -189,7 +189,7 @@ type LinkifiersEvent struct {
 // templates.
 func (r *Realm) emitLinkifiers() {
 	r.emitChange(&change{typ: "realm_linkifiers", payload: LinkifiersEvent{RealmLinkifiers: r.linkifierList()},
-		filter: func(q *Queue) bool { return q.opts.Capabilities.LinkifierURLTemplate }}, r.activeUserIDs())
+		filter: func(q *Queue) bool { return q.Config().opts.Capabilities.LinkifierURLTemplate }}, r.activeUserIDs())
 }
 
 func fillLinkifiers(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {

@@ -60,12 +60,12 @@ func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
 	bulk := base
 	bulk.MessageIDs = ids
 	r.emitChange(&change{typ: "delete_message", payload: bulk,
-		filter: func(q *Queue) bool { return q.opts.Capabilities.BulkMessageDeletion }}, holders)
+		filter: func(q *Queue) bool { return q.Config().opts.Capabilities.BulkMessageDeletion }}, holders)
 	for _, id := range ids {
 		single := base
 		single.MessageID = id
 		r.emitChange(&change{typ: "delete_message", payload: single,
-			filter: func(q *Queue) bool { return !q.opts.Capabilities.BulkMessageDeletion }}, holders)
+			filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.BulkMessageDeletion }}, holders)
 	}
 }
 
@@ -84,7 +84,7 @@ func (r *Realm) emitFirstMessageID(ch *Channel) {
 // legacy muted_topics list for queues that did not ask for user_topic.
 func (r *Realm) emitUserTopic(userID, channelID int, name string, policy int) {
 	r.emitChange(&change{typ: "muted_topics", payload: MutedTopicsEvent{MutedTopics: r.mutedTopicsList(userID)},
-		filter: func(q *Queue) bool { return q.types == nil || !q.types["user_topic"] }}, []int{userID})
+		filter: func(q *Queue) bool { return q.Config().legacyMutedTopics }}, []int{userID})
 	r.emit("user_topic", UserTopicEvent{StreamID: channelID, TopicName: name,
 		LastUpdated: r.clock.Now().Unix(), VisibilityPolicy: policy}, userID)
 }

@@ -1,11 +1,8 @@
 package realm
 
 import (
-	"crypto/rand"
-	"fmt"
-	"time"
-
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/eventq"
 )
 
 // ClientCapabilities are the client_capabilities flags of POST /register.
@@ -27,8 +24,9 @@ type ClientCapabilities struct {
 type QueueOptions struct {
 	// EventTypes limits the queue to these event types; nil means all.
 	EventTypes []string
-	// Narrow filters message events: legacy [operator, operand] pairs.
-	Narrow           [][2]string
+	// Narrow filters message events (register's narrow: channel, topic,
+	// dm, sender, is… terms).
+	Narrow           []message.Term
 	ApplyMarkdown    bool
 	ClientGravatar   bool
 	AllPublicStreams bool
@@ -38,41 +36,19 @@ type QueueOptions struct {
 	LifespanSecs int
 }
 
-// Queue is one client's event queue. Its fields are guarded by the
-// realm's event hub.
-type Queue struct {
-	id       string
-	userID   int
-	opts     QueueOptions
-	types    map[string]bool // nil: every type
-	narrow   func(*message.Message) bool
-	lifespan time.Duration
+// Queue is one client's event queue (see RegisterQueue). Its ID is the
+// queue_id clients poll with.
+type Queue = eventq.Queue[queueConfig, queued]
 
-	pending    []queued
-	nextID     int
-	pruned     int // highest event ID already discarded, -1 if none
-	lastAccess time.Time
-	wake       chan struct{} // closed when an event arrives; nil when no GET waits
-	waiting    int
-	dead       bool
+// queueConfig is what the engine keeps with each queue: the client's
+// options and its compiled narrow.
+type queueConfig struct {
+	opts   QueueOptions
+	narrow func(*message.Message) bool // nil: every message
+	// legacyMutedTopics: the queue did not name user_topic among its event
+	// types, so it gets the muted_topics list on topic changes.
+	legacyMutedTopics bool
 }
 
-// ID is the queue's ID (queue_id).
-func (q *Queue) ID() string { return q.id }
-
-// wants reports whether the queue takes changes of this type.
-func (q *Queue) wants(typ string) bool {
-	if typ == "heartbeat" {
-		return true
-	}
-	return q.types == nil || q.types[typ]
-}
-
-// newQueueID returns a random UUID4 string, the shape Zulip's queue IDs have.
-func newQueueID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
+// eventHub is the realm's set of event queues.
+type eventHub = eventq.Hub[queueConfig, queued]

@@ -108,7 +108,7 @@ func New(opts ...Option) *Realm {
 		conversations:     map[string]*conversation{},
 		messages:          store.New(),
 		nextMessageID:     1,
-		events:            newEventHub(),
+		events:            newEventHub(o.Clock, o.MaxQueueEvents),
 		nextLinkifierID:   1,
 		nextSnippetID:     1,
 	}

@@ -110,7 +110,7 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 			return err
 		}
 		out := RegisterResult{
-			"queue_id":            q.id,
+			"queue_id":            q.ID(),
 			"last_event_id":       -1,
 			"zulip_version":       r.opts.Version,
 			"zulip_feature_level": r.opts.FeatureLevel,

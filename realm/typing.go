@@ -82,7 +82,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			}
 			r.emitChange(&change{typ: "typing",
 				payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},
-				filter:  func(q *Queue) bool { return q.opts.Capabilities.StreamTypingNotifications },
+				filter:  func(q *Queue) bool { return q.Config().opts.Capabilities.StreamTypingNotifications },
 			}, r.typingAudience(r.subscriberIDs(ch.ID)))
 		default:
 			return BadRequest("Invalid type")

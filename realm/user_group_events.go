@@ -4,7 +4,7 @@ import "github.com/minizulip/minizulip/group"
 
 // emitGroupChange sends a user_group event to the whole realm when the
 // change it describes happened.
-func (r *Realm) emitGroupChange(happened bool, payload any) {
+func (r *Realm) emitGroupChange(happened bool, payload EventPayload) {
 	if happened {
 		r.emit("user_group", payload, r.activeUserIDs()...)
 	}

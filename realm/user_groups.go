@@ -193,9 +193,9 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		if req.Deactivated != nil && g.Deactivated {
 			g.Deactivated = false
 			r.emitChange(&change{typ: "user_group", payload: UserGroupAddEvent{Op: "add", Group: r.userGroupView(g)},
-				filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+				filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
 			r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: data},
-				filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+				filter: func(q *Queue) bool { return q.Config().opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
 			return nil
 		}
 		r.emitGroupUpdate(g, data)
@@ -461,9 +461,9 @@ func (a *Actor) DeactivateUserGroup(ctx context.Context, id int) error {
 		}
 		g.Deactivated = true
 		r.emitChange(&change{typ: "user_group", payload: UserGroupRemoveEvent{Op: "remove", GroupID: g.ID},
-			filter: func(q *Queue) bool { return !q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+			filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
 		r.emitChange(&change{typ: "user_group", payload: UserGroupUpdateEvent{Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}},
-			filter: func(q *Queue) bool { return q.opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
+			filter: func(q *Queue) bool { return q.Config().opts.Capabilities.IncludeDeactivatedGroups }}, r.activeUserIDs())
 		return nil
 	})
 }

@@ -1,0 +1,30 @@
+package realm
+
+// EventPayload is the typed body of an event: one of this package's
+// *Event types (MessageEvent, UserTopicEvent, …). The interface is sealed:
+// only this package's payload types implement it, so a type switch over
+// them is complete.
+type EventPayload interface{ isEventPayload() }
+
+func (DeleteMessageEvent) isEventPayload()      {}
+func (HeartbeatEvent) isEventPayload()          {}
+func (LinkifiersEvent) isEventPayload()         {}
+func (MessageEvent) isEventPayload()            {}
+func (MutedTopicsEvent) isEventPayload()        {}
+func (RealmBotAddEvent) isEventPayload()        {}
+func (RealmUpdateDictEvent) isEventPayload()    {}
+func (RealmUserAddEvent) isEventPayload()       {}
+func (RealmUserUpdateEvent) isEventPayload()    {}
+func (SavedSnippetEvent) isEventPayload()       {}
+func (StreamCreateEvent) isEventPayload()       {}
+func (StreamUpdateEvent) isEventPayload()       {}
+func (SubscriptionAddEvent) isEventPayload()    {}
+func (SubscriptionPeerEvent) isEventPayload()   {}
+func (SubscriptionRemoveEvent) isEventPayload() {}
+func (TypingEvent) isEventPayload()             {}
+func (UserGroupAddEvent) isEventPayload()       {}
+func (UserGroupMembersEvent) isEventPayload()   {}
+func (UserGroupRemoveEvent) isEventPayload()    {}
+func (UserGroupSubgroupsEvent) isEventPayload() {}
+func (UserGroupUpdateEvent) isEventPayload()    {}
+func (UserTopicEvent) isEventPayload()          {}
