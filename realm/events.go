@@ -40,17 +40,23 @@ func (r *Realm) emitChange(c *change, userIDs []int) {
 	})
 }
 
-// messageRecipient is one user receiving a message event, with their flags.
-type messageRecipient struct {
-	userID int
-	flags  message.Flags
+// messageRecipients are the users receiving a message event, with their
+// flags (flags[i] are ids[i]'s).
+type messageRecipients struct {
+	ids   []int
+	flags []message.Flags
+}
+
+func (rs *messageRecipients) add(userID int, flags message.Flags) {
+	rs.ids = append(rs.ids, userID)
+	rs.flags = append(rs.flags, flags)
 }
 
 // emitMessage delivers a message event built once: the message object is
 // made once per encoding variant that the receiving queues need. Every
 // queue's narrow is applied, and queues registered with all_public_streams
 // also get messages of public channels their users did not receive.
-func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, queueID, localID string) {
+func (r *Realm) emitMessage(m *message.Message, recipients messageRecipients, queueID, localID string) {
 	if r.events.Empty() {
 		return
 	}
@@ -73,14 +79,10 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 		mc.mu.Unlock()
 		return queued{c: c, flags: flags, key: key}, true
 	}
-	ids := make([]int, len(recipients))
-	for i, rc := range recipients {
-		ids[i] = rc.userID
-	}
-	r.events.Publish(ids, "message", func(q *Queue, i int) (queued, bool) { return entry(q, recipients[i].flags) })
+	r.events.Publish(recipients.ids, "message", func(q *Queue, i int) (queued, bool) { return entry(q, recipients.flags[i]) })
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
 		r.events.PublishAll("message", func(q *Queue) (queued, bool) {
-			if !q.Config().opts.AllPublicStreams || slices.Contains(ids, q.UserID()) {
+			if !q.Config().opts.AllPublicStreams || slices.Contains(recipients.ids, q.UserID()) {
 				return queued{}, false
 			}
 			return entry(q, 0)

@@ -123,7 +123,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		if req.ReadBySender != nil {
 			readBySender = *req.ReadBySender
 		}
-		delivered := make([]messageRecipient, 0, len(recipients)+1)
+		delivered := messageRecipients{ids: make([]int, 0, len(recipients)+1), flags: make([]message.Flags, 0, len(recipients)+1)}
 		senderDelivered := false
 		for _, uid := range recipients {
 			u := r.users[uid]
@@ -138,7 +138,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				}
 			}
 			r.messages.Deliver(uid, m, flags)
-			delivered = append(delivered, messageRecipient{uid, flags})
+			delivered.add(uid, flags)
 		}
 		if !senderDelivered {
 			flags := mentions.of(sender.ID)
@@ -146,7 +146,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				flags |= message.Read
 			}
 			r.messages.Deliver(sender.ID, m, flags)
-			delivered = append(delivered, messageRecipient{sender.ID, flags})
+			delivered.add(sender.ID, flags)
 		}
 		var queueID, localID string
 		if req.QueueID != nil {
