@@ -9,14 +9,6 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// CodeNonexistentSubdomain is Zulip's code for a login aimed at another
-// realm (here: the system bots' realm).
-const CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
-
-// realmURLFeatureLevel is the level from which Zulip sends realm_url next
-// to the deprecated realm_uri (Zulip 9.0).
-const realmURLFeatureLevel = 257
-
 // incompatibleClientName is the client name Zulip's server_settings
 // reports as incompatible, for clients to test their upgrade prompt.
 const incompatibleClientName = "ZulipInvalid"

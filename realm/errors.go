@@ -21,13 +21,12 @@ const (
 	CodeBadEventQueueID               Code = "BAD_EVENT_QUEUE_ID"
 	CodeStreamWildcardMentionNotAllow Code = "STREAM_WILDCARD_MENTION_NOT_ALLOWED"
 	CodeTopicWildcardMentionNotAllow  Code = "TOPIC_WILDCARD_MENTION_NOT_ALLOWED"
-	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
-	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
-	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
 	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
-	CodeRateLimitHit                  Code = "RATE_LIMIT_HIT"
 	CodeCSRFFailed                    Code = "CSRF_FAILED"
 	CodeCannotDeactivateLastUser      Code = "CANNOT_DEACTIVATE_LAST_USER"
+	// CodeNonexistentSubdomain is a login aimed at another realm (here:
+	// the system bots' realm).
+	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;

@@ -137,6 +137,13 @@ func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterReques
 	out["recent_private_conversations"] = list
 }
 
+// The legacy realm_wildcard_mention_policy values register still reports,
+// derived from can_mention_many_users_group.
+const (
+	wildcardMentionEveryone = 1
+	wildcardMentionAdmins   = 5
+)
+
 // limitValue is a time limit as the API sends it: seconds or null.
 func limitValue(p *int) any {
 	if p == nil {
@@ -149,9 +156,9 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 	s := r.settings
 	l := r.opts.Limits
 	host := strings.TrimPrefix(strings.TrimPrefix(r.opts.URL, "http://"), "https://")
-	wildcardPolicy := 5 // admins
+	wildcardPolicy := wildcardMentionAdmins
 	if s.CanMentionManyUsersGroup == r.groupByName[group.Members].ID || s.CanMentionManyUsersGroup == r.groupByName[group.Everyone].ID {
-		wildcardPolicy = 1
+		wildcardPolicy = wildcardMentionEveryone
 	}
 	for k, v := range map[string]any{
 		"realm_name":                                           s.Name,

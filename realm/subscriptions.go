@@ -78,11 +78,6 @@ type SubscribeResult struct {
 }
 
 const (
-	// subscribersKeyedByIDLevel is the feature level from which subscription
-	// results are keyed by user ID rather than API email.
-	subscribersKeyedByIDLevel = 289
-	// newSubscriptionMessagesLevel introduced send_new_subscription_messages.
-	newSubscriptionMessagesLevel = 397
 	// MaxBulkNewSubscriptionMessages is the most users a request may
 	// subscribe and still have Notification Bot tell them.
 	MaxBulkNewSubscriptionMessages = 100

@@ -228,7 +228,7 @@ func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []
 func (a *Actor) ChangeGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
-		if me.IsBot() && r.opts.FeatureLevel < 496 {
+		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
 		members := len(c.Add) > 0 || len(c.Delete) > 0
@@ -315,7 +315,7 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 	if err != nil {
 		return nil, err
 	}
-	if g.Deactivated && r.opts.FeatureLevel < 391 {
+	if g.Deactivated && r.opts.FeatureLevel < deactivatedGroupSubgroupsLevel {
 		return nil, BadRequest("You can only change subgroups of an active group.")
 	}
 	for _, sid := range add {
@@ -418,7 +418,7 @@ func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) (an
 func (a *Actor) IsGroupMember(ctx context.Context, id, userID int, directOnly bool) (ans bool, err error) {
 	r := a.r
 	err = a.read(func(me *user.User) error {
-		if me.IsBot() && r.opts.FeatureLevel < 496 {
+		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
 		g := r.groups[id]
@@ -426,7 +426,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, id, userID int, directOnly bo
 			return BadRequest("Invalid user group")
 		}
 		u := r.users[userID]
-		if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < 458) {
+		if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < botMembershipLookupLevel) {
 			return noSuchUser()
 		}
 		if !u.IsActive {
