@@ -26,7 +26,7 @@ func BenchmarkLongPollLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	qid := reg.QueueID()
+	qid := reg.QueueID
 	sender := ts.Realm.As(10)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2}}
 	received := make(chan time.Time)

@@ -130,16 +130,16 @@ func TestCloseEndsLongPolls(t *testing.T) {
 	go func() {
 		defer close(done)
 		resp, err := http.DefaultClient.Do(ts.NewRequest("iago@zulip.com", "GET", "/events",
-			url.Values{"queue_id": {reg.QueueID()}, "last_event_id": {"-1"}}))
+			url.Values{"queue_id": {reg.QueueID}, "last_event_id": {"-1"}}))
 		if err == nil {
 			resp.Body.Close()
 		}
 	}()
 	deadline := time.Now().Add(2 * time.Second)
-	for !ts.Realm.IsPolling(reg.QueueID()) && time.Now().Before(deadline) {
+	for !ts.Realm.IsPolling(reg.QueueID) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if !ts.Realm.IsPolling(reg.QueueID()) {
+	if !ts.Realm.IsPolling(reg.QueueID) {
 		t.Fatal("the long poll never started")
 	}
 	start := time.Now()

@@ -345,9 +345,9 @@ func (r *Realm) userSubscriptions(u *user.User, withSubscribers, withArchived bo
 // fillSubscriptionState is the subscription state section: subscriptions,
 // past subscriptions the user may still know about, and the other
 // channels the user can see, each sorted by name.
-func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	withArchived := req.Queue.Capabilities.ArchivedChannels
-	out["subscriptions"] = r.userSubscriptions(me, req.IncludeSubscribers, withArchived)
+	state := &SubscriptionState{Subscriptions: r.userSubscriptions(me, req.IncludeSubscribers, withArchived)}
 	unsubscribed, never := []SubscriptionView{}, []NeverSubscribedView{}
 	for _, c := range r.channelsByNameOrder() {
 		if c.IsArchived && !withArchived {
@@ -365,15 +365,15 @@ func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out Re
 			never = append(never, v)
 		}
 	}
-	out["unsubscribed"] = unsubscribed
-	out["never_subscribed"] = never
+	state.Unsubscribed, state.NeverSubscribed = unsubscribed, never
+	out.SubscriptionState = state
 }
 
 // fillStreamState is the stream state section: every channel the user
 // has metadata access to, as GET /streams with include_all.
-func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	q := ChannelsQuery{IncludeAll: true, IncludeWebPublic: true, ExcludeArchived: !req.Queue.Capabilities.ArchivedChannels}
-	out["streams"] = r.channelViews(me, q)
+	out.StreamState = &StreamState{Streams: r.channelViews(me, q)}
 }
 
 // channelsByNameOrder lists every channel sorted by name, as Zulip sorts

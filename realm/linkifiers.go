@@ -192,10 +192,10 @@ func (r *Realm) emitLinkifiers() {
 		filter: func(q *Queue) bool { return q.Config().opts.Capabilities.LinkifierURLTemplate }}, r.activeUserIDs())
 }
 
-func fillLinkifiers(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillLinkifiers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	list := []Linkifier{}
 	if req.Queue.Capabilities.LinkifierURLTemplate {
-		out["realm_linkifiers"] = r.linkifierList()
-	} else {
-		out["realm_linkifiers"] = []Linkifier{}
+		list = r.linkifierList()
 	}
+	out.RealmLinkifiersState = &RealmLinkifiersState{RealmLinkifiers: list}
 }

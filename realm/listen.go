@@ -24,7 +24,7 @@ func (a *Actor) Listen(ctx context.Context, req RegisterRequest) (*Listener, err
 	if err != nil {
 		return nil, err
 	}
-	return &Listener{actor: a, queue: state.QueueID(), last: -1, State: state}, nil
+	return &Listener{actor: a, queue: state.QueueID, last: -1, State: state}, nil
 }
 
 // QueueID is the ID of the listener's queue.

@@ -13,7 +13,7 @@ func TestListenerDeliversEventsInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if l.State["last_event_id"] != -1 {
+	if l.State.LastEventID != -1 {
 		t.Fatalf("state %v", l.State)
 	}
 	go func() {

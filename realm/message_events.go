@@ -38,7 +38,7 @@ type UserTopicEvent struct {
 
 // MutedTopicsEvent is the legacy full list of a user's muted topics.
 type MutedTopicsEvent struct {
-	MutedTopics [][3]any `json:"muted_topics"`
+	MutedTopics []MutedTopic `json:"muted_topics"`
 }
 
 // emitDeleteMessages tells the holders of deleted messages of one
@@ -90,12 +90,12 @@ func (r *Realm) emitUserTopic(userID, channelID int, name string, policy int) {
 }
 
 // mutedTopicsList is the legacy [[channel name, topic, timestamp], …] list.
-func (r *Realm) mutedTopicsList(userID int) [][3]any {
-	out := [][3]any{}
+func (r *Realm) mutedTopicsList(userID int) []MutedTopic {
+	out := []MutedTopic{}
 	for _, ut := range r.userTopics[userID] {
 		if ut.Policy == PolicyMuted {
 			if ch := r.channels[ut.ChannelID]; ch != nil {
-				out = append(out, [3]any{ch.Name, ut.TopicName, ut.LastUpdated})
+				out = append(out, MutedTopic{ChannelName: ch.Name, Topic: ut.TopicName, Timestamp: ut.LastUpdated})
 			}
 		}
 	}

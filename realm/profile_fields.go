@@ -93,17 +93,16 @@ func (r *Realm) profileData(u *user.User) map[string]ProfileFieldValue {
 	return out
 }
 
-func fillCustomProfileFields(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillCustomProfileFields(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	fields := append([]CustomProfileField{}, r.profileFields...)
-	out["custom_profile_fields"] = fields
-	out["custom_profile_field_types"] = map[string]any{
-		"SHORT_TEXT":       map[string]any{"id": FieldShortText, "name": "Text (short)"},
-		"LONG_TEXT":        map[string]any{"id": FieldLongText, "name": "Text (long)"},
-		"SELECT":           map[string]any{"id": FieldSelect, "name": "List of options"},
-		"DATE":             map[string]any{"id": FieldDate, "name": "Date picker"},
-		"URL":              map[string]any{"id": FieldURL, "name": "Link"},
-		"USER":             map[string]any{"id": FieldUser, "name": "Users"},
-		"EXTERNAL_ACCOUNT": map[string]any{"id": FieldExternalAccount, "name": "External account"},
-		"PRONOUNS":         map[string]any{"id": FieldPronouns, "name": "Pronouns"},
-	}
+	out.CustomProfileFieldsState = &CustomProfileFieldsState{CustomProfileFields: fields, CustomProfileFieldTypes: map[string]ProfileFieldType{
+		"SHORT_TEXT":       {ID: FieldShortText, Name: "Text (short)"},
+		"LONG_TEXT":        {ID: FieldLongText, Name: "Text (long)"},
+		"SELECT":           {ID: FieldSelect, Name: "List of options"},
+		"DATE":             {ID: FieldDate, Name: "Date picker"},
+		"URL":              {ID: FieldURL, Name: "Link"},
+		"USER":             {ID: FieldUser, Name: "Users"},
+		"EXTERNAL_ACCOUNT": {ID: FieldExternalAccount, Name: "External account"},
+		"PRONOUNS":         {ID: FieldPronouns, Name: "Pronouns"},
+	}}
 }

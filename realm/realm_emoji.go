@@ -32,10 +32,10 @@ func (r *Realm) realmEmojiByName(name string) (RealmEmoji, bool) {
 	return RealmEmoji{}, false
 }
 
-func fillRealmEmoji(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillRealmEmoji(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	m := make(map[string]RealmEmoji, len(r.realmEmoji))
 	for _, e := range r.realmEmoji {
 		m[e.ID] = e
 	}
-	out["realm_emoji"] = m
+	out.RealmEmojiState = &RealmEmojiState{RealmEmoji: m}
 }

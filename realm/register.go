@@ -20,74 +20,111 @@ type RegisterRequest struct {
 	IncludeSubscribers bool
 }
 
-// RegisterResult is the answer of POST /register: queue_id, last_event_id,
-// the version keys and one key per state field fetched.
-type RegisterResult map[string]any
+// RegisterResult is the answer of POST /register: the queue, the version
+// keys, and one state section per fetch_event_types entry asked for. A
+// section not fetched is nil, and its keys are absent from the JSON.
+type RegisterResult struct {
+	QueueID           string `json:"queue_id"`
+	LastEventID       int    `json:"last_event_id"`
+	ZulipVersion      string `json:"zulip_version"`
+	ZulipFeatureLevel int    `json:"zulip_feature_level"`
+	ZulipMergeBase    string `json:"zulip_merge_base"`
 
-// QueueID is the new queue's ID.
-func (res RegisterResult) QueueID() string { s, _ := res["queue_id"].(string); return s }
+	*AlertWordsState
+	*CustomProfileFieldsState
+	*DraftsState
+	*MessageState
+	*MutedTopicsState
+	*MutedUsersState
+	*PresenceState
+	*RealmState
+	*RealmEmojiState
+	*RealmFiltersState
+	*RealmLinkifiersState
+	*RealmPlaygroundsState
+	*RealmBotState
+	*RealmUserState
+	*RealmUserGroupsState
+	*RecentPrivateConversationsState
+	*SavedSnippetsState
+	*ScheduledMessagesState
+	*StarredMessagesState
+	*StreamState
+	*SubscriptionState
+	*UnreadState
+	*UserSettingsState
+	*UserStatusState
+	*UserTopicState
+	*VideoCallsState
+}
 
 // stateSection fills the register answer for one fetch_event_types entry.
 // Adding state for a new feature is one more row in stateSections.
 type stateSection struct {
 	name string
-	fill func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult)
+	fill func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult)
 }
 
 // stateSections lists every state section the realm can fetch, in the
 // order they are filled.
 var stateSections = []stateSection{
-	{"alert_words", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["alert_words"] = []string{}
+	{"alert_words", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.AlertWordsState = &AlertWordsState{AlertWords: []string{}}
 	}},
 	{"custom_profile_fields", fillCustomProfileFields},
-	{"drafts", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["drafts"] = []any{} }},
-	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["max_message_id"] = r.maxMessageIDOf(me.ID)
+	{"drafts", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.DraftsState = &DraftsState{Drafts: []Draft{}}
 	}},
-	{"muted_topics", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
+	}},
+	{"muted_topics", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		if !req.fetches("user_topic") {
-			out["muted_topics"] = r.mutedTopicsList(me.ID)
+			out.MutedTopicsState = &MutedTopicsState{MutedTopics: r.mutedTopicsList(me.ID)}
 		}
 	}},
-	{"muted_users", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["muted_users"] = []any{} }},
-	{"presence", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["presences"] = map[string]any{}
-		out["server_timestamp"] = float64(r.clock.Now().UnixNano()) / 1e9
+	{"muted_users", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.MutedUsersState = &MutedUsersState{MutedUsers: []MutedUser{}}
+	}},
+	{"presence", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.PresenceState = &PresenceState{Presences: map[string]UserPresence{},
+			ServerTimestamp: float64(r.clock.Now().UnixNano()) / 1e9}
 	}},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},
-	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["realm_filters"] = []any{}
+	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.RealmFiltersState = &RealmFiltersState{RealmFilters: []LegacyLinkifier{}}
 	}},
 	{"realm_linkifiers", fillLinkifiers},
-	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["realm_playgrounds"] = []any{}
+	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: []RealmPlayground{}}
 	}},
 	{"realm_bot", fillRealmBots},
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
 	{"recent_private_conversations", fillRecentPrivateConversations},
 	{"saved_snippets", fillSavedSnippets},
-	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["scheduled_messages"] = []any{}
+	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.ScheduledMessagesState = &ScheduledMessagesState{ScheduledMessages: []ScheduledMessage{}}
 	}},
 	{"starred_messages", fillStarredMessages},
 	{"stream", fillStreamState},
 	{"subscription", fillSubscriptionState},
-	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		if req.fetches("message") {
-			out["unread_msgs"] = r.unreadMessages(me)
+			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me)}
 		}
 	}},
-	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["user_settings"] = me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)
+	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.UserSettingsState = &UserSettingsState{UserSettings: me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)}
 	}},
-	{"user_status", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-		out["user_status"] = map[string]any{}
+	{"user_status", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}
 	}},
 	{"user_topic", fillUserTopics},
-	{"video_calls", func(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) { out["has_zoom_token"] = false }},
+	{"video_calls", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+		out.VideoCallsState = &VideoCallsState{HasZoomToken: false}
+	}},
 }
 
 // fetches reports whether the request asks for a state section.
@@ -109,16 +146,11 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 		if err != nil {
 			return err
 		}
-		out := RegisterResult{
-			"queue_id":            q.ID(),
-			"last_event_id":       -1,
-			"zulip_version":       r.opts.Version,
-			"zulip_feature_level": r.opts.FeatureLevel,
-			"zulip_merge_base":    r.opts.Version,
-		}
+		out := RegisterResult{QueueID: q.ID(), LastEventID: -1, ZulipVersion: r.opts.Version,
+			ZulipFeatureLevel: r.opts.FeatureLevel, ZulipMergeBase: r.opts.Version}
 		for _, s := range stateSections {
 			if req.fetches(s.name) {
-				s.fill(r, me, &req, out)
+				s.fill(r, me, &req, &out)
 			}
 		}
 		ans = out
@@ -135,7 +167,7 @@ func (r *Realm) maxMessageIDOf(userID int) int64 {
 	return -1
 }
 
-func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	ids := []int64{}
 	r.messages.Copies(me.ID, 0, func(c store.Copy) bool {
 		if c.Flags&message.Starred != 0 {
@@ -143,10 +175,10 @@ func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out Regi
 		}
 		return true
 	})
-	out["starred_messages"] = ids
+	out.StarredMessagesState = &StarredMessagesState{StarredMessages: ids}
 }
 
-func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	list := []UserTopic{}
 	for _, ut := range r.userTopics[me.ID] {
 		list = append(list, *ut)
@@ -157,5 +189,5 @@ func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		}
 		return strings.Compare(a.TopicName, b.TopicName)
 	})
-	out["user_topics"] = list
+	out.UserTopicState = &UserTopicState{UserTopics: list}
 }

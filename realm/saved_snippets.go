@@ -133,6 +133,6 @@ type SavedSnippetEvent struct {
 	SavedSnippetID int           `json:"saved_snippet_id,omitempty"`
 }
 
-func fillSavedSnippets(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	out["saved_snippets"] = r.snippetList(me.ID)
+func fillSavedSnippets(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	out.SavedSnippetsState = &SavedSnippetsState{SavedSnippets: r.snippetList(me.ID)}
 }

@@ -60,7 +60,7 @@ func TestSavedSnippets(t *testing.T) {
 		t.Fatal("snippet events go to the owner only")
 	}
 	state, _ := a.Register(bg, RegisterRequest{FetchEventTypes: []string{"saved_snippets"}})
-	if len(state["saved_snippets"].([]SavedSnippet)) != 0 {
+	if len(state.SavedSnippets) != 0 {
 		t.Fatal("register state")
 	}
 }

@@ -296,8 +296,8 @@ func TestConfiguredTopicLengthIsEnforced(t *testing.T) {
 		t.Fatalf("stored topic %q", m.Subject)
 	}
 	state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm"}})
-	if err != nil || state["max_topic_length"] != 10 {
-		t.Fatalf("register advertises max_topic_length %v (%v)", state["max_topic_length"], err)
+	if err != nil || state.MaxTopicLength != 10 {
+		t.Fatalf("register advertises max_topic_length %v (%v)", state.MaxTopicLength, err)
 	}
 }
 
@@ -316,7 +316,7 @@ func TestTopicsRefuseUnprintableCharacters(t *testing.T) {
 		t.Fatal("a refused send stored a message")
 	}
 	state, _ := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"user_topic"}})
-	if topics := state["user_topics"].([]UserTopic); len(topics) != 0 {
+	if topics := state.UserTopics; len(topics) != 0 {
 		t.Fatalf("a refused user topic was stored: %v", topics)
 	}
 }

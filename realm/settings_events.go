@@ -23,6 +23,14 @@ func (s *Settings) apiValues() map[string]any {
 	return out
 }
 
+// limitValue is a time limit as the API sends it: seconds or null.
+func limitValue(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
 // RealmUpdateDictEvent reports changed realm settings.
 type RealmUpdateDictEvent struct {
 	Op       string         `json:"op"`

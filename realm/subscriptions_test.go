@@ -418,7 +418,8 @@ func TestRegisterChannelState(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := func(key string) []string {
-		raw, _ := json.Marshal(state[key])
+		raw, _ := json.Marshal(map[string]any{"subscriptions": state.Subscriptions, "unsubscribed": state.Unsubscribed,
+			"never_subscribed": state.NeverSubscribed, "streams": state.Streams}[key])
 		var list []map[string]any
 		_ = json.Unmarshal(raw, &list)
 		out := []string{}
@@ -440,7 +441,7 @@ func TestRegisterChannelState(t *testing.T) {
 		t.Fatalf("subscriptions %v", got)
 	}
 	guest, _ := r.As(idPolonius).Register(bg, RegisterRequest{FetchEventTypes: []string{"subscription"}})
-	raw, _ := json.Marshal(guest["never_subscribed"])
+	raw, _ := json.Marshal(guest.NeverSubscribed)
 	var never []map[string]any
 	_ = json.Unmarshal(raw, &never)
 	if len(never) != 1 || never[0]["name"] != "Rome" {

@@ -52,8 +52,8 @@ func sortedKeys(m map[int]struct{}) []int {
 	return out
 }
 
-func fillUserGroupsState(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
-	out["realm_user_groups"] = r.userGroupList(req.Queue.Capabilities.IncludeDeactivatedGroups)
+func fillUserGroupsState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	out.RealmUserGroupsState = &RealmUserGroupsState{RealmUserGroups: r.userGroupList(req.Queue.Capabilities.IncludeDeactivatedGroups)}
 }
 
 // userGroupList lists groups by ID.

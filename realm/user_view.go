@@ -177,7 +177,7 @@ func mediumAvatarURL(u *user.User) string {
 
 // fillRealmUsers is the realm_user state section: active and inactive
 // accounts, the cross-realm bots and the caller's own fields.
-func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	o := UserViewOptions{ClientGravatar: req.Queue.ClientGravatar, IncludeCustomProfileFields: true}
 	active, inactive, crossRealm := []User{}, []User{}, []User{}
 	for _, u := range r.sortedUsers() {
@@ -192,34 +192,32 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out RegisterR
 		}
 	}
 	slices.SortFunc(crossRealm, func(a, b User) int { return strings.Compare(a.FullName, b.FullName) })
-	out["realm_users"] = active
-	out["realm_non_active_users"] = inactive
-	out["cross_realm_bots"] = crossRealm
 	own := r.ownUserView(me)
-	for k, v := range map[string]any{
-		"user_id": me.ID, "email": own.Email, "delivery_email": me.DeliveryEmail, "full_name": me.FullName,
-		"is_admin": own.IsAdmin, "is_owner": own.IsOwner, "is_moderator": me.Role == user.RoleModerator,
-		"is_guest": own.IsGuest, "is_billing_admin": false, "avatar_source": me.AvatarSource,
-		"avatar_url": me.AvatarURL, "avatar_url_medium": mediumAvatarURL(me),
-		"can_create_streams":            r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID) || r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
-		"can_create_public_streams":     r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID),
-		"can_create_private_streams":    r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
-		"can_create_web_public_streams": me.Role.IsModeratorOrAbove(),
-		"can_subscribe_other_users":     r.inGroup(r.settings.CanAddSubscribersGroup, me.ID),
-		"can_invite_others_to_realm":    me.Role.IsAdmin(),
-	} {
-		out[k] = v
+	canPublic := r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID)
+	canPrivate := r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID)
+	out.RealmUserState = &RealmUserState{
+		RealmUsers: active, RealmNonActiveUsers: inactive, CrossRealmBots: crossRealm,
+		UserID: me.ID, Email: own.Email, DeliveryEmail: me.DeliveryEmail, FullName: me.FullName,
+		IsAdmin: own.IsAdmin, IsOwner: own.IsOwner, IsModerator: me.Role == user.RoleModerator,
+		IsGuest: own.IsGuest, IsBillingAdmin: false, AvatarSource: me.AvatarSource,
+		AvatarURL: me.AvatarURL, AvatarURLMedium: mediumAvatarURL(me),
+		CanCreateStreams:          canPublic || canPrivate,
+		CanCreatePublicStreams:    canPublic,
+		CanCreatePrivateStreams:   canPrivate,
+		CanCreateWebPublicStreams: me.Role.IsModeratorOrAbove(),
+		CanSubscribeOtherUsers:    r.inGroup(r.settings.CanAddSubscribersGroup, me.ID),
+		CanInviteOthersToRealm:    me.Role.IsAdmin(),
 	}
 }
 
 // fillRealmBots is the realm_bot section: the caller's own bots, or every
 // bot of the realm for an administrator.
-func fillRealmBots(r *Realm, me *user.User, req *RegisterRequest, out RegisterResult) {
+func fillRealmBots(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	bots := []Bot{}
 	for _, u := range r.sortedUsers() {
 		if u.IsBot() && !u.IsSystemBot && (u.BotOwnerID == me.ID || me.Role.IsAdmin()) {
 			bots = append(bots, r.botView(u))
 		}
 	}
-	out["realm_bots"] = bots
+	out.RealmBotState = &RealmBotState{RealmBots: bots}
 }

@@ -1,85 +1,159 @@
 package user
 
+// EmojisetChoice is one emoji set a user may pick.
+type EmojisetChoice struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
 // Fixed choices the server offers, as register reports them.
 var (
 	// EmojisetChoices are the emoji sets a user may pick.
-	EmojisetChoices = []map[string]string{
-		{"key": "google", "text": "Google"},
-		{"key": "twitter", "text": "Twitter"},
-		{"key": "text", "text": "Plain text"},
+	EmojisetChoices = []EmojisetChoice{
+		{Key: "google", Text: "Google"},
+		{Key: "twitter", Text: "Twitter"},
+		{Key: "text", Text: "Plain text"},
 	}
 	// NotificationSounds are the sounds a user may pick.
 	NotificationSounds = []string{"chime-sequence", "ding", "zulip"}
 )
 
-// View returns every personal setting under its API name, as the
-// `user_settings` object of POST /register has them. Settings minizulip does
-// not model yet are reported at Zulip's defaults.
-func (s Settings) View(timezone string, emailVisibility EmailVisibility) map[string]any {
-	return map[string]any{
-		"twenty_four_hour_time":                               false,
-		"web_mark_read_on_scroll_policy":                      1,
-		"web_channel_default_view":                            1,
-		"starred_message_counts":                              true,
-		"receives_typing_notifications":                       s.ReceivesTypingNotifications,
-		"web_suggest_update_timezone":                         true,
-		"fluid_layout_width":                                  false,
-		"high_contrast_mode":                                  false,
-		"web_font_size_px":                                    16,
-		"web_line_height_percent":                             140,
-		"color_scheme":                                        1,
-		"enable_drafts_synchronization":                       true,
-		"translate_emoticons":                                 false,
-		"display_emoji_reaction_users":                        true,
-		"default_language":                                    "en",
-		"web_home_view":                                       "recent",
-		"web_escape_navigates_to_home_view":                   true,
-		"left_side_userlist":                                  false,
-		"emojiset":                                            "google",
-		"demote_inactive_streams":                             1,
-		"user_list_style":                                     2,
-		"web_animate_image_previews":                          "on_hover",
-		"web_stream_unreads_count_display_policy":             2,
-		"hide_ai_features":                                    false,
-		"web_inbox_show_channel_folders":                      true,
-		"timezone":                                            timezone,
-		"enter_sends":                                         s.EnterSends,
-		"dense_mode":                                          true,
-		"enable_stream_desktop_notifications":                 false,
-		"enable_stream_email_notifications":                   false,
-		"enable_stream_push_notifications":                    false,
-		"enable_stream_audible_notifications":                 false,
-		"notification_sound":                                  "zulip",
-		"enable_desktop_notifications":                        true,
-		"enable_sounds":                                       true,
-		"email_notifications_batching_period_seconds":         120,
-		"enable_offline_email_notifications":                  true,
-		"enable_offline_push_notifications":                   true,
-		"enable_online_push_notifications":                    true,
-		"enable_followed_topic_desktop_notifications":         true,
-		"enable_followed_topic_email_notifications":           true,
-		"enable_followed_topic_push_notifications":            true,
-		"enable_followed_topic_audible_notifications":         true,
-		"enable_followed_topic_wildcard_mentions_notify":      true,
-		"enable_digest_emails":                                true,
-		"enable_marketing_emails":                             true,
-		"enable_login_emails":                                 true,
-		"message_content_in_email_notifications":              true,
-		"pm_content_in_desktop_notifications":                 true,
-		"wildcard_mentions_notify":                            true,
-		"desktop_icon_count_display":                          1,
-		"realm_name_in_email_notifications_policy":            1,
-		"automatically_follow_topics_policy":                  s.AutomaticallyFollowTopicsPolicy,
-		"automatically_unmute_topics_in_muted_streams_policy": s.AutomaticallyUnmuteTopicsInMutedStreamsPolicy,
-		"automatically_follow_topics_where_mentioned":         s.AutomaticallyFollowTopicsWhereMentioned,
-		"presence_enabled":                                    true,
-		"send_private_typing_notifications":                   true,
-		"send_stream_typing_notifications":                    true,
-		"send_read_receipts":                                  true,
-		"allow_private_data_export":                           false,
-		"email_address_visibility":                            emailVisibility,
-		"web_navigate_to_sent_message":                        true,
-		"emojiset_choices":                                    EmojisetChoices,
-		"available_notification_sounds":                       NotificationSounds,
+// SettingsView is every personal setting under its API name: the
+// user_settings object of POST /register. Settings minizulip does not model
+// yet are reported at Zulip's defaults.
+type SettingsView struct {
+	TwentyFourHourTime                            bool             `json:"twenty_four_hour_time"`
+	WebMarkReadOnScrollPolicy                     int              `json:"web_mark_read_on_scroll_policy"`
+	WebChannelDefaultView                         int              `json:"web_channel_default_view"`
+	StarredMessageCounts                          bool             `json:"starred_message_counts"`
+	ReceivesTypingNotifications                   bool             `json:"receives_typing_notifications"`
+	WebSuggestUpdateTimezone                      bool             `json:"web_suggest_update_timezone"`
+	FluidLayoutWidth                              bool             `json:"fluid_layout_width"`
+	HighContrastMode                              bool             `json:"high_contrast_mode"`
+	WebFontSizePx                                 int              `json:"web_font_size_px"`
+	WebLineHeightPercent                          int              `json:"web_line_height_percent"`
+	ColorScheme                                   int              `json:"color_scheme"`
+	EnableDraftsSynchronization                   bool             `json:"enable_drafts_synchronization"`
+	TranslateEmoticons                            bool             `json:"translate_emoticons"`
+	DisplayEmojiReactionUsers                     bool             `json:"display_emoji_reaction_users"`
+	DefaultLanguage                               string           `json:"default_language"`
+	WebHomeView                                   string           `json:"web_home_view"`
+	WebEscapeNavigatesToHomeView                  bool             `json:"web_escape_navigates_to_home_view"`
+	LeftSideUserlist                              bool             `json:"left_side_userlist"`
+	Emojiset                                      string           `json:"emojiset"`
+	DemoteInactiveStreams                         int              `json:"demote_inactive_streams"`
+	UserListStyle                                 int              `json:"user_list_style"`
+	WebAnimateImagePreviews                       string           `json:"web_animate_image_previews"`
+	WebStreamUnreadsCountDisplayPolicy            int              `json:"web_stream_unreads_count_display_policy"`
+	HideAiFeatures                                bool             `json:"hide_ai_features"`
+	WebInboxShowChannelFolders                    bool             `json:"web_inbox_show_channel_folders"`
+	Timezone                                      string           `json:"timezone"`
+	EnterSends                                    bool             `json:"enter_sends"`
+	DenseMode                                     bool             `json:"dense_mode"`
+	EnableStreamDesktopNotifications              bool             `json:"enable_stream_desktop_notifications"`
+	EnableStreamEmailNotifications                bool             `json:"enable_stream_email_notifications"`
+	EnableStreamPushNotifications                 bool             `json:"enable_stream_push_notifications"`
+	EnableStreamAudibleNotifications              bool             `json:"enable_stream_audible_notifications"`
+	NotificationSound                             string           `json:"notification_sound"`
+	EnableDesktopNotifications                    bool             `json:"enable_desktop_notifications"`
+	EnableSounds                                  bool             `json:"enable_sounds"`
+	EmailNotificationsBatchingPeriodSeconds       int              `json:"email_notifications_batching_period_seconds"`
+	EnableOfflineEmailNotifications               bool             `json:"enable_offline_email_notifications"`
+	EnableOfflinePushNotifications                bool             `json:"enable_offline_push_notifications"`
+	EnableOnlinePushNotifications                 bool             `json:"enable_online_push_notifications"`
+	EnableFollowedTopicDesktopNotifications       bool             `json:"enable_followed_topic_desktop_notifications"`
+	EnableFollowedTopicEmailNotifications         bool             `json:"enable_followed_topic_email_notifications"`
+	EnableFollowedTopicPushNotifications          bool             `json:"enable_followed_topic_push_notifications"`
+	EnableFollowedTopicAudibleNotifications       bool             `json:"enable_followed_topic_audible_notifications"`
+	EnableFollowedTopicWildcardMentionsNotify     bool             `json:"enable_followed_topic_wildcard_mentions_notify"`
+	EnableDigestEmails                            bool             `json:"enable_digest_emails"`
+	EnableMarketingEmails                         bool             `json:"enable_marketing_emails"`
+	EnableLoginEmails                             bool             `json:"enable_login_emails"`
+	MessageContentInEmailNotifications            bool             `json:"message_content_in_email_notifications"`
+	PMContentInDesktopNotifications               bool             `json:"pm_content_in_desktop_notifications"`
+	WildcardMentionsNotify                        bool             `json:"wildcard_mentions_notify"`
+	DesktopIconCountDisplay                       int              `json:"desktop_icon_count_display"`
+	RealmNameInEmailNotificationsPolicy           int              `json:"realm_name_in_email_notifications_policy"`
+	AutomaticallyFollowTopicsPolicy               AutoTopicPolicy  `json:"automatically_follow_topics_policy"`
+	AutomaticallyUnmuteTopicsInMutedStreamsPolicy AutoTopicPolicy  `json:"automatically_unmute_topics_in_muted_streams_policy"`
+	AutomaticallyFollowTopicsWhereMentioned       bool             `json:"automatically_follow_topics_where_mentioned"`
+	PresenceEnabled                               bool             `json:"presence_enabled"`
+	SendPrivateTypingNotifications                bool             `json:"send_private_typing_notifications"`
+	SendStreamTypingNotifications                 bool             `json:"send_stream_typing_notifications"`
+	SendReadReceipts                              bool             `json:"send_read_receipts"`
+	AllowPrivateDataExport                        bool             `json:"allow_private_data_export"`
+	EmailAddressVisibility                        EmailVisibility  `json:"email_address_visibility"`
+	WebNavigateToSentMessage                      bool             `json:"web_navigate_to_sent_message"`
+	EmojisetChoices                               []EmojisetChoice `json:"emojiset_choices"`
+	AvailableNotificationSounds                   []string         `json:"available_notification_sounds"`
+}
+
+// View returns the settings as register's user_settings object.
+func (s Settings) View(timezone string, emailVisibility EmailVisibility) SettingsView {
+	return SettingsView{
+		TwentyFourHourTime:                            false,
+		WebMarkReadOnScrollPolicy:                     1,
+		WebChannelDefaultView:                         1,
+		StarredMessageCounts:                          true,
+		ReceivesTypingNotifications:                   s.ReceivesTypingNotifications,
+		WebSuggestUpdateTimezone:                      true,
+		FluidLayoutWidth:                              false,
+		HighContrastMode:                              false,
+		WebFontSizePx:                                 16,
+		WebLineHeightPercent:                          140,
+		ColorScheme:                                   1,
+		EnableDraftsSynchronization:                   true,
+		TranslateEmoticons:                            false,
+		DisplayEmojiReactionUsers:                     true,
+		DefaultLanguage:                               "en",
+		WebHomeView:                                   "recent",
+		WebEscapeNavigatesToHomeView:                  true,
+		LeftSideUserlist:                              false,
+		Emojiset:                                      "google",
+		DemoteInactiveStreams:                         1,
+		UserListStyle:                                 2,
+		WebAnimateImagePreviews:                       "on_hover",
+		WebStreamUnreadsCountDisplayPolicy:            2,
+		HideAiFeatures:                                false,
+		WebInboxShowChannelFolders:                    true,
+		Timezone:                                      timezone,
+		EnterSends:                                    s.EnterSends,
+		DenseMode:                                     true,
+		EnableStreamDesktopNotifications:              false,
+		EnableStreamEmailNotifications:                false,
+		EnableStreamPushNotifications:                 false,
+		EnableStreamAudibleNotifications:              false,
+		NotificationSound:                             "zulip",
+		EnableDesktopNotifications:                    true,
+		EnableSounds:                                  true,
+		EmailNotificationsBatchingPeriodSeconds:       120,
+		EnableOfflineEmailNotifications:               true,
+		EnableOfflinePushNotifications:                true,
+		EnableOnlinePushNotifications:                 true,
+		EnableFollowedTopicDesktopNotifications:       true,
+		EnableFollowedTopicEmailNotifications:         true,
+		EnableFollowedTopicPushNotifications:          true,
+		EnableFollowedTopicAudibleNotifications:       true,
+		EnableFollowedTopicWildcardMentionsNotify:     true,
+		EnableDigestEmails:                            true,
+		EnableMarketingEmails:                         true,
+		EnableLoginEmails:                             true,
+		MessageContentInEmailNotifications:            true,
+		PMContentInDesktopNotifications:               true,
+		WildcardMentionsNotify:                        true,
+		DesktopIconCountDisplay:                       1,
+		RealmNameInEmailNotificationsPolicy:           1,
+		AutomaticallyFollowTopicsPolicy:               s.AutomaticallyFollowTopicsPolicy,
+		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: s.AutomaticallyUnmuteTopicsInMutedStreamsPolicy,
+		AutomaticallyFollowTopicsWhereMentioned:       s.AutomaticallyFollowTopicsWhereMentioned,
+		PresenceEnabled:                               true,
+		SendPrivateTypingNotifications:                true,
+		SendStreamTypingNotifications:                 true,
+		SendReadReceipts:                              true,
+		AllowPrivateDataExport:                        false,
+		EmailAddressVisibility:                        emailVisibility,
+		WebNavigateToSentMessage:                      true,
+		EmojisetChoices:                               EmojisetChoices,
+		AvailableNotificationSounds:                   NotificationSounds,
 	}
 }

@@ -138,7 +138,8 @@ func TestDefaultSettings(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 	view := s.View("Europe/Paris", EmailVisibilityAdmins)
-	if view["timezone"] != "Europe/Paris" || view["email_address_visibility"] != EmailVisibilityAdmins || view["receives_typing_notifications"] != true {
+	if view.Timezone != "Europe/Paris" || view.EmailAddressVisibility != EmailVisibilityAdmins || !view.ReceivesTypingNotifications ||
+		view.AutomaticallyFollowTopicsPolicy != AutoOnInitiation || len(view.EmojisetChoices) != 3 {
 		t.Fatalf("view %v", view)
 	}
 }

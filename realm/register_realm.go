@@ -1,0 +1,141 @@
+package realm
+
+// RealmState is the realm section of POST /register: the realm's settings
+// as realm_* keys, and the server's limits and parameters.
+type RealmState struct {
+	RealmName                                      string                               `json:"realm_name"`
+	RealmDescription                               string                               `json:"realm_description"`
+	RealmURI                                       string                               `json:"realm_uri"`
+	RealmDateCreated                               int64                                `json:"realm_date_created"`
+	RealmDefaultLanguage                           string                               `json:"realm_default_language"`
+	RealmAllowMessageEditing                       bool                                 `json:"realm_allow_message_editing"`
+	RealmMessageContentEditLimitSeconds            *int                                 `json:"realm_message_content_edit_limit_seconds"`
+	RealmMoveMessagesWithinStreamLimitSeconds      *int                                 `json:"realm_move_messages_within_stream_limit_seconds"`
+	RealmMoveMessagesBetweenStreamsLimitSeconds    *int                                 `json:"realm_move_messages_between_streams_limit_seconds"`
+	RealmMessageContentDeleteLimitSeconds          *int                                 `json:"realm_message_content_delete_limit_seconds"`
+	RealmCanResolveTopicsGroup                     int                                  `json:"realm_can_resolve_topics_group"`
+	RealmCanMoveMessagesBetweenChannelsGroup       int                                  `json:"realm_can_move_messages_between_channels_group"`
+	RealmCanMoveMessagesBetweenTopicsGroup         int                                  `json:"realm_can_move_messages_between_topics_group"`
+	RealmCanMentionManyUsersGroup                  int                                  `json:"realm_can_mention_many_users_group"`
+	RealmCanDeleteOwnMessageGroup                  int                                  `json:"realm_can_delete_own_message_group"`
+	RealmCanDeleteAnyMessageGroup                  int                                  `json:"realm_can_delete_any_message_group"`
+	RealmCanCreatePublicChannelGroup               int                                  `json:"realm_can_create_public_channel_group"`
+	RealmCanCreatePrivateChannelGroup              int                                  `json:"realm_can_create_private_channel_group"`
+	RealmCanAddSubscribersGroup                    int                                  `json:"realm_can_add_subscribers_group"`
+	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`
+	RealmMandatoryTopics                           bool                                 `json:"realm_mandatory_topics"`
+	RealmEmptyTopicDisplayName                     string                               `json:"realm_empty_topic_display_name"`
+	RealmEnableSpectatorAccess                     bool                                 `json:"realm_enable_spectator_access"`
+	RealmAllowEditHistory                          bool                                 `json:"realm_allow_edit_history"`
+	RealmEnableReadReceipts                        bool                                 `json:"realm_enable_read_receipts"`
+	RealmInviteRequired                            bool                                 `json:"realm_invite_required"`
+	RealmEmailsRestrictedToDomains                 bool                                 `json:"realm_emails_restricted_to_domains"`
+	RealmPlanType                                  int                                  `json:"realm_plan_type"`
+	RealmOrgType                                   int                                  `json:"realm_org_type"`
+	RealmMessageRetentionDays                      int                                  `json:"realm_message_retention_days"`
+	RealmVideoChatProvider                         int                                  `json:"realm_video_chat_provider"`
+	RealmJitsiServerURL                            *string                              `json:"realm_jitsi_server_url"`
+	RealmGiphyRating                               int                                  `json:"realm_giphy_rating"`
+	RealmWaitingPeriodThreshold                    int                                  `json:"realm_waiting_period_threshold"`
+	RealmInlineImagePreview                        bool                                 `json:"realm_inline_image_preview"`
+	RealmInlineURLEmbedPreview                     bool                                 `json:"realm_inline_url_embed_preview"`
+	RealmDefaultCodeBlockLanguage                  string                               `json:"realm_default_code_block_language"`
+	RealmIconURL                                   string                               `json:"realm_icon_url"`
+	RealmIconSource                                string                               `json:"realm_icon_source"`
+	RealmLogoURL                                   string                               `json:"realm_logo_url"`
+	RealmLogoSource                                string                               `json:"realm_logo_source"`
+	RealmNightLogoURL                              string                               `json:"realm_night_logo_url"`
+	RealmNightLogoSource                           string                               `json:"realm_night_logo_source"`
+	RealmBotDomain                                 string                               `json:"realm_bot_domain"`
+	RealmPresenceDisabled                          bool                                 `json:"realm_presence_disabled"`
+	RealmPushNotificationsEnabled                  bool                                 `json:"realm_push_notifications_enabled"`
+	RealmUploadQuotaMiB                            *int                                 `json:"realm_upload_quota_mib"`
+	RealmEmailAuthEnabled                          bool                                 `json:"realm_email_auth_enabled"`
+	RealmPasswordAuthEnabled                       bool                                 `json:"realm_password_auth_enabled"`
+	RealmAuthenticationMethods                     map[string]AuthenticationMethodState `json:"realm_authentication_methods"`
+	RealmAvailableVideoChatProviders               map[string]VideoChatProvider         `json:"realm_available_video_chat_providers"`
+	RealmNotificationsStreamID                     int                                  `json:"realm_notifications_stream_id"`
+	RealmSignupNotificationsStreamID               int                                  `json:"realm_signup_notifications_stream_id"`
+	RealmNewStreamAnnouncementsStreamID            int                                  `json:"realm_new_stream_announcements_stream_id"`
+	RealmSignupAnnouncementsStreamID               int                                  `json:"realm_signup_announcements_stream_id"`
+	RealmZulipUpdateAnnouncementsStreamID          int                                  `json:"realm_zulip_update_announcements_stream_id"`
+	RealmDomains                                   []RealmDomain                        `json:"realm_domains"`
+	MaxMessageLength                               int                                  `json:"max_message_length"`
+	MaxTopicLength                                 int                                  `json:"max_topic_length"`
+	MaxStreamNameLength                            int                                  `json:"max_stream_name_length"`
+	MaxStreamDescriptionLength                     int                                  `json:"max_stream_description_length"`
+	MaxFileUploadSizeMiB                           int                                  `json:"max_file_upload_size_mib"`
+	MaxAvatarFileSizeMiB                           int                                  `json:"max_avatar_file_size_mib"`
+	MaxIconFileSizeMiB                             int                                  `json:"max_icon_file_size_mib"`
+	MaxLogoFileSizeMiB                             int                                  `json:"max_logo_file_size_mib"`
+	ServerGeneration                               int64                                `json:"server_generation"`
+	EventQueueLongpollTimeoutSeconds               int                                  `json:"event_queue_longpoll_timeout_seconds"`
+	ServerTypingStartedExpiryPeriodMilliseconds    int                                  `json:"server_typing_started_expiry_period_milliseconds"`
+	ServerTypingStoppedWaitPeriodMilliseconds      int                                  `json:"server_typing_stopped_wait_period_milliseconds"`
+	ServerTypingStartedWaitPeriodMilliseconds      int                                  `json:"server_typing_started_wait_period_milliseconds"`
+	ServerPresencePingIntervalSeconds              int                                  `json:"server_presence_ping_interval_seconds"`
+	ServerPresenceOfflineThresholdSeconds          int                                  `json:"server_presence_offline_threshold_seconds"`
+	JitsiServerURL                                 string                               `json:"jitsi_server_url"`
+	ServerJitsiServerURL                           string                               `json:"server_jitsi_server_url"`
+	DevelopmentEnvironment                         bool                                 `json:"development_environment"`
+	PasswordMinLength                              int                                  `json:"password_min_length"`
+	PasswordMinGuesses                             int                                  `json:"password_min_guesses"`
+	GiphyRatingOptions                             map[string]GiphyRatingOption         `json:"giphy_rating_options"`
+	ServerEmojiDataURL                             string                               `json:"server_emoji_data_url"`
+	ServerInlineImagePreview                       bool                                 `json:"server_inline_image_preview"`
+	ServerInlineURLEmbedPreview                    bool                                 `json:"server_inline_url_embed_preview"`
+	ServerAvatarChangesDisabled                    bool                                 `json:"server_avatar_changes_disabled"`
+	ServerNameChangesDisabled                      bool                                 `json:"server_name_changes_disabled"`
+	ServerNeedsUpgrade                             bool                                 `json:"server_needs_upgrade"`
+	ServerWebPublicStreamsEnabled                  bool                                 `json:"server_web_public_streams_enabled"`
+	ZulipPlanIsNotLimited                          bool                                 `json:"zulip_plan_is_not_limited"`
+	UpgradeTextForWideOrganizationLogo             string                               `json:"upgrade_text_for_wide_organization_logo"`
+	RealmDefaultExternalAccounts                   map[string]ExternalAccountType       `json:"realm_default_external_accounts"`
+	DemoOrganizationScheduledDeletionDate          *int64                               `json:"demo_organization_scheduled_deletion_date"`
+	RealmIsZephyrMirrorRealm                       bool                                 `json:"realm_is_zephyr_mirror_realm"`
+	RealmEnableGuestUserIndicator                  bool                                 `json:"realm_enable_guest_user_indicator"`
+	RealmWantAdvertiseInCommunitiesDirectory       bool                                 `json:"realm_want_advertise_in_communities_directory"`
+	RealmDigestEmailsEnabled                       bool                                 `json:"realm_digest_emails_enabled"`
+	RealmDigestWeekday                             int                                  `json:"realm_digest_weekday"`
+	RealmSendWelcomeEmails                         bool                                 `json:"realm_send_welcome_emails"`
+	RealmMessageContentAllowedInEmailNotifications bool                                 `json:"realm_message_content_allowed_in_email_notifications"`
+	RealmNameChangesDisabled                       bool                                 `json:"realm_name_changes_disabled"`
+	RealmEmailChangesDisabled                      bool                                 `json:"realm_email_changes_disabled"`
+	RealmAvatarChangesDisabled                     bool                                 `json:"realm_avatar_changes_disabled"`
+	RealmDisallowDisposableEmailAddresses          bool                                 `json:"realm_disallow_disposable_email_addresses"`
+	SettingsSendDigestEmails                       bool                                 `json:"settings_send_digest_emails"`
+	StopWords                                      []string                             `json:"stop_words"`
+	// RealmURL is sent from feature level 257 on.
+	RealmURL string `json:"realm_url,omitempty"`
+}
+
+// AuthenticationMethodState is one entry of realm_authentication_methods.
+type AuthenticationMethodState struct {
+	Enabled   bool `json:"enabled"`
+	Available bool `json:"available"`
+}
+
+// VideoChatProvider is one entry of realm_available_video_chat_providers.
+type VideoChatProvider struct {
+	Name string `json:"name"`
+	ID   int    `json:"id"`
+}
+
+// RealmDomain is one of the realm's email domains.
+type RealmDomain struct {
+	Domain          string `json:"domain"`
+	AllowSubdomains bool   `json:"allow_subdomains"`
+}
+
+// GiphyRatingOption is one entry of giphy_rating_options.
+type GiphyRatingOption struct {
+	Name string `json:"name"`
+	ID   int    `json:"id"`
+}
+
+// ExternalAccountType is one entry of realm_default_external_accounts
+// (none are offered here).
+type ExternalAccountType struct {
+	Text       string `json:"text"`
+	URLPattern string `json:"url_pattern"`
+}
