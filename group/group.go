@@ -101,12 +101,6 @@ func (s *Settings) field(name string) *int {
 	return nil
 }
 
-// ReservedPrefixes may not start a user group's name.
-var ReservedPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
-
-// MaxNameLength is the longest group name allowed.
-const MaxNameLength = 100
-
 // New returns an empty active group.
 func New(id int, name, description string, system bool) *Group {
 	return &Group{ID: id, Name: name, Description: description, IsSystem: system,

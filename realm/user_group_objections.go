@@ -45,23 +45,9 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 			out = append(out, Objection{Type: "channel", ChannelID: c.ID, Settings: names})
 		}
 	}
-	var supers []int
-	for _, other := range r.sortedGroups() {
-		if other.ID == g.ID || other.Deactivated {
-			continue
-		}
-		var names []string
-		for _, name := range group.SettingNames {
-			if v, _ := other.Settings.Get(name); v == g.ID {
-				names = append(names, name)
-			}
-		}
-		if len(names) > 0 {
-			out = append(out, Objection{Type: "user_group", GroupID: other.ID, Settings: names})
-		}
-		if _, ok := other.Subgroups[g.ID]; ok && !other.IsSystem {
-			supers = append(supers, other.ID)
-		}
+	uses, supers := group.UsesByGroups(g, r.sortedGroups())
+	for _, u := range uses {
+		out = append(out, Objection{Type: "user_group", GroupID: u.GroupID, Settings: u.Settings})
 	}
 	if len(supers) > 0 {
 		out = append(out, Objection{Type: "subgroup", SupergroupIDs: supers})

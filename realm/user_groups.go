@@ -3,8 +3,6 @@ package realm
 import (
 	"context"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/user"
@@ -338,16 +336,7 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 			return nil, BadRequest("User group %d is not a subgroup of this group.", sid)
 		}
 	}
-	// New subgroups may close a cycle only through each other: try them
-	// all, then take them back out.
-	for _, sid := range add {
-		g.Subgroups[sid] = struct{}{}
-	}
-	cycle := slices.ContainsFunc(add, func(sid int) bool { return group.Reaches(r.groups[sid], g.ID, r.lookupGroup) })
-	for _, sid := range add {
-		delete(g.Subgroups, sid)
-	}
-	if cycle {
+	if group.AddWouldCycle(g, add, r.lookupGroup) {
 		return nil, BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
 	}
 	return g, nil
@@ -533,17 +522,9 @@ func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]int) err
 
 // checkGroupName validates a group name; selfID is the group being renamed.
 func (r *Realm) checkGroupName(raw string, selfID int) (string, error) {
-	name := strings.TrimSpace(raw)
-	if name == "" {
-		return "", BadRequest("User group name cannot be empty.")
-	}
-	if utf8.RuneCountInString(name) > group.MaxNameLength {
-		return "", BadRequest("User group name cannot exceed %d characters.", group.MaxNameLength)
-	}
-	for _, p := range group.ReservedPrefixes {
-		if strings.HasPrefix(name, p) {
-			return "", BadRequest("User group name cannot start with '%s'.", p)
-		}
+	name, err := group.CheckName(raw)
+	if err != nil {
+		return "", BadRequest("%s", err.Error())
 	}
 	if g := r.groupByName[name]; g != nil && g.ID != selfID {
 		return "", BadRequest("User group '%s' already exists.", name)
