@@ -205,7 +205,7 @@ func listSubscriptions(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	subs, err := c.actor.Subscriptions(c.ctx(), include)
+	subs, err := c.actor.Subscriptions(c.ctx(), realm.SubscriptionsRequest{IncludeSubscribers: include})
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ func unsubscribe(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.actor.Unsubscribe(c.ctx(), names, p)
+	return c.actor.Unsubscribe(c.ctx(), realm.UnsubscribeRequest{Channels: names, Principals: p})
 }
 
 // streamsAnswer is the body of GET /streams.

@@ -31,7 +31,7 @@ func listUserGroups(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	groups, err := c.actor.UserGroups(c.ctx(), include)
+	groups, err := c.actor.UserGroups(c.ctx(), realm.UserGroupsRequest{IncludeDeactivated: include})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func getGroupMembers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := c.actor.GroupMembers(c.ctx(), id, direct)
+	members, err := c.actor.GroupMembers(c.ctx(), realm.GroupQuery{GroupID: id, DirectOnly: direct})
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func getGroupSubgroups(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	subs, err := c.actor.GroupSubgroups(c.ctx(), id, direct)
+	subs, err := c.actor.GroupSubgroups(c.ctx(), realm.GroupQuery{GroupID: id, DirectOnly: direct})
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func getGroupMembership(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := c.actor.IsGroupMember(c.ctx(), id, userID, direct)
+	ok, err := c.actor.IsGroupMember(c.ctx(), realm.GroupMemberQuery{GroupID: id, UserID: userID, DirectOnly: direct})
 	if err != nil {
 		return nil, err
 	}

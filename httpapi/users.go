@@ -103,7 +103,7 @@ type createdUser struct {
 }
 
 func createUser(c *call) (any, error) {
-	var p realm.CreateUserParams
+	var p realm.CreateUserRequest
 	for _, f := range []struct {
 		name string
 		dst  **string
@@ -112,7 +112,7 @@ func createUser(c *call) (any, error) {
 			*f.dst = &v
 		}
 	}
-	id, err := c.actor.CreateUserFromParams(c.ctx(), p)
+	id, err := c.actor.CreateUser(c.ctx(), p)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				}
 				_, _ = a.ListUsers(ctx, UserListOptions{})
-				_, _ = a.UserGroups(ctx, false)
+				_, _ = a.UserGroups(ctx, UserGroupsRequest{})
 			}
 		}()
 	}

@@ -455,8 +455,9 @@ type UnsubscribeResult struct {
 // than oneself and one's own bots needs an administrator, or access to
 // every channel and membership of its can_remove_subscribers_group (or of
 // can_administer_channel_group for all of them).
-func (a *Actor) Unsubscribe(ctx context.Context, names []string, principals Principals) (ans UnsubscribeResult, err error) {
+func (a *Actor) Unsubscribe(ctx context.Context, req UnsubscribeRequest) (ans UnsubscribeResult, err error) {
 	r := a.r
+	names, principals := req.Channels, req.Principals
 	err = a.write(func(me *user.User) error {
 		targets := []*user.User{me}
 		others := false
@@ -528,20 +529,42 @@ func (r *Realm) canRemoveSubscribers(me *user.User, channels []*Channel) bool {
 	return true
 }
 
+// UnsubscribeRequest is DELETE /users/me/subscriptions: channel names, and
+// the users to unsubscribe (the caller when empty).
+type UnsubscribeRequest struct {
+	Channels   []string
+	Principals Principals
+}
+
+// SubscriptionsRequest is GET /users/me/subscriptions.
+type SubscriptionsRequest struct {
+	// IncludeSubscribers adds each channel's subscriber IDs.
+	IncludeSubscribers bool
+}
+
 // Subscriptions answers GET /users/me/subscriptions: the caller's active
 // subscriptions to unarchived channels, sorted by channel name.
-func (a *Actor) Subscriptions(ctx context.Context, includeSubscribers bool) (ans []SubscriptionView, err error) {
+func (a *Actor) Subscriptions(ctx context.Context, req SubscriptionsRequest) (ans []SubscriptionView, err error) {
 	r := a.r
 	err = a.read(func(me *user.User) error {
-		ans = r.userSubscriptions(me, includeSubscribers, false)
+		ans = r.userSubscriptions(me, req.IncludeSubscribers, false)
 		return nil
 	})
 	return ans, err
 }
 
-// CreateChannel creates a channel with the given subscribers, without
-// permission checks or events, for test set-up and embedders.
-func (r *Realm) CreateChannel(name, description string, inviteOnly bool, subscriberIDs ...int) (ans int, err error) {
+// NewChannel describes a channel for Realm.AddChannel.
+type NewChannel struct {
+	Name, Description string
+	InviteOnly        bool
+	SubscriberIDs     []int
+}
+
+// AddChannel creates a channel with the given subscribers, without
+// permission checks or events, for test set-up and embedders. It returns
+// the new channel's ID.
+func (r *Realm) AddChannel(spec NewChannel) (ans int, err error) {
+	name, description, inviteOnly, subscriberIDs := spec.Name, spec.Description, spec.InviteOnly, spec.SubscriberIDs
 	err = r.update(func() error {
 		name = strings.TrimSpace(name)
 		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {

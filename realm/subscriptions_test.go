@@ -12,7 +12,7 @@ import (
 
 func subsNames(t *testing.T, r *Realm, userID int) []string {
 	t.Helper()
-	subs, err := r.As(userID).Subscriptions(bg, false)
+	subs, err := r.As(userID).Subscriptions(bg, SubscriptionsRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestSubscribeCreatesChannelAndAddsPrincipals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, _ := r.As(idOthello).Subscriptions(bg, true)
+	subs, _ := r.As(idOthello).Subscriptions(bg, SubscriptionsRequest{IncludeSubscribers: true})
 	var found *SubscriptionView
 	for i := range subs {
 		if subs[i].StreamID == id {
@@ -124,7 +124,7 @@ func TestSubscribeNewChannelSettings(t *testing.T) {
 	if err != nil || !slices.Equal(res.Subscribed["9"], []string{"vault"}) {
 		t.Fatalf("%+v %v", res, err)
 	}
-	subs, _ := r.As(idDesdemona).Subscriptions(bg, false)
+	subs, _ := r.As(idDesdemona).Subscriptions(bg, SubscriptionsRequest{})
 	var v *SubscriptionView
 	for i := range subs {
 		if subs[i].Name == "vault" {
@@ -326,7 +326,7 @@ func TestChannelsVisibilityAndOrder(t *testing.T) {
 
 func TestChannelsForBotsAndArchived(t *testing.T) {
 	r, _ := newTestRealm(t)
-	id, err := r.CreateChannel("cordelia only", "", true, idCordelia)
+	id, err := r.AddChannel(NewChannel{Name: "cordelia only", Description: "", InviteOnly: true, SubscriberIDs: []int{idCordelia}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,9 +358,9 @@ func TestChannelsForBotsAndArchived(t *testing.T) {
 	if cid, err := r.As(idCordelia).ChannelID(bg, "cordelia only"); err != nil || cid != id {
 		t.Fatalf("cordelia only: %d %v", cid, err)
 	}
-	_, err = r.CreateChannel("Cordelia Only", "", false)
+	_, err = r.AddChannel(NewChannel{Name: "Cordelia Only", Description: ""})
 	wantCode(t, err, CodeBadRequest, "already exists")
-	_, err = r.CreateChannel("fresh", "", false, 999)
+	_, err = r.AddChannel(NewChannel{Name: "fresh", Description: "", SubscriberIDs: []int{999}})
 	wantCode(t, err, CodeBadRequest, "No such user")
 	if _, ok := subsSnapshot(r)["fresh"]; ok {
 		t.Fatal("a rejected CreateChannel created the channel")
@@ -369,7 +369,7 @@ func TestChannelsForBotsAndArchived(t *testing.T) {
 
 func TestUnsubscribe(t *testing.T) {
 	r, _ := newTestRealm(t)
-	res, err := r.As(idOthello).Unsubscribe(bg, []string{"Denmark", " rome "}, Principals{})
+	res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Denmark", " rome "}, Principals: Principals{}})
 	if err != nil || !slices.Equal(res.Removed, []string{"Denmark"}) || !slices.Equal(res.NotRemoved, []string{"Rome"}) {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -377,16 +377,16 @@ func TestUnsubscribe(t *testing.T) {
 		t.Fatal("still subscribed")
 	}
 	before := subsSnapshot(r)
-	_, err = r.As(idOthello).Unsubscribe(bg, []string{"Verona", "Atlantis", "Lilliput"}, Principals{})
+	_, err = r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Verona", "Atlantis", "Lilliput"}, Principals: Principals{}})
 	wantCode(t, err, CodeBadRequest, "Channel(s) (Atlantis, Lilliput) do not exist")
-	_, err = r.As(idOthello).Unsubscribe(bg, []string{"Verona"}, Principals{IDs: []int{idHamlet}})
+	_, err = r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Verona"}, Principals: Principals{IDs: []int{idHamlet}}})
 	wantCode(t, err, CodeBadRequest, "Insufficient permission")
-	_, err = r.As(idOthello).Unsubscribe(bg, []string{""}, Principals{})
+	_, err = r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{""}, Principals: Principals{}})
 	wantCode(t, err, CodeBadRequest, "Channel name can't be empty.")
-	_, err = r.As(idOthello).Unsubscribe(bg, []string{"Verona"}, Principals{IDs: []int{999}})
+	_, err = r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Verona"}, Principals: Principals{IDs: []int{999}}})
 	wantCode(t, err, CodeBadRequest, "No such user")
 	subsSameState(t, before, subsSnapshot(r))
-	res, err = r.As(idIago).Unsubscribe(bg, []string{"Verona"}, Principals{Emails: []string{"hamlet@zulip.com"}})
+	res, err = r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Verona"}, Principals: Principals{Emails: []string{"hamlet@zulip.com"}}})
 	if err != nil || !slices.Equal(res.Removed, []string{"Verona"}) || slices.Contains(subsNames(t, r, idHamlet), "Verona") {
 		t.Fatalf("admin could not unsubscribe hamlet: %+v %v", res, err)
 	}
@@ -396,21 +396,21 @@ func TestUnsubscribe(t *testing.T) {
 	r.users[idDefaultBot].BotOwnerID = idOthello
 	r.channelsByName["verona"].Permissions = map[string]GroupSetting{"can_remove_subscribers_group": NamedGroupSetting(subsGroupID(r, group.Members))}
 	r.mu.Unlock()
-	if res, err := r.As(idOthello).Unsubscribe(bg, []string{"devel"}, Principals{IDs: []int{idDefaultBot}}); err != nil || len(res.Removed) != 1 {
+	if res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"devel"}, Principals: Principals{IDs: []int{idDefaultBot}}}); err != nil || len(res.Removed) != 1 {
 		t.Fatalf("owner removing own bot: %+v %v", res, err)
 	}
-	if res, err := r.As(idOthello).Unsubscribe(bg, []string{"Verona"}, Principals{IDs: []int{idCordelia}}); err != nil || len(res.Removed) != 1 {
+	if res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Verona"}, Principals: Principals{IDs: []int{idCordelia}}}); err != nil || len(res.Removed) != 1 {
 		t.Fatalf("can_remove_subscribers_group member: %+v %v", res, err)
 	}
 	// A private channel othello cannot see still answers not_removed.
-	if res, err := r.As(idOthello).Unsubscribe(bg, []string{"core team"}, Principals{}); err != nil || !slices.Equal(res.NotRemoved, []string{"core team"}) {
+	if res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"core team"}, Principals: Principals{}}); err != nil || !slices.Equal(res.NotRemoved, []string{"core team"}) {
 		t.Fatalf("core team: %+v %v", res, err)
 	}
 }
 
 func TestRegisterChannelState(t *testing.T) {
 	r, _ := newTestRealm(t)
-	if _, err := r.As(idOthello).Unsubscribe(bg, []string{"Scotland"}, Principals{}); err != nil {
+	if _, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Scotland"}, Principals: Principals{}}); err != nil {
 		t.Fatal(err)
 	}
 	state, err := r.As(idOthello).Register(bg, RegisterRequest{FetchEventTypes: []string{"subscription", "stream"}, IncludeSubscribers: true})

@@ -75,11 +75,29 @@ func (r *Realm) defaultGroupSettings() group.Settings {
 		CanManage: nobody, CanMention: r.groupByName[group.Everyone].ID, CanRemoveMembers: nobody}
 }
 
+// UserGroupsRequest is GET /user_groups.
+type UserGroupsRequest struct {
+	IncludeDeactivated bool
+}
+
+// GroupQuery names a group for the membership queries, and whether only
+// direct relations count (else subgroups at any depth do).
+type GroupQuery struct {
+	GroupID    int
+	DirectOnly bool
+}
+
+// GroupMemberQuery asks whether a user is a member of a group.
+type GroupMemberQuery struct {
+	GroupID, UserID int
+	DirectOnly      bool
+}
+
 // UserGroups answers GET /user_groups.
-func (a *Actor) UserGroups(ctx context.Context, includeDeactivated bool) (ans []UserGroup, err error) {
+func (a *Actor) UserGroups(ctx context.Context, req UserGroupsRequest) (ans []UserGroup, err error) {
 	r := a.r
 	err = a.read(func(_ *user.User) error {
-		ans = r.userGroupList(includeDeactivated)
+		ans = r.userGroupList(req.IncludeDeactivated)
 		return nil
 	})
 	return ans, err
@@ -344,8 +362,9 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 
 // GroupMembers answers GET /user_groups/{id}/members: active members,
 // recursively through subgroups unless directOnly.
-func (a *Actor) GroupMembers(ctx context.Context, id int, directOnly bool) (ans []int, err error) {
+func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err error) {
 	r := a.r
+	id, directOnly := q.GroupID, q.DirectOnly
 	err = a.read(func(_ *user.User) error {
 		g := r.groups[id]
 		if g == nil {
@@ -373,8 +392,9 @@ func (a *Actor) GroupMembers(ctx context.Context, id int, directOnly bool) (ans 
 }
 
 // GroupSubgroups answers GET /user_groups/{id}/subgroups.
-func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) (ans []int, err error) {
+func (a *Actor) GroupSubgroups(ctx context.Context, q GroupQuery) (ans []int, err error) {
 	r := a.r
+	id, directOnly := q.GroupID, q.DirectOnly
 	err = a.read(func(_ *user.User) error {
 		g := r.groups[id]
 		if g == nil {
@@ -404,8 +424,9 @@ func (a *Actor) GroupSubgroups(ctx context.Context, id int, directOnly bool) (an
 
 // IsGroupMember answers GET /user_groups/{id}/members/{user_id}. A
 // deactivated user is never a member.
-func (a *Actor) IsGroupMember(ctx context.Context, id, userID int, directOnly bool) (ans bool, err error) {
+func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool, err error) {
 	r := a.r
+	id, userID, directOnly := q.GroupID, q.UserID, q.DirectOnly
 	err = a.read(func(me *user.User) error {
 		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")

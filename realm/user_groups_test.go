@@ -24,7 +24,7 @@ func TestCreateAndListUserGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, _ := r.As(idIago).UserGroups(bg, false)
+	groups, _ := r.As(idIago).UserGroups(bg, UserGroupsRequest{})
 	var g *UserGroup
 	for i := range groups {
 		if groups[i].ID == id {
@@ -50,7 +50,7 @@ func TestCreateAndListUserGroups(t *testing.T) {
 	wantCode(t, err, CodeBadRequest, "Invalid user group")
 	_, err = r.As(idPolonius).CreateUserGroup(bg, CreateGroupRequest{Name: "ghosts"})
 	wantCode(t, err, CodeBadRequest, "Insufficient permission")
-	if after, _ := r.As(idIago).UserGroups(bg, true); len(after) != len(groups) {
+	if after, _ := r.As(idIago).UserGroups(bg, UserGroupsRequest{IncludeDeactivated: true}); len(after) != len(groups) {
 		t.Fatal("rejected creations stored groups")
 	}
 }
@@ -61,34 +61,34 @@ func TestRecursiveMembershipAndDeactivatedUsers(t *testing.T) {
 	middle, _ := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "middle", Subgroups: []int{inner}})
 	outer, _ := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "outer", Members: []int{idZoe}, Subgroups: []int{middle}})
 	a := r.As(idHamlet)
-	if ok, _ := a.IsGroupMember(bg, outer, idOthello, false); !ok {
+	if ok, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: outer, UserID: idOthello}); !ok {
 		t.Fatal("othello is a member of outer through two subgroups")
 	}
-	if ok, _ := a.IsGroupMember(bg, outer, idOthello, true); ok {
+	if ok, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: outer, UserID: idOthello, DirectOnly: true}); ok {
 		t.Fatal("othello is not a direct member of outer")
 	}
-	if members, _ := a.GroupMembers(bg, outer, false); !slices.Equal(members, []int{idZoe, idOthello}) {
+	if members, _ := a.GroupMembers(bg, GroupQuery{GroupID: outer}); !slices.Equal(members, []int{idZoe, idOthello}) {
 		t.Fatalf("members %v", members)
 	}
-	if subs, _ := a.GroupSubgroups(bg, outer, false); !slices.Equal(subs, []int{inner, middle}) {
+	if subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: outer}); !slices.Equal(subs, []int{inner, middle}) {
 		t.Fatalf("subgroups %v", subs)
 	}
 	r.mu.Lock()
 	r.users[idOthello].IsActive = false
 	r.mu.Unlock()
-	if ok, _ := a.IsGroupMember(bg, outer, idOthello, false); ok {
+	if ok, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: outer, UserID: idOthello}); ok {
 		t.Fatal("a deactivated user is not a member")
 	}
-	if members, _ := a.GroupMembers(bg, outer, false); !slices.Equal(members, []int{idZoe}) {
+	if members, _ := a.GroupMembers(bg, GroupQuery{GroupID: outer}); !slices.Equal(members, []int{idZoe}) {
 		t.Fatalf("members after deactivation %v", members)
 	}
 	// System groups nest too: iago (administrator) is in role:members.
-	if ok, _ := a.IsGroupMember(bg, groupID(t, r, "role:members"), idIago, false); !ok {
+	if ok, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: groupID(t, r, "role:members"), UserID: idIago}); !ok {
 		t.Fatal("administrators are members")
 	}
-	_, err := a.IsGroupMember(bg, 999, idIago, false)
+	_, err := a.IsGroupMember(bg, GroupMemberQuery{GroupID: 999, UserID: idIago})
 	wantCode(t, err, CodeBadRequest, "Invalid user group")
-	_, err = a.IsGroupMember(bg, outer, 999, false)
+	_, err = a.IsGroupMember(bg, GroupMemberQuery{GroupID: outer, UserID: 999})
 	wantCode(t, err, CodeBadRequest, "No such user")
 }
 
@@ -105,7 +105,7 @@ func TestSubgroupRules(t *testing.T) {
 	wantCode(t, a.UpdateGroupSubgroups(bg, g3, []int{12345}, nil), CodeBadRequest, "Invalid user group")
 	wantCode(t, a.UpdateGroupSubgroups(bg, groupID(t, r, "role:members"), []int{g1}, nil), CodeBadRequest, "Insufficient permission")
 	wantCode(t, r.As(idOthello).UpdateGroupSubgroups(bg, g3, nil, []int{g2}), CodeBadRequest, "Insufficient permission")
-	if subs, _ := a.GroupSubgroups(bg, g1, true); len(subs) != 0 {
+	if subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: g1, DirectOnly: true}); len(subs) != 0 {
 		t.Fatal("a rejected change added subgroups")
 	}
 	if err := a.UpdateGroupSubgroups(bg, g3, nil, []int{g2}); err != nil {
@@ -129,15 +129,15 @@ func TestSubgroupRules(t *testing.T) {
 func TestBotsAndFeatureLevels(t *testing.T) {
 	r, _ := newTestRealm(t)
 	g, _ := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "bots ok"})
-	if _, err := r.As(idDefaultBot).IsGroupMember(bg, g, idIago, false); err != nil {
+	if _, err := r.As(idDefaultBot).IsGroupMember(bg, GroupMemberQuery{GroupID: g, UserID: idIago}); err != nil {
 		t.Fatalf("bots may ask at level 496: %v", err)
 	}
 	old, _ := newTestRealm(t, WithFeatureLevel(390, "10.0"))
 	g, _ = old.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "old"})
-	_, err := old.As(idDefaultBot).IsGroupMember(bg, g, idIago, false)
+	_, err := old.As(idDefaultBot).IsGroupMember(bg, GroupMemberQuery{GroupID: g, UserID: idIago})
 	wantCode(t, err, CodeBadRequest, "does not accept bot requests")
 	wantCode(t, old.As(idDefaultBot).UpdateGroupSubgroups(bg, g, []int{1}, nil), CodeBadRequest, "does not accept bot requests")
-	_, err = old.As(idIago).IsGroupMember(bg, g, idDefaultBot, false)
+	_, err = old.As(idIago).IsGroupMember(bg, GroupMemberQuery{GroupID: g, UserID: idDefaultBot})
 	wantCode(t, err, CodeBadRequest, "No such user")
 	if err := old.As(idIago).DeactivateUserGroup(bg, g); err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 	if err := a.UpdateUserGroup(bg, used, UpdateGroupRequest{Deactivated: &f}); err != nil {
 		t.Fatal(err)
 	}
-	groups, _ := a.UserGroups(bg, false)
+	groups, _ := a.UserGroups(bg, UserGroupsRequest{})
 	if !slices.ContainsFunc(groups, func(g UserGroup) bool { return g.ID == used && g.Name == name && !g.Deactivated }) {
 		t.Fatal("reactivated group missing")
 	}
@@ -213,7 +213,7 @@ func TestGroupMembersUpdate(t *testing.T) {
 	if err := r.As(idOthello).UpdateGroupMembers(bg, g, nil, []int{idOthello}); err != nil {
 		t.Fatalf("anyone may leave: %v", err)
 	}
-	if members, _ := r.As(idIago).GroupMembers(bg, g, true); !slices.Equal(members, []int{idHamlet}) {
+	if members, _ := r.As(idIago).GroupMembers(bg, GroupQuery{GroupID: g, DirectOnly: true}); !slices.Equal(members, []int{idHamlet}) {
 		t.Fatalf("members %v", members)
 	}
 }
@@ -240,14 +240,14 @@ func TestMembershipChangeIsAllOrNothing(t *testing.T) {
 	// The subgroup part is valid, the member part is not: nothing changes.
 	err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{4242}})
 	wantCode(t, err, CodeBadRequest, "Invalid user ID: 4242")
-	if subs, _ := a.GroupSubgroups(bg, g, true); len(subs) != 0 {
+	if subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: g, DirectOnly: true}); len(subs) != 0 {
 		t.Fatalf("a refused change added subgroups %v", subs)
 	}
 	if err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{idHamlet}}); err != nil {
 		t.Fatal(err)
 	}
-	subs, _ := a.GroupSubgroups(bg, g, true)
-	members, _ := a.GroupMembers(bg, g, true)
+	subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: g, DirectOnly: true})
+	members, _ := a.GroupMembers(bg, GroupQuery{GroupID: g, DirectOnly: true})
 	if !slices.Equal(subs, []int{sub}) || !slices.Equal(members, []int{idHamlet}) {
 		t.Fatalf("subgroups %v members %v", subs, members)
 	}

@@ -83,24 +83,24 @@ func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, e
 	return ans, err
 }
 
-// CreateUserParams are the parameters of POST /users as sent; a nil field
-// was not sent at all.
-type CreateUserParams struct {
+// CreateUserRequest is POST /users as sent; a nil field was not sent at
+// all (NewCreateUserRequest fills all three).
+type CreateUserRequest struct {
 	Email, Password, FullName *string
 }
 
-// CreateUser creates a member account (POST /users). The caller must be an
-// organization administrator who also holds the can_create_users
-// permission (see Realm.SetCanCreateUsers). It returns the new user's ID.
-func (a *Actor) CreateUser(ctx context.Context, email, password, fullName string) (int, error) {
-	return a.CreateUserFromParams(ctx, CreateUserParams{Email: &email, Password: &password, FullName: &fullName})
+// NewCreateUserRequest is a CreateUserRequest with every parameter sent.
+func NewCreateUserRequest(email, password, fullName string) CreateUserRequest {
+	return CreateUserRequest{Email: &email, Password: &password, FullName: &fullName}
 }
 
-// CreateUserFromParams is CreateUser with Zulip's order of checks for
-// parameters that may be missing: the administrator check comes before
-// the parameters (REQUEST_VARIABLE_MISSING), which come before
-// can_create_users, the name, the address and its uniqueness.
-func (a *Actor) CreateUserFromParams(ctx context.Context, p CreateUserParams) (ans int, err error) {
+// CreateUser creates a member account (POST /users) and returns its ID.
+// The caller must be an organization administrator who also holds the
+// can_create_users permission (see Realm.SetCanCreateUsers). Checks come
+// in Zulip's order: the administrator check, then missing parameters
+// (REQUEST_VARIABLE_MISSING), then can_create_users, the name, the address
+// and its uniqueness.
+func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, err error) {
 	r := a.r
 	err = a.write(func(me *user.User) error {
 		if !me.Role.IsAdmin() {

@@ -263,14 +263,14 @@ func TestCreateUserPermissions(t *testing.T) {
 	r, _ := newTestRealm(t)
 	before, next := usersCount(t, r), r.nextUserID
 	for _, id := range []int{idHamlet, idShiva, idPolonius, idDefaultBot} {
-		_, err := r.As(id).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+		_, err := r.As(id).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 		wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
 	}
 	// The role check comes before the parameters.
-	_, err := r.As(idHamlet).CreateUserFromParams(bg, CreateUserParams{})
+	_, err := r.As(idHamlet).CreateUser(bg, CreateUserRequest{})
 	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
 	for _, id := range []int{idIago, idDesdemona} {
-		_, err := r.As(id).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+		_, err := r.As(id).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 		wantCode(t, err, CodeBadRequest, "User not authorized to create users")
 	}
 	if err := r.SetCanCreateUsers(999, true); !errors.Is(err, ErrBadRequest) {
@@ -282,14 +282,14 @@ func TestCreateUserPermissions(t *testing.T) {
 	if err := r.SetCanCreateUsers(idHamlet, true); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.As(idHamlet).CreateUser(bg, "new@zulip.com", "pw", "New Person")
+	_, err = r.As(idHamlet).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
 	_ = r.SetCanCreateUsers(idIago, true)
-	if id, err := r.As(idIago).CreateUser(bg, "new@zulip.com", "pw", "New Person"); err != nil || id != next {
+	if id, err := r.As(idIago).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person")); err != nil || id != next {
 		t.Fatalf("created %d, %v; want %d", id, err, next)
 	}
 	_ = r.SetCanCreateUsers(idIago, false)
-	_, err = r.As(idIago).CreateUser(bg, "newer@zulip.com", "pw", "Newer Person")
+	_, err = r.As(idIago).CreateUser(bg, NewCreateUserRequest("newer@zulip.com", "pw", "Newer Person"))
 	wantCode(t, err, CodeBadRequest, "User not authorized to create users")
 }
 
@@ -300,30 +300,30 @@ func TestCreateUserValidation(t *testing.T) {
 	before, next := usersCount(t, r), r.nextUserID
 	s := func(v string) *string { return &v }
 	for _, c := range []struct {
-		p    CreateUserParams
+		p    CreateUserRequest
 		code Code
 		msg  string
 	}{
-		{CreateUserParams{}, CodeRequestVariableMissing, "Missing 'email' argument"},
-		{CreateUserParams{Email: s("a@zulip.com")}, CodeRequestVariableMissing, "Missing 'password' argument"},
-		{CreateUserParams{Email: s("a@zulip.com"), Password: s("")}, CodeRequestVariableMissing, "Missing 'full_name' argument"},
+		{CreateUserRequest{}, CodeRequestVariableMissing, "Missing 'email' argument"},
+		{CreateUserRequest{Email: s("a@zulip.com")}, CodeRequestVariableMissing, "Missing 'password' argument"},
+		{CreateUserRequest{Email: s("a@zulip.com"), Password: s("")}, CodeRequestVariableMissing, "Missing 'full_name' argument"},
 		// The name is checked before the address.
-		{CreateUserParams{s("bad"), s("pw"), s("X")}, CodeBadRequest, "Name too short!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s("   ")}, CodeBadRequest, "Name too short!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s(strings.Repeat("é", 101))}, CodeBadRequest, "Name too long!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s("a@b")}, CodeBadRequest, "Invalid characters in name!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Tab\there")}, CodeBadRequest, "Invalid characters in name!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Zero\u200bwidth")}, CodeBadRequest, "Invalid characters in name!"},
-		{CreateUserParams{s("a@zulip.com"), s("pw"), s("Name|15")}, CodeBadRequest, "Invalid format!"},
-		{CreateUserParams{s("not-an-email"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
-		{CreateUserParams{s("a@b"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
-		{CreateUserParams{s("a b@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
-		{CreateUserParams{s(""), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
-		{CreateUserParams{s("HAMLET@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'HAMLET@zulip.com' already in use"},
-		{CreateUserParams{s("default-bot@ZULIP.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'default-bot@ZULIP.com' already in use"},
-		{CreateUserParams{s("welcome-bot@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'welcome-bot@zulip.com' already in use"},
+		{CreateUserRequest{s("bad"), s("pw"), s("X")}, CodeBadRequest, "Name too short!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s("   ")}, CodeBadRequest, "Name too short!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s(strings.Repeat("é", 101))}, CodeBadRequest, "Name too long!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s("a@b")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s("Tab\there")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s("Zero\u200bwidth")}, CodeBadRequest, "Invalid characters in name!"},
+		{CreateUserRequest{s("a@zulip.com"), s("pw"), s("Name|15")}, CodeBadRequest, "Invalid format!"},
+		{CreateUserRequest{s("not-an-email"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserRequest{s("a@b"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserRequest{s("a b@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserRequest{s(""), s("pw"), s("Someone")}, CodeBadRequest, "Bad name or username"},
+		{CreateUserRequest{s("HAMLET@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'HAMLET@zulip.com' already in use"},
+		{CreateUserRequest{s("default-bot@ZULIP.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'default-bot@ZULIP.com' already in use"},
+		{CreateUserRequest{s("welcome-bot@zulip.com"), s("pw"), s("Someone")}, CodeBadRequest, "Email 'welcome-bot@zulip.com' already in use"},
 	} {
-		_, err := iago.CreateUserFromParams(bg, c.p)
+		_, err := iago.CreateUser(bg, c.p)
 		e := wantCode(t, err, c.code, c.msg)
 		if e != nil && e.Msg != c.msg {
 			t.Errorf("msg %q, want %q", e.Msg, c.msg)
@@ -340,7 +340,7 @@ func TestCreateUserResult(t *testing.T) {
 	hamletQ := mustQueue(t, r, idHamlet, QueueOptions{})
 	iagoQ := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm_user"}})
 	before := usersCount(t, r)
-	id, err := r.As(idIago).CreateUser(bg, "New@Zulip.com", "pw", "  New Person ")
+	id, err := r.As(idIago).CreateUser(bg, NewCreateUserRequest("New@Zulip.com", "pw", "  New Person "))
 	if err != nil {
 		t.Fatal(err)
 	}
