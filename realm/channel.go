@@ -1,7 +1,7 @@
 package realm
 
-// Channel is a stored channel (Zulip's stream).
-type Channel struct {
+// storedChannel is a stored channel (Zulip's stream).
+type storedChannel struct {
 	ID                         int
 	Name                       string
 	Description                string
@@ -29,9 +29,9 @@ type Channel struct {
 	TopicsPolicy string
 }
 
-// Subscription is a user's subscription to a channel, with its per-user
+// storedSubscription is a user's subscription to a channel, with its per-user
 // properties.
-type Subscription struct {
+type storedSubscription struct {
 	UserID    int
 	ChannelID int
 	Color     string
@@ -49,7 +49,7 @@ type Subscription struct {
 // historyReadableBy reports whether the whole history of c may be read by a
 // user: public channels for non-guests, shared-history private channels for
 // subscribers.
-func (r *Realm) historyReadableBy(c *Channel, userID int) bool {
+func (r *Realm) historyReadableBy(c *storedChannel, userID int) bool {
 	u := r.users[userID]
 	if u == nil {
 		return false

@@ -104,7 +104,7 @@ func ChannelGroupSettingNames() []string {
 var devDefaultChannels = map[string]bool{"Verona": true, "design": true, "devel": true, "social": true, "support": true}
 
 // channelSetting is the value of one group setting of c, defaults applied.
-func (r *Realm) channelSetting(c *Channel, name string) GroupSetting {
+func (r *Realm) channelSetting(c *storedChannel, name string) GroupSetting {
 	if name == "can_send_message_group" {
 		return NamedGroupSetting(c.CanSendMessageGroup)
 	}
@@ -131,7 +131,7 @@ func (r *Realm) settingHas(g GroupSetting, userID int) bool {
 }
 
 // channelAllows reports whether the user is in the channel's setting.
-func (r *Realm) channelAllows(c *Channel, setting string, userID int) bool {
+func (r *Realm) channelAllows(c *storedChannel, setting string, userID int) bool {
 	return r.settingHas(r.channelSetting(c, setting), userID)
 }
 
@@ -139,7 +139,7 @@ func (r *Realm) channelAllows(c *Channel, setting string, userID int) bool {
 // web-public channels, subscriptions, and, for non-guests, public channels
 // and private ones whose can_subscribe_group or can_add_subscribers_group
 // holds them.
-func (r *Realm) hasContentAccess(u *user.User, c *Channel) bool {
+func (r *Realm) hasContentAccess(u *user.User, c *storedChannel) bool {
 	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
 		return true
 	}
@@ -153,7 +153,7 @@ func (r *Realm) hasContentAccess(u *user.User, c *Channel) bool {
 // hasMetadataAccess reports whether u may know c exists: content access,
 // or for non-guests administrators and the channel's administer, add and
 // subscribe groups.
-func (r *Realm) hasMetadataAccess(u *user.User, c *Channel) bool {
+func (r *Realm) hasMetadataAccess(u *user.User, c *storedChannel) bool {
 	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
 		return true
 	}
@@ -169,7 +169,7 @@ func (r *Realm) hasMetadataAccess(u *user.User, c *Channel) bool {
 }
 
 // metadataAudience lists the active users with metadata access to c.
-func (r *Realm) metadataAudience(c *Channel) []int {
+func (r *Realm) metadataAudience(c *storedChannel) []int {
 	var out []int
 	for id, u := range r.users {
 		if u.IsActive && !u.IsSystemBot && r.hasMetadataAccess(u, c) {
@@ -244,7 +244,7 @@ type NeverSubscribedView struct {
 var streamPostPolicies = map[string]int{group.Administrators: 2, group.FullMembers: 3, group.Moderators: 4}
 
 // streamView builds the API object of a channel; the caller holds the lock.
-func (r *Realm) streamView(c *Channel) Stream {
+func (r *Realm) streamView(c *storedChannel) Stream {
 	set := func(name string) GroupSetting { return r.apiGroupSetting(r.channelSetting(c, name)) }
 	v := Stream{
 		StreamID: c.ID, Name: c.Name, Description: c.Description, RenderedDescription: c.RenderedDescription,
@@ -318,7 +318,7 @@ func (r *Realm) activeSubscriberIDs(channelID int) []int {
 }
 
 // subscriptionView builds a user's subscription object.
-func (r *Realm) subscriptionView(s *Subscription, withSubscribers bool) SubscriptionView {
+func (r *Realm) subscriptionView(s *storedSubscription, withSubscribers bool) SubscriptionView {
 	c := r.channels[s.ChannelID]
 	v := SubscriptionView{Stream: r.streamView(c), Color: s.Color, IsMuted: s.IsMuted, InHomeView: !s.IsMuted,
 		PinToTop: s.PinToTop, DesktopNotifications: s.DesktopNotifications, EmailNotifications: s.EmailNotifications,
@@ -378,12 +378,12 @@ func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out *Registe
 
 // channelsByNameOrder lists every channel sorted by name, as Zulip sorts
 // channel lists (by code point, case-sensitive).
-func (r *Realm) channelsByNameOrder() []*Channel {
-	out := make([]*Channel, 0, len(r.channels))
+func (r *Realm) channelsByNameOrder() []*storedChannel {
+	out := make([]*storedChannel, 0, len(r.channels))
 	for _, c := range r.channels {
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b *Channel) int {
+	slices.SortFunc(out, func(a, b *storedChannel) int {
 		if n := strings.Compare(a.Name, b.Name); n != 0 {
 			return n
 		}

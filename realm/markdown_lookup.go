@@ -101,7 +101,7 @@ func (r *Realm) topicParticipants(channelID int, name string) map[int]bool {
 // checkMentions applies Zulip's wildcard-mention rules to a message about
 // to be sent and works out who is mentioned. ch is nil for a direct
 // message. Callers hold r.mu.
-func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *Channel, topicName string, recipients []int) (mentionFlags, error) {
+func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChannel, topicName string, recipients []int) (mentionFlags, error) {
 	f := mentionFlags{mentioned: map[int]bool{}}
 	for _, id := range res.MentionedUserIDs {
 		f.mentioned[id] = true

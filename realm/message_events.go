@@ -71,7 +71,7 @@ func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
 
 // emitFirstMessageID tells those who can see a channel that its oldest
 // message changed.
-func (r *Realm) emitFirstMessageID(ch *Channel) {
+func (r *Realm) emitFirstMessageID(ch *storedChannel) {
 	var value any
 	if ch.FirstMessageID != 0 {
 		value = ch.FirstMessageID

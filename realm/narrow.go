@@ -14,7 +14,7 @@ import (
 // narrowQuery is a compiled narrow: the positive terms that pick an index
 // to walk, and one predicate per term.
 type narrowQuery struct {
-	channel    *Channel // positive channel term
+	channel    *storedChannel // positive channel term
 	topicName  *string  // positive topic term
 	conv       *conversation
 	noConv     bool // a positive dm term names a conversation that never existed
@@ -241,7 +241,7 @@ func (r *Realm) narrowUser(operand string) *user.User {
 }
 
 // channelByNameOrID finds a channel by case-insensitive name or by ID.
-func (r *Realm) channelByNameOrID(operand string) *Channel {
+func (r *Realm) channelByNameOrID(operand string) *storedChannel {
 	if ch := r.channelsByName[channelKey(operand)]; ch != nil {
 		return ch
 	}

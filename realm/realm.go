@@ -33,11 +33,11 @@ type Realm struct {
 	usersByEmail map[string]*user.User // normalized delivery and API emails
 	nextUserID   int
 
-	channels       map[int]*Channel
-	channelsByName map[string]*Channel // lower-cased names
+	channels       map[int]*storedChannel
+	channelsByName map[string]*storedChannel // lower-cased names
 	nextChannelID  int
 	// subs maps channel ID to the subscriptions of that channel by user ID.
-	subs map[int]map[int]*Subscription
+	subs map[int]map[int]*storedSubscription
 
 	groups      map[int]*group.Group
 	groupByName map[string]*group.Group
@@ -96,10 +96,10 @@ func New(opts ...Option) *Realm {
 		users:             map[int]*user.User{},
 		usersByEmail:      map[string]*user.User{},
 		nextUserID:        1,
-		channels:          map[int]*Channel{},
-		channelsByName:    map[string]*Channel{},
+		channels:          map[int]*storedChannel{},
+		channelsByName:    map[string]*storedChannel{},
 		nextChannelID:     1,
-		subs:              map[int]map[int]*Subscription{},
+		subs:              map[int]map[int]*storedSubscription{},
 		groups:            map[int]*group.Group{},
 		groupByName:       map[string]*group.Group{},
 		nextGroupID:       1,

@@ -75,7 +75,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		}
 		var recipients []int
 		var conv *conversation
-		var ch *Channel
+		var ch *storedChannel
 		if kind == message.Channel {
 			ch, err = r.channelForSend(sender, req.To)
 			if err != nil {
@@ -171,8 +171,8 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 
 // channelForSend resolves the channel of a send and checks that the sender
 // may post there.
-func (r *Realm) channelForSend(sender *user.User, to message.To) (*Channel, error) {
-	var ch *Channel
+func (r *Realm) channelForSend(sender *user.User, to message.To) (*storedChannel, error) {
+	var ch *storedChannel
 	switch {
 	case to.IsList && len(to.Emails) == 1:
 		ch = r.channelsByName[channelKey(to.Emails[0])]
@@ -209,7 +209,7 @@ func (r *Realm) channelForSend(sender *user.User, to message.To) (*Channel, erro
 
 // canAccessChannelForSend: subscribers always; others only for public
 // channels and not as guests; a bot may send where its owner may.
-func (r *Realm) canAccessChannelForSend(sender *user.User, ch *Channel) bool {
+func (r *Realm) canAccessChannelForSend(sender *user.User, ch *storedChannel) bool {
 	if sender.IsSystemBot || r.isSubscribed(ch.ID, sender.ID) {
 		return true
 	}

@@ -80,8 +80,8 @@ func (r *Realm) addGroup(name, description string, system bool) *group.Group {
 // channelKey folds a channel name for case-insensitive lookup.
 func channelKey(name string) string { return strings.ToLower(name) }
 
-func (r *Realm) addChannel(name, description string, inviteOnly, historyPublic bool, creator int) *Channel {
-	c := &Channel{
+func (r *Realm) addChannel(name, description string, inviteOnly, historyPublic bool, creator int) *storedChannel {
+	c := &storedChannel{
 		ID: r.nextChannelID, Name: name, Description: description,
 		RenderedDescription:        r.renderer.Render(description),
 		InviteOnly:                 inviteOnly,
@@ -94,7 +94,7 @@ func (r *Realm) addChannel(name, description string, inviteOnly, historyPublic b
 	r.nextChannelID++
 	r.channels[c.ID] = c
 	r.channelsByName[channelKey(name)] = c
-	r.subs[c.ID] = map[int]*Subscription{}
+	r.subs[c.ID] = map[int]*storedSubscription{}
 	return c
 }
 
@@ -114,7 +114,7 @@ func (r *Realm) subscribe(channelID, userID int) bool {
 			n++
 		}
 	}
-	r.subs[channelID][userID] = &Subscription{
+	r.subs[channelID][userID] = &storedSubscription{
 		UserID: userID, ChannelID: channelID, Active: true,
 		Color: subscriptionColors[n%len(subscriptionColors)],
 	}

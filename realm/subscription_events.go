@@ -35,7 +35,7 @@ type SubscriptionPeerEvent struct {
 
 // emitSubscriptionsAdded sends u their new subscriptions and tells each
 // channel's audience (peer_add).
-func (r *Realm) emitSubscriptionsAdded(u *user.User, channels []*Channel) {
+func (r *Realm) emitSubscriptionsAdded(u *user.User, channels []*storedChannel) {
 	if len(channels) == 0 {
 		return
 	}
@@ -52,7 +52,7 @@ func (r *Realm) emitSubscriptionsAdded(u *user.User, channels []*Channel) {
 
 // emitSubscriptionsRemoved tells u they left channels, and the channels'
 // audiences (peer_remove).
-func (r *Realm) emitSubscriptionsRemoved(u *user.User, channels []*Channel) {
+func (r *Realm) emitSubscriptionsRemoved(u *user.User, channels []*storedChannel) {
 	if len(channels) == 0 {
 		return
 	}

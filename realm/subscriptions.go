@@ -106,7 +106,7 @@ func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (ans Subscr
 // subscribePlan is a validated subscribe request.
 type subscribePlan struct {
 	specs         []ChannelSpec
-	authorized    []*Channel    // existing channels to join
+	authorized    []*storedChannel    // existing channels to join
 	create        []ChannelSpec // channels to create
 	unauthorized  []string      // channels the caller may not join
 	targets       []*user.User
@@ -140,7 +140,7 @@ func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePl
 	}
 	// Subscribing others: any email, or any ID but one's own.
 	others := len(req.Principals.Emails) > 0 || slices.ContainsFunc(req.Principals.IDs, func(id int) bool { return id != me.ID })
-	var existing []*Channel
+	var existing []*storedChannel
 	seen := map[string]bool{}
 	for _, spec := range specs {
 		key := channelKey(spec.Name)
@@ -194,7 +194,7 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	for _, c := range p.authorized {
 		colors[c.ID] = specColor(p.specs, c.Name)
 	}
-	var created []*Channel
+	var created []*storedChannel
 	for _, spec := range p.create {
 		c := r.createChannel(me, spec, req, p.historyPublic, p.settings)
 		channels = append(channels, c)
@@ -205,7 +205,7 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	if !p.fatal {
 		res.Unauthorized = append([]string{}, p.unauthorized...)
 	}
-	added := make([][]*Channel, len(p.targets))
+	added := make([][]*storedChannel, len(p.targets))
 	for i, u := range p.targets {
 		key := r.principalKey(u)
 		for _, c := range channels {
@@ -382,7 +382,7 @@ func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) 
 }
 
 // createChannel adds a channel made by a subscribe request.
-func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequest, historyPublic bool, settings map[string]GroupSetting) *Channel {
+func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequest, historyPublic bool, settings map[string]GroupSetting) *storedChannel {
 	c := r.addChannel(spec.Name, spec.Description, req.InviteOnly, historyPublic, me.ID)
 	c.IsWebPublic = req.IsWebPublic && !req.InviteOnly
 	c.IsDefault = req.IsDefaultStream
@@ -404,7 +404,7 @@ func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequ
 // canAddSubscribers reports whether me may subscribe others to c, which me
 // can read: realm-wide can_add_subscribers_group, administrators, and the
 // channel's administer and add-subscribers groups.
-func (r *Realm) canAddSubscribers(me *user.User, c *Channel) bool {
+func (r *Realm) canAddSubscribers(me *user.User, c *storedChannel) bool {
 	return r.inGroup(r.settings.CanAddSubscribersGroup, me.ID) || me.Role.IsAdmin() ||
 		r.channelAllows(c, "can_administer_channel_group", me.ID) ||
 		r.channelAllows(c, "can_add_subscribers_group", me.ID)
@@ -469,7 +469,7 @@ func (a *Actor) Unsubscribe(ctx context.Context, req UnsubscribeRequest) (ans Un
 				return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
 			})
 		}
-		var channels []*Channel
+		var channels []*storedChannel
 		var missing []string
 		for _, raw := range names {
 			name := strings.TrimSpace(raw)
@@ -490,7 +490,7 @@ func (a *Actor) Unsubscribe(ctx context.Context, req UnsubscribeRequest) (ans Un
 		}
 		res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
 		for _, u := range targets {
-			var removed []*Channel
+			var removed []*storedChannel
 			for _, c := range channels {
 				if s := r.subs[c.ID][u.ID]; s != nil && s.Active {
 					s.Active = false
@@ -509,14 +509,14 @@ func (a *Actor) Unsubscribe(ctx context.Context, req UnsubscribeRequest) (ans Un
 }
 
 // canRemoveSubscribers is Zulip's rule for unsubscribing others.
-func (r *Realm) canRemoveSubscribers(me *user.User, channels []*Channel) bool {
+func (r *Realm) canRemoveSubscribers(me *user.User, channels []*storedChannel) bool {
 	if me.Role.IsAdmin() {
 		return true
 	}
 	if me.IsGuest() {
 		return false
 	}
-	if !slices.ContainsFunc(channels, func(c *Channel) bool {
+	if !slices.ContainsFunc(channels, func(c *storedChannel) bool {
 		return !r.channelAllows(c, "can_administer_channel_group", me.ID)
 	}) {
 		return true

@@ -28,11 +28,11 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 	if len(realmSettings) > 0 {
 		out = append(out, Objection{Type: "realm", Settings: realmSettings})
 	}
-	channels := make([]*Channel, 0, len(r.channels))
+	channels := make([]*storedChannel, 0, len(r.channels))
 	for _, c := range r.channels {
 		channels = append(channels, c)
 	}
-	slices.SortFunc(channels, func(a, b *Channel) int { return a.ID - b.ID })
+	slices.SortFunc(channels, func(a, b *storedChannel) int { return a.ID - b.ID })
 	for _, c := range channels {
 		var names []string
 		for _, rule := range channelGroupSettings {

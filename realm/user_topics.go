@@ -125,7 +125,7 @@ func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 		if req.Policy < PolicyInherit || req.Policy > PolicyFollowed {
 			return BadRequest("Invalid visibility_policy")
 		}
-		var ch *Channel
+		var ch *storedChannel
 		if req.ChannelName != "" {
 			ch = r.channelsByName[channelKey(req.ChannelName)]
 		} else {
