@@ -1,10 +1,21 @@
 // Package realm is the engine of minizulip: one Realm holds all the state
 // of a Zulip organization (users, channels, subscriptions, groups, messages)
 // behind one lock, and exposes every operation as a typed Go method called
-// on behalf of an acting user (see Realm.As).
+// on behalf of an acting user (Realm.As returns an Actor).
 //
 // Every mutation validates everything first and only then applies, so a
-// rejected call changes nothing.
+// rejected call changes nothing, and emits its events at the end. Errors
+// are *Error values with Zulip's code, message and HTTP status.
+//
+// Where things are: the operations and their permission checks are the
+// files of this package, one API area each (send.go, fetch.go,
+// subscriptions.go, user_groups.go, register.go, …). Pure rules live in
+// the domain packages (topic, user, group, message, linkifier). The
+// machinery has rooms of its own: realm/internal/store holds the message
+// indexes and each user's message flags, realm/internal/eventq the event
+// queues and long polls. The lock discipline and lock order are written
+// beside the four lock helpers in actor.go; time comes only from the
+// realm's Clock (WithClock, NewManualClock).
 package realm
 
 import (
