@@ -1,12 +1,12 @@
 package httpapi
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
 	"net/http"
 	"sync"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/user"
 )
 
 // session is a browser-style login, as a Zulip dev server creates on dev
@@ -27,7 +27,7 @@ type sessionStore struct {
 
 // start logs a user in for /json requests.
 func (st *sessionStore) start(userID int) session {
-	s := session{id: randomToken(), csrfToken: randomToken(), userID: userID}
+	s := session{id: user.NewAPIKey(), csrfToken: user.NewAPIKey(), userID: userID}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.byID == nil {
@@ -79,16 +79,4 @@ func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
 		return nil, errCSRF
 	}
 	return actor, nil
-}
-
-const tokenAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-// randomToken returns a random 32-character token of [A-Za-z0-9].
-func randomToken() string {
-	var b [32]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = tokenAlphabet[int(b[i])%len(tokenAlphabet)]
-	}
-	return string(b[:])
 }

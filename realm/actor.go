@@ -38,7 +38,7 @@ func (a *Actor) Realm() *Realm { return a.r }
 // address, any case) and the API key. Every failure is UNAUTHORIZED with
 // Zulip's message for it.
 func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
-	if len(apiKey) != 32 || !isAlnum(apiKey) {
+	if !user.WellFormedAPIKey(apiKey) {
 		return nil, Unauthorized("Malformed API key")
 	}
 	var actor *Actor
@@ -54,16 +54,6 @@ func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
 		return nil
 	})
 	return actor, err
-}
-
-func isAlnum(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // me returns the acting user; the caller holds the lock.

@@ -15,7 +15,7 @@ import (
 // to walk, and one predicate per term.
 type narrowQuery struct {
 	channel    *storedChannel // positive channel term
-	topicName  *string  // positive topic term
+	topicName  *string        // positive topic term
 	conv       *conversation
 	noConv     bool // a positive dm term names a conversation that never existed
 	senderID   int  // positive sender term

@@ -19,7 +19,6 @@
 package realm
 
 import (
-	"crypto/rand"
 	"sync"
 	"time"
 
@@ -184,16 +183,4 @@ func (r *Realm) lookupGroup(id int) *group.Group { return r.groups[id] }
 func (r *Realm) inGroup(groupID, userID int) bool {
 	g := r.groups[groupID]
 	return g != nil && !g.Deactivated && group.HasMember(g, userID, r.lookupGroup)
-}
-
-const apiKeyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-// newAPIKey returns a random 32-character key of [A-Za-z0-9].
-func newAPIKey() string {
-	var b [32]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = apiKeyAlphabet[int(b[i])%len(apiKeyAlphabet)]
-	}
-	return string(b[:])
 }

@@ -49,7 +49,7 @@ func (r *Realm) fixedAPIKey(email string) string {
 			return k
 		}
 	}
-	return newAPIKey()
+	return user.NewAPIKey()
 }
 
 func (r *Realm) addToRoleGroups(u *user.User) {

@@ -106,9 +106,9 @@ func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (ans Subscr
 // subscribePlan is a validated subscribe request.
 type subscribePlan struct {
 	specs         []ChannelSpec
-	authorized    []*storedChannel    // existing channels to join
-	create        []ChannelSpec // channels to create
-	unauthorized  []string      // channels the caller may not join
+	authorized    []*storedChannel // existing channels to join
+	create        []ChannelSpec    // channels to create
+	unauthorized  []string         // channels the caller may not join
 	targets       []*user.User
 	settings      map[string]GroupSetting // group settings of new channels
 	historyPublic bool

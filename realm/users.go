@@ -189,7 +189,7 @@ func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
 				return BadRequest("Invalid bot owner")
 			}
 		}
-		if spec.APIKey != "" && (len(spec.APIKey) != 32 || !isAlnum(spec.APIKey) || r.apiKeyInUse(spec.APIKey)) {
+		if spec.APIKey != "" && (!user.WellFormedAPIKey(spec.APIKey) || r.apiKeyInUse(spec.APIKey)) {
 			return BadRequest("Invalid API key")
 		}
 		u := r.addUser(&user.User{

@@ -159,3 +159,15 @@ func TestValidateSettings(t *testing.T) {
 		t.Fatalf("bad follow policy: %v", err)
 	}
 }
+
+func TestAPIKeys(t *testing.T) {
+	a, b := NewAPIKey(), NewAPIKey()
+	if !WellFormedAPIKey(a) || a == b {
+		t.Fatalf("keys %q %q", a, b)
+	}
+	for _, bad := range []string{"", "short", strings.Repeat("a", 31), strings.Repeat("a", 33), strings.Repeat("a", 31) + "-", strings.Repeat("é", 16)} {
+		if WellFormedAPIKey(bad) {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
