@@ -13,6 +13,12 @@ var userAgentPattern = regexp.MustCompile(`^([^/ ]*[^0-9/(]*)(/([^/ ]*))?([ /].*
 // userAgentClient is the client name a User-Agent header gives, as Zulip
 // parses it ("ZulipMobile/27.1 (Android 14)" → "ZulipMobile").
 func userAgentClient(ua string) string {
+	// Fast path, the shape of nearly every client's header: a name without
+	// spaces, then "/". The grammar's greedy first part takes exactly that
+	// name, and the rest always matches.
+	if i := strings.IndexByte(ua, '/'); i >= 0 && strings.IndexByte(ua[:i], ' ') < 0 {
+		return ua[:i]
+	}
 	m := userAgentPattern.FindStringSubmatch(ua)
 	if m == nil {
 		return ""

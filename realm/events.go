@@ -40,23 +40,17 @@ func (r *Realm) emitChange(c *change, userIDs []int) {
 	})
 }
 
-// messageRecipients are the users receiving a message event, with their
-// flags (flags[i] are ids[i]'s).
-type messageRecipients struct {
-	ids   []int
-	flags []message.Flags
-}
-
-func (rs *messageRecipients) add(userID int, flags message.Flags) {
-	rs.ids = append(rs.ids, userID)
-	rs.flags = append(rs.flags, flags)
+// messageRecipient is one user receiving a message event, with their flags.
+type messageRecipient struct {
+	userID int
+	flags  message.Flags
 }
 
 // emitMessage delivers a message event built once: the message object is
 // made once per encoding variant that the receiving queues need. Every
 // queue's narrow is applied, and queues registered with all_public_streams
 // also get messages of public channels their users did not receive.
-func (r *Realm) emitMessage(m *message.Message, recipients messageRecipients, queueID, localID string) {
+func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, queueID, localID string) {
 	if r.events.Empty() {
 		return
 	}
@@ -79,10 +73,11 @@ func (r *Realm) emitMessage(m *message.Message, recipients messageRecipients, qu
 		mc.mu.Unlock()
 		return queued{c: c, flags: flags, key: key}, true
 	}
-	r.events.Publish(recipients.ids, "message", func(q *Queue, i int) (queued, bool) { return entry(q, recipients.flags[i]) })
+	r.events.PublishN(len(recipients), func(i int) int { return recipients[i].userID }, "message",
+		func(q *Queue, i int) (queued, bool) { return entry(q, recipients[i].flags) })
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
 		r.events.PublishAll("message", func(q *Queue) (queued, bool) {
-			if !q.Config().opts.AllPublicStreams || slices.Contains(recipients.ids, q.UserID()) {
+			if !q.Config().opts.AllPublicStreams || slices.ContainsFunc(recipients, func(rc messageRecipient) bool { return rc.userID == q.UserID() }) {
 				return queued{}, false
 			}
 			return entry(q, 0)

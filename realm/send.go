@@ -76,6 +76,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		var recipients []int
 		var conv *conversation
 		var ch *storedChannel
+		var err error
 		if kind == message.Channel {
 			ch, err = r.channelForSend(sender, req.To)
 			if err != nil {
@@ -123,7 +124,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		if req.ReadBySender != nil {
 			readBySender = *req.ReadBySender
 		}
-		delivered := messageRecipients{ids: make([]int, 0, len(recipients)+1), flags: make([]message.Flags, 0, len(recipients)+1)}
+		delivered := make([]messageRecipient, 0, len(recipients)+1)
 		senderDelivered := false
 		for _, uid := range recipients {
 			u := r.users[uid]
@@ -138,7 +139,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				}
 			}
 			r.messages.Deliver(uid, m, flags)
-			delivered.add(uid, flags)
+			delivered = append(delivered, messageRecipient{uid, flags})
 		}
 		if !senderDelivered {
 			flags := mentions.of(sender.ID)
@@ -146,7 +147,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				flags |= message.Read
 			}
 			r.messages.Deliver(sender.ID, m, flags)
-			delivered.add(sender.ID, flags)
+			delivered = append(delivered, messageRecipient{sender.ID, flags})
 		}
 		var queueID, localID string
 		if req.QueueID != nil {

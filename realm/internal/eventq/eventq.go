@@ -120,10 +120,16 @@ func (h *Hub[C, E]) Add(o Options[C]) *Queue[C, E] {
 // that wants that type: entry builds the entry of a queue of userIDs[i],
 // or declines. entry runs under the hub's lock and must not call the hub.
 func (h *Hub[C, E]) Publish(userIDs []int, typ string, entry func(q *Queue[C, E], i int) (E, bool)) {
+	h.PublishN(len(userIDs), func(i int) int { return userIDs[i] }, typ, entry)
+}
+
+// PublishN is Publish for n users given by userAt, for callers that keep
+// user IDs inside records of their own.
+func (h *Hub[C, E]) PublishN(n int, userAt func(i int) int, typ string, entry func(q *Queue[C, E], i int) (E, bool)) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for i, uid := range userIDs {
-		for _, q := range h.byUser[uid] {
+	for i := range n {
+		for _, q := range h.byUser[userAt(i)] {
 			if !q.Wants(typ) {
 				continue
 			}
