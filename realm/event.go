@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"sync"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/internal/eventq"
@@ -56,21 +55,46 @@ type change struct {
 }
 
 // messageChange holds the variants of a message event's message object:
-// one per combination of the options that change its encoding. mu guards
-// variants, which fan-out writes while polls may already read them.
+// one per combination of the options that change its encoding. Fan-out
+// fills a variant (under the event hub's lock) before it queues the first
+// entry that uses it, and never changes it after, so polls read variants
+// without a lock of their own.
 type messageChange struct {
-	mu       sync.Mutex
-	variants map[viewKey]Message
+	variants [viewKeys]*Message
 	m        *message.Message
 	queueID  string // the sender's queue, which gets local_message_id
 	localID  string
 }
 
-// viewKey is the part of a queue's options that changes a message object.
-type viewKey struct {
-	applyMarkdown bool
-	nullAvatar    bool
-	emptyTopic    bool
+// viewKey is the part of a queue's options that changes a message object,
+// as bits: apply_markdown, a null avatar_url, and the empty topic's name.
+type viewKey uint8
+
+const (
+	keyApplyMarkdown viewKey = 1 << iota
+	keyNullAvatar
+	keyEmptyTopic
+	viewKeys = 1 << iota // the number of distinct keys
+)
+
+// newViewKey packs the three options.
+func newViewKey(applyMarkdown, nullAvatar, emptyTopic bool) viewKey {
+	var k viewKey
+	if applyMarkdown {
+		k |= keyApplyMarkdown
+	}
+	if nullAvatar {
+		k |= keyNullAvatar
+	}
+	if emptyTopic {
+		k |= keyEmptyTopic
+	}
+	return k
+}
+
+// options unpacks the key into the view options it stands for.
+func (k viewKey) options() ViewOptions {
+	return ViewOptions{ApplyMarkdown: k&keyApplyMarkdown != 0, ClientGravatar: k&keyNullAvatar != 0, AllowEmptyTopicName: k&keyEmptyTopic != 0}
 }
 
 // queued is a change in one queue: the shared change and what is the
@@ -90,10 +114,7 @@ func clientEvent(p eventq.Pending[queued], queueID string) Event {
 	}
 	ev := Event{ID: p.ID, Type: qe.c.typ, Payload: qe.c.payload}
 	if mc := qe.c.msg; mc != nil {
-		mc.mu.Lock()
-		m := mc.variants[qe.key]
-		mc.mu.Unlock()
-		me := &MessageEvent{Message: m, Flags: qe.flags.Names()}
+		me := &MessageEvent{Message: *mc.variants[qe.key], Flags: qe.flags.Names()}
 		if mc.queueID == queueID && mc.localID != "" {
 			me.LocalMessageID = mc.localID
 		}

@@ -54,7 +54,7 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 	if r.events.Empty() {
 		return
 	}
-	mc := &messageChange{variants: map[viewKey]Message{}, m: m, queueID: queueID, localID: localID}
+	mc := &messageChange{m: m, queueID: queueID, localID: localID}
 	c := &change{typ: "message", msg: mc}
 	sender := r.users[m.SenderID]
 	entry := func(q *Queue, flags message.Flags) (queued, bool) {
@@ -63,14 +63,12 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 			return queued{}, false
 		}
 		viewer := r.users[q.UserID()]
-		key := viewKey{applyMarkdown: cfg.opts.ApplyMarkdown, emptyTopic: cfg.opts.Capabilities.EmptyTopicName,
-			nullAvatar: r.avatarIsNull(viewer, sender, cfg.opts.ClientGravatar)}
-		mc.mu.Lock()
-		if _, ok := mc.variants[key]; !ok {
-			mc.variants[key] = r.messageView(viewer, m, 0, false,
-				ViewOptions{ApplyMarkdown: key.applyMarkdown, ClientGravatar: key.nullAvatar, AllowEmptyTopicName: key.emptyTopic})
+		key := newViewKey(cfg.opts.ApplyMarkdown, r.avatarIsNull(viewer, sender, cfg.opts.ClientGravatar),
+			cfg.opts.Capabilities.EmptyTopicName)
+		if mc.variants[key] == nil {
+			v := r.messageView(viewer, m, 0, false, key.options())
+			mc.variants[key] = &v
 		}
-		mc.mu.Unlock()
 		return queued{c: c, flags: flags, key: key}, true
 	}
 	r.events.PublishN(len(recipients), func(i int) int { return recipients[i].userID }, "message",

@@ -64,8 +64,9 @@ func (q *Queue[C, E]) ID() string { return q.id }
 // UserID is the queue's owner.
 func (q *Queue[C, E]) UserID() int { return q.userID }
 
-// Config is the engine's configuration of the queue.
-func (q *Queue[C, E]) Config() C { return q.config }
+// Config is the engine's configuration of the queue; callers must not
+// change it.
+func (q *Queue[C, E]) Config() *C { return &q.config }
 
 // Wants reports whether the queue takes events of this type: the types it
 // was registered for (all when none were named), and always heartbeats.
