@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"net/http"
@@ -67,7 +68,43 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 
 // ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
 // paths with another method a JSON 405.
-func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) { s.mux.ServeHTTP(w, req) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if observe := responseObserver; observe != nil {
+		rec := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
+		s.mux.ServeHTTP(rec, req)
+		observe(req, rec.status, w.Header(), rec.body.Bytes())
+		return
+	}
+	s.mux.ServeHTTP(w, req)
+}
+
+// responseObserver, when set (by the package's contract tests), sees every
+// response the servers of this package write.
+var responseObserver func(req *http.Request, status int, header http.Header, body []byte)
+
+// recordingWriter passes a response through and keeps a copy of it.
+type recordingWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush keeps long polls streaming when the underlying writer can flush.
+func (w *recordingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
 
 // notRouted answers requests no route pattern took: the catch-all "/"
 // pattern is less specific than every route, so it only sees those.
