@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -54,7 +55,13 @@ func parseParams(req *http.Request) (*params, error) {
 			if boundary == "" {
 				return nil, realm.BadRequest("Malformed multipart body")
 			}
-			form, err := multipart.NewReader(io.LimitReader(req.Body, maxBodyBytes), boundary).ReadForm(32 << 20)
+			body := bufio.NewReader(io.LimitReader(req.Body, maxBodyBytes))
+			if _, err := body.Peek(1); err == io.EOF {
+				// An empty multipart body, as zulip-js sends for calls
+				// without parameters: Zulip reads it as no parameters.
+				break
+			}
+			form, err := multipart.NewReader(body, boundary).ReadForm(32 << 20)
 			if err != nil {
 				return nil, realm.BadRequest("Malformed multipart body")
 			}

@@ -311,3 +311,23 @@ func FuzzParseParams(f *testing.F) {
 		}
 	})
 }
+
+// zulip-js sends calls without parameters as an empty multipart body:
+// Zulip reads no parameters, and so does the adapter. A non-empty body
+// that is not multipart is still refused.
+func TestEmptyMultipartBodyIsNoParameters(t *testing.T) {
+	req := httptest.NewRequest("POST", "/x?q=1", strings.NewReader(""))
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=----zulipjs")
+	req.ContentLength = 0
+	p, err := parseParams(req)
+	if err != nil {
+		t.Fatalf("empty multipart body refused: %v", err)
+	}
+	if v, ok := p.str("q"); !ok || v != "1" || len(p.vals) != 1 {
+		t.Fatalf("params %v", p.vals)
+	}
+	bad := httptest.NewRequest("POST", "/x", strings.NewReader("not multipart"))
+	bad.Header.Set("Content-Type", "multipart/form-data; boundary=----zulipjs")
+	_, err = parseParams(bad)
+	paramsWantErr(t, "garbage multipart", err, realm.CodeBadRequest, "Malformed multipart body")
+}

@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"net/http"
@@ -56,7 +57,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		}
 	}
 	for path, methods := range s.allowed {
-		s.paths.HandleFunc(path, s.methodNotAllowed(methods))
+		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
 	}
 	s.mux.HandleFunc("/", s.notRouted)
 	return s
@@ -67,15 +68,56 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 
 // ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
 // paths with another method a JSON 405.
-func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) { s.mux.ServeHTTP(w, req) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if observe := responseObserver; observe != nil {
+		rec := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
+		s.mux.ServeHTTP(rec, req)
+		observe(req, rec.status, w.Header(), rec.body.Bytes())
+		return
+	}
+	s.mux.ServeHTTP(w, req)
+}
+
+// responseObserver, when set (by the package's contract tests), sees every
+// response the servers of this package write.
+var responseObserver func(req *http.Request, status int, header http.Header, body []byte)
+
+// recordingWriter passes a response through and keeps a copy of it.
+type recordingWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush keeps long polls streaming when the underlying writer can flush.
+func (w *recordingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
 
 // notRouted answers requests no route pattern took: the catch-all "/"
 // pattern is less specific than every route, so it only sees those.
 func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
-	if h, pattern := s.paths.Handler(req); pattern != "" {
-		h.ServeHTTP(w, req)
+	if _, pattern := s.paths.Handler(req); pattern != "" {
+		s.paths.ServeHTTP(w, req) // serving through the mux sets the path values
 		return
 	}
+	writeNotFound(w)
+}
+
+// writeNotFound answers as Zulip does for a path no route takes.
+func writeNotFound(w http.ResponseWriter) {
 	writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"})
 }
 
@@ -176,7 +218,40 @@ func (s *Server) authenticate(req *http.Request) (*realm.Actor, error) {
 	return s.realm.Authenticate(strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
 }
 
-func (s *Server) methodNotAllowed(methods []string) http.HandlerFunc {
+// idWildcards lists a path pattern's wildcards that name ids ({message_id},
+// {user_id}…): Zulip's routes match only digits there.
+func idWildcards(pattern string) []string {
+	var names []string
+	for rest := pattern; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return names
+		}
+		if name := strings.TrimSuffix(rest[i+1:i+j], "..."); strings.HasSuffix(name, "_id") {
+			names = append(names, name)
+		}
+		rest = rest[i+j+1:]
+	}
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// methodNotAllowed answers a known path with another method: 405 with the
+// allowed methods, or 404 when an id wildcard holds something other than
+// digits (so /messages/flags is not /messages/{message_id}).
+func (s *Server) methodNotAllowed(pattern string, methods []string) http.HandlerFunc {
+	ids := idWildcards(pattern)
 	allowed := append([]string(nil), methods...)
 	for _, m := range methods {
 		if m == http.MethodGet {
@@ -186,6 +261,12 @@ func (s *Server) methodNotAllowed(methods []string) http.HandlerFunc {
 	sort.Strings(allowed)
 	allow := strings.Join(allowed, ", ")
 	return func(w http.ResponseWriter, req *http.Request) {
+		for _, name := range ids {
+			if !allDigits(req.PathValue(name)) {
+				writeNotFound(w)
+				return
+			}
+		}
 		w.Header().Set("Allow", allow)
 		if req.Method == http.MethodOptions {
 			w.WriteHeader(http.StatusNoContent)

@@ -351,3 +351,27 @@ func TestPublicRoutesIgnoreCredentials(t *testing.T) {
 		}
 	}
 }
+
+// Id wildcards match only digits, as Zulip's routes do: a path such as
+// /messages/flags is not /messages/{message_id}, so another method there
+// is a 404, not a 405.
+func TestIDWildcardsMatchOnlyDigits(t *testing.T) {
+	ts := RunT(t)
+	for path, want := range map[string]int{
+		"/messages/flags": 404,
+		"/messages/12":    405,
+		"/messages/12a":   404,
+		"/messages/%20":   404,
+	} {
+		resp, body := rawDo(t, ts.NewRequest("iago@zulip.com", "POST", path, nil))
+		if resp.StatusCode != want {
+			t.Errorf("POST %s: %d %s, want %d", path, resp.StatusCode, body, want)
+		}
+		if want == 404 && srvDecode(t, body)["code"] != "BAD_REQUEST" {
+			t.Errorf("POST %s: %s", path, body)
+		}
+	}
+	if got := idWildcards("/user_groups/{group_id}/members/{user_id}"); strings.Join(got, ",") != "group_id,user_id" {
+		t.Fatalf("wildcards %v", got)
+	}
+}

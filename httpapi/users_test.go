@@ -9,14 +9,14 @@ import (
 
 // usersUserKeys are the keys of every user object.
 var usersUserKeys = []string{"user_id", "delivery_email", "email", "full_name", "date_joined", "is_active", "is_owner",
-	"is_admin", "is_guest", "is_billing_admin", "is_bot", "bot_type", "bot_owner_id", "role", "timezone", "avatar_url",
+	"is_admin", "is_guest", "is_bot", "bot_type", "bot_owner_id", "role", "timezone", "avatar_url",
 	"avatar_version", "is_imported_stub"}
 
 func TestUsersHTTPOwnUser(t *testing.T) {
 	e := newUsersEnv(t)
 	body := e.ok(e.do("hamlet@zulip.com", "GET", "/users/me", nil))
 	usersExpectKeys(t, "own user", body, "result", "msg", "avatar_url", "avatar_version", "email", "full_name", "is_admin",
-		"is_owner", "is_billing_admin", "role", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone",
+		"is_owner", "role", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone",
 		"date_joined", "max_message_id", "user_id", "delivery_email", "profile_data")
 	for k, v := range map[string]any{"user_id": float64(10), "email": "user10@zulipdev.com", "delivery_email": "hamlet@zulip.com",
 		"full_name": "King Hamlet", "role": float64(400), "is_admin": false, "is_owner": false, "is_guest": false,

@@ -7,6 +7,13 @@ const (
 	// realmURLFeatureLevel: realm_url is sent next to the deprecated
 	// realm_uri (Zulip 9.0).
 	realmURLFeatureLevel = 257
+	// announcementsRenameLevel: realm_notifications_stream_id and
+	// realm_signup_notifications_stream_id became
+	// realm_new_stream_announcements_stream_id and
+	// realm_signup_announcements_stream_id (Zulip 9.0).
+	announcementsRenameLevel = 241
+	// zulipUpdateAnnouncementsLevel: realm_zulip_update_announcements_stream_id.
+	zulipUpdateAnnouncementsLevel = 242
 	// subscribersKeyedByIDLevel: subscription results are keyed by user ID
 	// rather than by API email.
 	subscribersKeyedByIDLevel = 289
@@ -16,6 +23,10 @@ const (
 	// newSubscriptionMessagesLevel: send_new_subscription_messages and
 	// new_subscription_messages_sent.
 	newSubscriptionMessagesLevel = 397
+	// billingAdminRemovedLevel: is_billing_admin left user objects.
+	billingAdminRemovedLevel = 363
+	// denseModeRemovedLevel: dense_mode left the personal settings.
+	denseModeRemovedLevel = 364
 	// botMembershipLookupLevel: bots may be looked up as group members.
 	botMembershipLookupLevel = 458
 	// botGroupRequestsLevel: bots may use the group membership endpoints.

@@ -116,7 +116,11 @@ var stateSections = []stateSection{
 		}
 	}},
 	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.UserSettingsState = &UserSettingsState{UserSettings: me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)}
+		view := me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)
+		if r.opts.FeatureLevel < denseModeRemovedLevel {
+			view = view.WithDenseMode()
+		}
+		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}},
 	{"user_status", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}

@@ -68,7 +68,7 @@ var wantSectionKeys = map[string][]string{
 	"realm_filters":                {"realm_filters"},
 	"realm_linkifiers":             {"realm_linkifiers"},
 	"realm_playgrounds":            {"realm_playgrounds"},
-	"realm_user":                   {"avatar_source", "avatar_url", "avatar_url_medium", "can_create_private_streams", "can_create_public_streams", "can_create_streams", "can_create_web_public_streams", "can_invite_others_to_realm", "can_subscribe_other_users", "cross_realm_bots", "delivery_email", "email", "full_name", "is_admin", "is_billing_admin", "is_guest", "is_moderator", "is_owner", "realm_non_active_users", "realm_users", "user_id"},
+	"realm_user":                   {"avatar_source", "avatar_url", "avatar_url_medium", "can_create_private_streams", "can_create_public_streams", "can_create_streams", "can_create_web_public_streams", "can_invite_others_to_realm", "can_subscribe_other_users", "cross_realm_bots", "delivery_email", "email", "full_name", "is_admin", "is_guest", "is_moderator", "is_owner", "realm_non_active_users", "realm_users", "user_id"},
 	"realm_user_groups":            {"realm_user_groups"},
 	"recent_private_conversations": {"recent_private_conversations"},
 	"saved_snippets":               {"saved_snippets"},
@@ -85,7 +85,7 @@ var wantSectionKeys = map[string][]string{
 
 // realmSectionKeys are the keys of the realm section at feature level 496.
 var realmSectionKeys = []string{
-	"demo_organization_scheduled_deletion_date", "development_environment",
+	"development_environment",
 	"event_queue_longpoll_timeout_seconds", "giphy_rating_options", "jitsi_server_url",
 	"max_avatar_file_size_mib", "max_file_upload_size_mib", "max_icon_file_size_mib", "max_logo_file_size_mib",
 	"max_message_length", "max_stream_description_length", "max_stream_name_length", "max_topic_length",
@@ -108,9 +108,9 @@ var realmSectionKeys = []string{
 	"realm_message_retention_days", "realm_move_messages_between_streams_limit_seconds",
 	"realm_move_messages_within_stream_limit_seconds", "realm_name", "realm_name_changes_disabled",
 	"realm_new_stream_announcements_stream_id", "realm_night_logo_source", "realm_night_logo_url",
-	"realm_notifications_stream_id", "realm_org_type", "realm_password_auth_enabled", "realm_plan_type",
+	"realm_org_type", "realm_password_auth_enabled", "realm_plan_type",
 	"realm_presence_disabled", "realm_push_notifications_enabled", "realm_send_welcome_emails",
-	"realm_signup_announcements_stream_id", "realm_signup_notifications_stream_id", "realm_upload_quota_mib",
+	"realm_signup_announcements_stream_id", "realm_upload_quota_mib",
 	"realm_uri", "realm_url", "realm_video_chat_provider", "realm_waiting_period_threshold",
 	"realm_want_advertise_in_communities_directory", "realm_wildcard_mention_policy",
 	"realm_zulip_update_announcements_stream_id", "server_avatar_changes_disabled", "server_emoji_data_url",

@@ -54,11 +54,11 @@ type RealmState struct {
 	RealmPasswordAuthEnabled                       bool                                 `json:"realm_password_auth_enabled"`
 	RealmAuthenticationMethods                     map[string]AuthenticationMethodState `json:"realm_authentication_methods"`
 	RealmAvailableVideoChatProviders               map[string]VideoChatProvider         `json:"realm_available_video_chat_providers"`
-	RealmNotificationsStreamID                     int                                  `json:"realm_notifications_stream_id"`
-	RealmSignupNotificationsStreamID               int                                  `json:"realm_signup_notifications_stream_id"`
-	RealmNewStreamAnnouncementsStreamID            int                                  `json:"realm_new_stream_announcements_stream_id"`
-	RealmSignupAnnouncementsStreamID               int                                  `json:"realm_signup_announcements_stream_id"`
-	RealmZulipUpdateAnnouncementsStreamID          int                                  `json:"realm_zulip_update_announcements_stream_id"`
+	RealmNotificationsStreamID                     *int                                 `json:"realm_notifications_stream_id,omitempty"`              // below feature level 241
+	RealmSignupNotificationsStreamID               *int                                 `json:"realm_signup_notifications_stream_id,omitempty"`       // below feature level 241
+	RealmNewStreamAnnouncementsStreamID            *int                                 `json:"realm_new_stream_announcements_stream_id,omitempty"`   // from feature level 241
+	RealmSignupAnnouncementsStreamID               *int                                 `json:"realm_signup_announcements_stream_id,omitempty"`       // from feature level 241
+	RealmZulipUpdateAnnouncementsStreamID          *int                                 `json:"realm_zulip_update_announcements_stream_id,omitempty"` // from feature level 242
 	RealmDomains                                   []RealmDomain                        `json:"realm_domains"`
 	MaxMessageLength                               int                                  `json:"max_message_length"`
 	MaxTopicLength                                 int                                  `json:"max_topic_length"`
@@ -91,7 +91,7 @@ type RealmState struct {
 	ZulipPlanIsNotLimited                          bool                                 `json:"zulip_plan_is_not_limited"`
 	UpgradeTextForWideOrganizationLogo             string                               `json:"upgrade_text_for_wide_organization_logo"`
 	RealmDefaultExternalAccounts                   map[string]ExternalAccountType       `json:"realm_default_external_accounts"`
-	DemoOrganizationScheduledDeletionDate          *int64                               `json:"demo_organization_scheduled_deletion_date"`
+	DemoOrganizationScheduledDeletionDate          *int64                               `json:"demo_organization_scheduled_deletion_date,omitempty"` // demo organizations only
 	RealmIsZephyrMirrorRealm                       bool                                 `json:"realm_is_zephyr_mirror_realm"`
 	RealmEnableGuestUserIndicator                  bool                                 `json:"realm_enable_guest_user_indicator"`
 	RealmWantAdvertiseInCommunitiesDirectory       bool                                 `json:"realm_want_advertise_in_communities_directory"`

@@ -123,7 +123,7 @@ type RealmUserState struct {
 	IsOwner                   bool   `json:"is_owner"`
 	IsModerator               bool   `json:"is_moderator"`
 	IsGuest                   bool   `json:"is_guest"`
-	IsBillingAdmin            bool   `json:"is_billing_admin"`
+	IsBillingAdmin            *bool  `json:"is_billing_admin,omitempty"` // below feature level 363
 	AvatarSource              string `json:"avatar_source"`
 	AvatarURL                 string `json:"avatar_url"`
 	AvatarURLMedium           string `json:"avatar_url_medium"`

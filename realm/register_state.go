@@ -196,11 +196,6 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmPasswordAuthEnabled:                       true,
 		RealmAuthenticationMethods:                     map[string]AuthenticationMethodState{"Email": {Enabled: true, Available: true}, "Dev": {Enabled: true, Available: true}},
 		RealmAvailableVideoChatProviders:               map[string]VideoChatProvider{"disabled": {Name: "None", ID: 0}, "jitsi_meet": {Name: "Jitsi Meet", ID: 1}},
-		RealmNotificationsStreamID:                     -1,
-		RealmSignupNotificationsStreamID:               -1,
-		RealmNewStreamAnnouncementsStreamID:            -1,
-		RealmSignupAnnouncementsStreamID:               -1,
-		RealmZulipUpdateAnnouncementsStreamID:          -1,
 		RealmDomains:                                   []RealmDomain{{Domain: "zulip.com", AllowSubdomains: false}},
 		MaxMessageLength:                               l.MaxMessageLength,
 		MaxTopicLength:                                 l.MaxTopicLength,
@@ -249,6 +244,17 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	}
 	if r.opts.FeatureLevel >= realmURLFeatureLevel {
 		state.RealmURL = r.opts.URL
+	}
+	// No channel receives automated announcements: -1, under the names
+	// of the advertised feature level.
+	disabled := -1
+	if r.opts.FeatureLevel >= announcementsRenameLevel {
+		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &disabled, &disabled
+	} else {
+		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &disabled, &disabled
+	}
+	if r.opts.FeatureLevel >= zulipUpdateAnnouncementsLevel {
+		state.RealmZulipUpdateAnnouncementsStreamID = &disabled
 	}
 	out.RealmState = state
 }

@@ -448,3 +448,32 @@ func TestRegisterChannelState(t *testing.T) {
 		t.Fatalf("guest never_subscribed %s", raw)
 	}
 }
+
+// A subscription add event carries each channel's subscribers, as Zulip's
+// do.
+func TestSubscriptionAddEventCarriesSubscribers(t *testing.T) {
+	r, _ := newTestRealm(t)
+	q := mustQueue(t, r, idOthello, QueueOptions{EventTypes: []string{"subscription"}})
+	if _, err := r.As(idHamlet).Subscribe(bg, SubscribeRequest{
+		Channels:   []ChannelSpec{{Name: "elsinore"}},
+		Principals: Principals{IDs: []int{idHamlet, idOthello}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var add SubscriptionAddEvent
+	var addEvent Event
+	for _, ev := range pending(t, r, idOthello, q, -1) {
+		if a, ok := ev.Payload.(SubscriptionAddEvent); ok {
+			add, addEvent = a, ev
+		}
+	}
+	if len(add.Subscriptions) != 1 {
+		t.Fatalf("no add event for othello: %+v", add)
+	}
+	if got := add.Subscriptions[0].Subscribers; !slices.Equal(got, []int{idHamlet, idOthello}) {
+		t.Fatalf("subscribers %v", got)
+	}
+	if m := eventJSON(t, addEvent); m["subscriptions"].([]any)[0].(map[string]any)["subscribers"] == nil {
+		t.Fatalf("subscribers absent from the JSON: %v", m)
+	}
+}

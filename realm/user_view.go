@@ -19,7 +19,7 @@ type User struct {
 	IsOwner        bool                         `json:"is_owner"`
 	IsAdmin        bool                         `json:"is_admin"`
 	IsGuest        bool                         `json:"is_guest"`
-	IsBillingAdmin bool                         `json:"is_billing_admin"`
+	IsBillingAdmin *bool                        `json:"is_billing_admin,omitempty"` // below feature level 363
 	IsBot          bool                         `json:"is_bot"`
 	BotType        *int                         `json:"bot_type"`
 	BotOwnerID     *int                         `json:"bot_owner_id"`
@@ -41,7 +41,7 @@ type OwnUser struct {
 	FullName       string `json:"full_name"`
 	IsAdmin        bool   `json:"is_admin"`
 	IsOwner        bool   `json:"is_owner"`
-	IsBillingAdmin bool   `json:"is_billing_admin"`
+	IsBillingAdmin *bool  `json:"is_billing_admin,omitempty"` // below feature level 363
 	Role           int    `json:"role"`
 	IsGuest        bool   `json:"is_guest"`
 	IsBot          bool   `json:"is_bot"`
@@ -74,19 +74,18 @@ type RealmBotAddEvent struct {
 
 // Bot is a bot as register's realm_bots and realm_bot events show it.
 type Bot struct {
-	UserID                      int     `json:"user_id"`
-	FullName                    string  `json:"full_name"`
-	APIKey                      string  `json:"api_key"`
-	Email                       string  `json:"email"`
-	AvatarURL                   string  `json:"avatar_url"`
-	BotType                     int     `json:"bot_type"`
-	IsActive                    bool    `json:"is_active"`
-	OwnerID                     *int    `json:"owner_id"`
-	Owner                       *string `json:"owner"`
-	DefaultSendingStream        *string `json:"default_sending_stream"`
-	DefaultEventsRegisterStream *string `json:"default_events_register_stream"`
-	DefaultAllPublicStreams     bool    `json:"default_all_public_streams"`
-	Services                    []any   `json:"services"`
+	UserID                      int          `json:"user_id"`
+	FullName                    string       `json:"full_name"`
+	APIKey                      string       `json:"api_key"`
+	Email                       string       `json:"email"`
+	AvatarURL                   string       `json:"avatar_url"`
+	BotType                     int          `json:"bot_type"`
+	IsActive                    bool         `json:"is_active"`
+	OwnerID                     *int         `json:"owner_id"`
+	DefaultSendingStream        *string      `json:"default_sending_stream"`
+	DefaultEventsRegisterStream *string      `json:"default_events_register_stream"`
+	DefaultAllPublicStreams     bool         `json:"default_all_public_streams"`
+	Services                    []BotService `json:"services"`
 }
 
 // UserViewOptions choose optional parts of user objects.
@@ -96,6 +95,16 @@ type UserViewOptions struct {
 	ClientGravatar bool
 	// IncludeCustomProfileFields adds profile_data to non-bot users.
 	IncludeCustomProfileFields bool
+}
+
+// billingAdminField is is_billing_admin (always false here) for the
+// feature levels that still send it, else nil (absent).
+func (r *Realm) billingAdminField() *bool {
+	if r.opts.FeatureLevel >= billingAdminRemovedLevel {
+		return nil
+	}
+	f := false
+	return &f
 }
 
 // isoTime formats a UNIX time as Python's isoformat() does for UTC.
@@ -114,6 +123,7 @@ func (r *Realm) userView(viewer, target *user.User, o UserViewOptions) User {
 		IsBot: target.IsBot(), IsSystemBot: target.IsSystemBot, Role: int(target.Role), Timezone: target.Timezone,
 		AvatarURL: r.avatarURL(viewer, target, o.ClientGravatar), AvatarVersion: target.AvatarVersion,
 		IsImportedStub: target.IsImportedStub, IsDeleted: target.IsDeleted,
+		IsBillingAdmin: r.billingAdminField(),
 	}
 	if r.canSeeDeliveryEmail(viewer, target) {
 		email := target.DeliveryEmail
@@ -139,7 +149,7 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 		IsAdmin: u.Role.IsAdmin(), IsOwner: u.Role == user.RoleOwner, Role: int(u.Role), IsGuest: u.IsGuest(),
 		IsBot: u.IsBot(), IsActive: u.IsActive, IsImportedStub: u.IsImportedStub, Timezone: u.Timezone,
 		DateJoined: isoTime(u.DateJoined), MaxMessageID: r.maxMessageIDOf(u.ID), UserID: u.ID,
-		DeliveryEmail: u.DeliveryEmail,
+		DeliveryEmail: u.DeliveryEmail, IsBillingAdmin: r.billingAdminField(),
 	}
 	if u.IsBot() {
 		bt := int(u.BotType)
@@ -158,14 +168,18 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 func (r *Realm) botView(u *user.User) Bot {
 	b := Bot{
 		UserID: u.ID, FullName: u.FullName, APIKey: u.APIKey, Email: u.DeliveryEmail, AvatarURL: u.AvatarURL,
-		BotType: int(u.BotType), IsActive: u.IsActive, Services: []any{},
+		BotType: int(u.BotType), IsActive: u.IsActive, Services: []BotService{},
 	}
 	if o := r.users[u.BotOwnerID]; o != nil {
-		id, email := o.ID, r.apiEmail(o)
-		b.OwnerID, b.Owner = &id, &email
+		id := o.ID
+		b.OwnerID = &id
 	}
 	return b
 }
+
+// BotService is an outgoing-webhook or embedded bot's service; services
+// are not modelled yet, so bots have none.
+type BotService struct{}
 
 // mediumAvatarURL is the 500-pixel variant of u's avatar URL.
 func mediumAvatarURL(u *user.User) string {
@@ -199,7 +213,7 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmUsers: active, RealmNonActiveUsers: inactive, CrossRealmBots: crossRealm,
 		UserID: me.ID, Email: own.Email, DeliveryEmail: me.DeliveryEmail, FullName: me.FullName,
 		IsAdmin: own.IsAdmin, IsOwner: own.IsOwner, IsModerator: me.Role == user.RoleModerator,
-		IsGuest: own.IsGuest, IsBillingAdmin: false, AvatarSource: me.AvatarSource,
+		IsGuest: own.IsGuest, IsBillingAdmin: r.billingAdminField(), AvatarSource: me.AvatarSource,
 		AvatarURL: me.AvatarURL, AvatarURLMedium: mediumAvatarURL(me),
 		CanCreateStreams:          canPublic || canPrivate,
 		CanCreatePublicStreams:    canPublic,

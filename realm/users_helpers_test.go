@@ -37,7 +37,7 @@ func usersWantKeys(t *testing.T, what string, got []string, want ...string) {
 
 // usersBaseKeys are the keys of every user object.
 var usersBaseKeys = []string{"user_id", "delivery_email", "email", "full_name", "date_joined", "is_active", "is_owner",
-	"is_admin", "is_guest", "is_billing_admin", "is_bot", "bot_type", "bot_owner_id", "role", "timezone", "avatar_url",
+	"is_admin", "is_guest", "is_bot", "bot_type", "bot_owner_id", "role", "timezone", "avatar_url",
 	"avatar_version", "is_imported_stub"}
 
 func usersCount(t *testing.T, r *Realm) int {

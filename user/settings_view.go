@@ -49,7 +49,7 @@ type SettingsView struct {
 	WebInboxShowChannelFolders                    bool             `json:"web_inbox_show_channel_folders"`
 	Timezone                                      string           `json:"timezone"`
 	EnterSends                                    bool             `json:"enter_sends"`
-	DenseMode                                     bool             `json:"dense_mode"`
+	DenseMode                                     *bool            `json:"dense_mode,omitempty"` // below feature level 364; see WithDenseMode
 	EnableStreamDesktopNotifications              bool             `json:"enable_stream_desktop_notifications"`
 	EnableStreamEmailNotifications                bool             `json:"enable_stream_email_notifications"`
 	EnableStreamPushNotifications                 bool             `json:"enable_stream_push_notifications"`
@@ -106,7 +106,7 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility) Setting
 		TranslateEmoticons:                            false,
 		DisplayEmojiReactionUsers:                     true,
 		DefaultLanguage:                               "en",
-		WebHomeView:                                   "recent",
+		WebHomeView:                                   "inbox",
 		WebEscapeNavigatesToHomeView:                  true,
 		LeftSideUserlist:                              false,
 		Emojiset:                                      "google",
@@ -118,7 +118,6 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility) Setting
 		WebInboxShowChannelFolders:                    true,
 		Timezone:                                      timezone,
 		EnterSends:                                    s.EnterSends,
-		DenseMode:                                     true,
 		EnableStreamDesktopNotifications:              false,
 		EnableStreamEmailNotifications:                false,
 		EnableStreamPushNotifications:                 false,
@@ -156,4 +155,12 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility) Setting
 		EmojisetChoices:                               EmojisetChoices,
 		AvailableNotificationSounds:                   NotificationSounds,
 	}
+}
+
+// WithDenseMode adds the dense_mode setting (true, its old default), which
+// servers below feature level 364 still send.
+func (v SettingsView) WithDenseMode() SettingsView {
+	on := true
+	v.DenseMode = &on
+	return v
 }

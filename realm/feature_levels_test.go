@@ -1,0 +1,90 @@
+package realm
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The register answer and user objects carry what the advertised feature
+// level carries: fields Zulip removed are gone from that level on, renamed
+// ones change name at theirs.
+func TestShapeFollowsFeatureLevel(t *testing.T) {
+	type check struct {
+		key     string
+		present bool
+	}
+	for _, c := range []struct {
+		level  int
+		checks []check
+	}{
+		{218, []check{{"is_billing_admin", true}, {"realm_notifications_stream_id", true}, {"realm_signup_notifications_stream_id", true},
+			{"realm_new_stream_announcements_stream_id", false}, {"realm_zulip_update_announcements_stream_id", false},
+			{"realm_url", false}, {"realm_uri", true}, {"user_settings.dense_mode", true}}},
+		{241, []check{{"is_billing_admin", true}, {"realm_notifications_stream_id", false}, {"realm_new_stream_announcements_stream_id", true},
+			{"realm_signup_announcements_stream_id", true}, {"realm_zulip_update_announcements_stream_id", false}, {"realm_url", false}}},
+		{363, []check{{"is_billing_admin", false}, {"realm_zulip_update_announcements_stream_id", true}, {"realm_url", true},
+			{"user_settings.dense_mode", true}}},
+		{DefaultFeatureLevel, []check{{"is_billing_admin", false}, {"realm_notifications_stream_id", false},
+			{"realm_signup_notifications_stream_id", false}, {"realm_new_stream_announcements_stream_id", true},
+			{"demo_organization_scheduled_deletion_date", false}, {"user_settings.dense_mode", false}, {"realm_users.0.is_billing_admin", false}}},
+	} {
+		r, _ := newTestRealm(t, WithFeatureLevel(c.level, "test"))
+		state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm", "realm_user", "user_settings"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(state)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		has := func(path string) bool {
+			var cur any = m
+			for _, part := range splitPath(path) {
+				switch v := cur.(type) {
+				case map[string]any:
+					var ok bool
+					if cur, ok = v[part]; !ok {
+						return false
+					}
+				case []any:
+					if len(v) == 0 {
+						return false
+					}
+					cur = v[0]
+				default:
+					return false
+				}
+			}
+			return true
+		}
+		for _, ch := range c.checks {
+			if has(ch.key) != ch.present {
+				t.Errorf("feature level %d: %s present=%v, want %v", c.level, ch.key, !ch.present, ch.present)
+			}
+		}
+		own, _ := r.As(idHamlet).OwnUser(bg)
+		if (own.IsBillingAdmin != nil) != (c.level < billingAdminRemovedLevel) {
+			t.Errorf("feature level %d: GET /users/me is_billing_admin %v", c.level, own.IsBillingAdmin)
+		}
+	}
+}
+
+func splitPath(p string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i == len(p) || p[i] == '.' {
+			out = append(out, p[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// Personal settings use Zulip's current defaults.
+func TestUserSettingsDefaults(t *testing.T) {
+	r, _ := newTestRealm(t)
+	state, _ := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"user_settings"}})
+	if state.UserSettings.WebHomeView != "inbox" {
+		t.Fatalf("web_home_view %q, want Zulip's default inbox", state.UserSettings.WebHomeView)
+	}
+}
