@@ -22,7 +22,8 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	if report {
-		fmt.Printf("contract: validated %d responses, %d distinct deviations\n", probe.n, len(probe.fails))
+		fmt.Printf("contract: validated %d responses (%d more with a status the operation does not document), %d distinct deviations\n",
+			probe.n, probe.undocumented, len(probe.fails))
 		var keys []string
 		for k := range probe.fails {
 			keys = append(keys, k)
