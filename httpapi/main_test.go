@@ -7,23 +7,29 @@ import (
 	"testing"
 )
 
-// TestMain turns the contract check on when MINIZULIP_CONTRACT=report and
-// prints what it found after the tests (see contract_test.go).
+// TestMain runs the package's tests under the contract check (see
+// contract_test.go) and fails them when a response deviates from Zulip's
+// description.
 func TestMain(m *testing.M) {
-	report := os.Getenv("MINIZULIP_CONTRACT") == "report"
-	if report {
+	check := os.Getenv("MINIZULIP_CONTRACT") != "off"
+	if check {
 		loadProbe()
 		if probe.err != nil {
-			fmt.Printf("contract: %s unavailable (%v); not checked\n", contractDescription, probe.err)
-			report = false
+			fmt.Printf("contract: %s unavailable (%v); responses not checked\n", contractDescription, probe.err)
+			check = false
 		} else {
 			responseObserver = contractCheck
 		}
 	}
 	code := m.Run()
-	if report {
-		fmt.Printf("contract: validated %d responses (%d more with a status the operation does not document), %d distinct deviations\n",
-			probe.n, probe.undocumented, len(probe.fails))
+	if !check {
+		os.Exit(code)
+	}
+	if testing.Verbose() || len(probe.fails) > 0 {
+		fmt.Printf("contract: validated %d responses and %d events (%d more responses have a status their operation does not document), %d distinct deviations\n",
+			probe.n, probe.events, probe.undocumented, len(probe.fails))
+	}
+	if len(probe.fails) > 0 {
 		var keys []string
 		for k := range probe.fails {
 			keys = append(keys, k)
@@ -31,6 +37,10 @@ func TestMain(m *testing.M) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			fmt.Printf("%4d %s\n", probe.fails[k], k)
+		}
+		fmt.Println("FAIL: responses deviate from Zulip's API description")
+		if code == 0 {
+			code = 1
 		}
 	}
 	os.Exit(code)
