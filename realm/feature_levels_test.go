@@ -88,3 +88,31 @@ func TestUserSettingsDefaults(t *testing.T) {
 		t.Fatalf("web_home_view %q, want Zulip's default inbox", state.UserSettings.WebHomeView)
 	}
 }
+
+// Subscription results follow the advertised level: keyed by API email
+// below 289, by user ID from it; new_subscription_messages_sent from 397.
+func TestSubscribeResultFollowsFeatureLevel(t *testing.T) {
+	for _, c := range []struct {
+		level       int
+		key         string
+		sentPresent bool
+	}{
+		{218, "user11@zulipdev.com", false},
+		{subscribersKeyedByIDLevel - 1, "user11@zulipdev.com", false},
+		{subscribersKeyedByIDLevel, "11", false},
+		{newSubscriptionMessagesLevel, "11", true},
+		{DefaultFeatureLevel, "11", true},
+	} {
+		r, _ := newTestRealm(t, WithFeatureLevel(c.level, "test"))
+		res, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Rome"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Subscribed[c.key]) != 1 || len(res.Subscribed) != 1 {
+			t.Errorf("feature level %d: subscribed %v, want key %q", c.level, res.Subscribed, c.key)
+		}
+		if (res.NewSubscriptionMessagesSent != nil) != c.sentPresent {
+			t.Errorf("feature level %d: new_subscription_messages_sent %v", c.level, res.NewSubscriptionMessagesSent)
+		}
+	}
+}
