@@ -71,3 +71,18 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// Over HTTP, a guest's register with all_public_streams is refused with
+// Zulip's answer, and opens no queue.
+func TestGuestCannotRegisterAllPublicStreams(t *testing.T) {
+	e := newMsgEnv(t)
+	st, body := e.do("polonius@zulip.com", "POST", "/register", url.Values{"all_public_streams": {"true"}})
+	e.fail(st, body, 400, "BAD_REQUEST", "User not authorized for this query")
+	if n := e.realm.QueueCount(); n != 0 {
+		t.Fatalf("%d queues after a refused register", n)
+	}
+	st, body = e.do("othello@zulip.com", "POST", "/register", url.Values{"all_public_streams": {"true"}})
+	if st != 200 || body["queue_id"] == nil {
+		t.Fatalf("a member's all_public_streams register: %d %v", st, body)
+	}
+}

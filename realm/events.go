@@ -78,6 +78,11 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 			if !q.Config().opts.AllPublicStreams || slices.ContainsFunc(recipients, func(rc messageRecipient) bool { return rc.userID == q.UserID() }) {
 				return queued{}, false
 			}
+			// Access is checked where data leaves the engine: a queue's
+			// options never grant what its user may not read.
+			if !r.historyReadableBy(ch, q.UserID()) {
+				return queued{}, false
+			}
 			return entry(q, 0)
 		})
 	}
@@ -98,6 +103,10 @@ func (a *Actor) RegisterQueue(ctx context.Context, opts QueueOptions) (ans *Queu
 // least for reading), so no change can fall between a state snapshot taken
 // under the same lock and the queue's start.
 func (r *Realm) newQueue(me *user.User, opts QueueOptions) (*Queue, error) {
+	if opts.AllPublicStreams && me.IsGuest() {
+		// Zulip's answer: guests may not read every public channel.
+		return nil, BadRequest("User not authorized for this query")
+	}
 	narrow, err := r.compileEventNarrow(me, opts.Narrow)
 	if err != nil {
 		return nil, err

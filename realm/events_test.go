@@ -281,3 +281,30 @@ func TestAllPublicStreamsQueues(t *testing.T) {
 		t.Fatal("a plain queue only gets messages its user received")
 	}
 }
+
+// A guest may not register for every public channel's messages, as on
+// Zulip; and fan-out never hands an all_public_streams queue a message its
+// user may not read, even when the queue got past registration.
+func TestAllPublicStreamsRespectsAccess(t *testing.T) {
+	r, _ := newTestRealm(t)
+	_, err := r.As(idPolonius).RegisterQueue(bg, QueueOptions{AllPublicStreams: true})
+	wantCode(t, err, CodeBadRequest, "User not authorized for this query")
+	if r.QueueCount() != 0 {
+		t.Fatal("a refused register left a queue")
+	}
+	q := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"message"}})
+	// Make the queue ask for all public channels behind the check's back,
+	// as a bug elsewhere might: fan-out must still refuse.
+	q.Config().opts.AllPublicStreams = true
+	if _, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "castle", "guests may not read this"); err != nil {
+		t.Fatal(err)
+	}
+	if evs := pending(t, r, idPolonius, q, -1); len(evs) != 0 {
+		t.Fatalf("guest's queue got %+v", evs)
+	}
+	member := mustQueue(t, r, idOthello, QueueOptions{EventTypes: []string{"message"}, AllPublicStreams: true})
+	r.As(idHamlet).SendChannelMessage(bg, "Verona", "x", "public")
+	if evs := pending(t, r, idOthello, member, -1); len(evs) != 1 {
+		t.Fatalf("member's all_public_streams queue got %d events", len(evs))
+	}
+}
