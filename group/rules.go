@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/minizulip/minizulip/topic"
 )
 
 // ReservedPrefixes may not start a user group's name.
@@ -20,12 +22,16 @@ type NameError string
 func (e NameError) Error() string { return string(e) }
 
 // CheckName applies the syntax rules of a user group's name and returns
-// it trimmed: not empty, at most MaxNameLength characters, no reserved
-// prefix. Whether the name is free is the realm's to say.
+// it trimmed: not empty, printable (see topic.FirstUnprintable), at most
+// MaxNameLength characters, no reserved prefix. Whether the name is free is the realm's to say.
 func CheckName(raw string) (string, error) {
 	name := strings.TrimSpace(raw)
 	if name == "" {
-		return "", NameError("User group name cannot be empty.")
+		return "", NameError("User group name can't be empty!")
+	}
+	if pos := topic.FirstUnprintable(name); pos > 0 {
+		// Zulip's database refuses such names; minizulip says why.
+		return "", NameError(fmt.Sprintf("Invalid character in user group name, at position %d.", pos))
 	}
 	if utf8.RuneCountInString(name) > MaxNameLength {
 		return "", NameError(fmt.Sprintf("User group name cannot exceed %d characters.", MaxNameLength))

@@ -12,10 +12,11 @@ func TestCheckName(t *testing.T) {
 		t.Fatalf("%q %v", got, err)
 	}
 	for raw, msg := range map[string]string{
-		"   ":                    "User group name cannot be empty.",
+		"   ":                    "User group name can't be empty!",
 		strings.Repeat("é", 101): "User group name cannot exceed 100 characters.",
 		"role:admins":            "User group name cannot start with 'role:'.",
 		"@team":                  "User group name cannot start with '@'.",
+		"nul\x00name":            "Invalid character in user group name, at position 4.",
 		"channel:x":              "User group name cannot start with 'channel:'.",
 	} {
 		if _, err := CheckName(raw); err == nil || err.Error() != msg {

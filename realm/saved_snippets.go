@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -116,6 +117,12 @@ func (r *Realm) checkSnippet(title, content *string) error {
 	}
 	if utf8.RuneCountInString(*title) > maxSnippetTitleLength {
 		return BadRequest("title is too long (limit: %d characters)", maxSnippetTitleLength)
+	}
+	if pos := topic.FirstUnprintable(*title); pos > 0 {
+		return BadRequest("Invalid character in title, at position %d.", pos)
+	}
+	if strings.IndexByte(*content, 0) >= 0 {
+		return BadRequest("Content must not contain null bytes")
 	}
 	if strings.TrimSpace(*content) == "" {
 		return BadRequest("Content cannot be empty.")

@@ -39,7 +39,7 @@ func TestCreateAndListUserGroups(t *testing.T) {
 	if len(evs) != 1 || eventJSON(t, evs[0])["op"] != "add" {
 		t.Fatalf("events %+v", evs)
 	}
-	for name, msg := range map[string]string{"": "User group name cannot be empty.", "role:x": "cannot start with 'role:'",
+	for name, msg := range map[string]string{"": "User group name can't be empty!", "role:x": "cannot start with 'role:'",
 		"@x": "cannot start with '@'", "players": "User group 'players' already exists."} {
 		_, err := r.As(idHamlet).CreateUserGroup(bg, CreateGroupRequest{Name: name})
 		wantCode(t, err, CodeBadRequest, msg)
