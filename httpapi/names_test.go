@@ -37,3 +37,29 @@ func TestNamesRefuseUnprintableCharacters(t *testing.T) {
 		t.Fatal("a refused message was stored")
 	}
 }
+
+// An incoming-webhook bot's key sends messages and nothing else: every
+// other route answers as Zulip does (issue 14, item 2).
+func TestIncomingWebhookBotOnlySends(t *testing.T) {
+	e := newMsgEnv(t)
+	const bot = "webhook-bot@zulip.com"
+	st, body := e.do(bot, "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"alerts"}, "content": {"build failed"}})
+	if st != 200 || body["id"] == nil {
+		t.Fatalf("webhook bot send: %d %v", st, body)
+	}
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/messages"}, {"GET", "/users"}, {"GET", "/users/me"}, {"POST", "/register"},
+		{"GET", "/users/me/subscriptions"}, {"POST", "/users/me/subscriptions"},
+	} {
+		st, body := e.do(bot, c.method, c.path, url.Values{"anchor": {"newest"}, "num_before": {"1"}, "num_after": {"0"},
+			"subscriptions": {`[{"name":"x"}]`}})
+		e.fail(st, body, 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
+	}
+	if n := e.realm.QueueCount(); n != 0 {
+		t.Fatalf("the bot opened %d queues", n)
+	}
+	// A generic bot is not limited.
+	if st, _ := e.do("default-bot@zulip.com", "GET", "/users/me", nil); st != 200 {
+		t.Fatalf("generic bot: %d", st)
+	}
+}

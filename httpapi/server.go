@@ -130,6 +130,9 @@ type route struct {
 	public bool
 	// apiOnly keeps the route off /json (the dev login endpoints).
 	apiOnly bool
+	// webhookBots lets incoming-webhook bots call the route; Zulip keeps
+	// them off every other one.
+	webhookBots bool
 }
 
 // call is one authenticated request being served.
@@ -172,6 +175,10 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 					w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
 				}
 				writeError(w, err)
+				return
+			}
+			if actor.IsIncomingWebhookBot() && !rt.webhookBots {
+				writeError(w, realm.Unauthorized("This API is not available to incoming webhook bots."))
 				return
 			}
 			c.actor = actor

@@ -11,6 +11,8 @@ import (
 type Actor struct {
 	r  *Realm
 	id int
+	// incomingWebhook is set by Authenticate for incoming-webhook bots.
+	incomingWebhook bool
 }
 
 // As returns an Actor for userID. Operations fail with UNAUTHORIZED when
@@ -27,6 +29,11 @@ func (r *Realm) ActiveActor(userID int) (*Actor, error) {
 	}
 	return a, nil
 }
+
+// IsIncomingWebhookBot reports whether the actor, as authenticated by
+// Authenticate, is an incoming-webhook bot: Zulip lets such bots call only
+// the endpoints meant for them (sending messages, webhook integrations).
+func (a *Actor) IsIncomingWebhookBot() bool { return a.incomingWebhook }
 
 // UserID is the acting user's ID.
 func (a *Actor) UserID() int { return a.id }
@@ -50,7 +57,7 @@ func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
 		if !u.IsActive {
 			return Unauthorized("Account is deactivated")
 		}
-		actor = &Actor{r: r, id: u.ID}
+		actor = &Actor{r: r, id: u.ID, incomingWebhook: u.BotType == user.IncomingWebhook}
 		return nil
 	})
 	return actor, err
