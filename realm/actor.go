@@ -24,14 +24,17 @@ func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 // authenticate users themselves, such as httpapi's browser sessions.
 func (r *Realm) ActiveActor(userID int) (*Actor, error) {
 	a := r.As(userID)
-	if err := a.checkActive(); err != nil {
+	if err := a.read(func(me *user.User) error {
+		a.incomingWebhook = me.BotType == user.IncomingWebhook
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
 // IsIncomingWebhookBot reports whether the actor, as authenticated by
-// Authenticate, is an incoming-webhook bot: Zulip lets such bots call only
+// Authenticate or ActiveActor, is an incoming-webhook bot: Zulip lets such bots call only
 // the endpoints meant for them (sending messages, webhook integrations).
 func (a *Actor) IsIncomingWebhookBot() bool { return a.incomingWebhook }
 
