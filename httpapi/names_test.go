@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,16 @@ func TestIncomingWebhookBotOnlySends(t *testing.T) {
 	// A generic bot is not limited.
 	if st, _ := e.do("default-bot@zulip.com", "GET", "/users/me", nil); st != 200 {
 		t.Fatalf("generic bot: %d", st)
+	}
+}
+
+// Over HTTP, a send whose body passes the cap is a 413 and stores nothing.
+func TestOversizeSendIs413(t *testing.T) {
+	e := newMsgEnv(t)
+	form := url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"big"}, "content": {strings.Repeat("x", maxBodyBytes)}}
+	st, body := e.do("hamlet@zulip.com", "POST", "/messages", form)
+	e.fail(st, body, 413, "BAD_REQUEST", "Request body too large (limit: 64 MiB)")
+	if e.realm.MessageCount() != 0 {
+		t.Fatal("an oversize send stored a message")
 	}
 }

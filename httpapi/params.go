@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -17,7 +18,23 @@ import (
 )
 
 // maxBodyBytes bounds a request body; uploads get their own limit later.
+// A larger body is refused whole with 413 (errBodyTooLarge), never cut
+// short and processed.
 const maxBodyBytes = 64 << 20
+
+// errBodyTooLarge answers a body over maxBodyBytes, with the status
+// Zulip's front end gives (413).
+var errBodyTooLarge = &realm.Error{Code: realm.CodeBadRequest, Status: http.StatusRequestEntityTooLarge,
+	Msg: "Request body too large (limit: 64 MiB)"}
+
+// bodyError maps a failure to read a body: over the limit is a 413.
+func bodyError(err error, fallback string) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) || errors.Is(err, multipart.ErrMessageTooLarge) {
+		return errBodyTooLarge
+	}
+	return realm.BadRequest("%s", fallback)
+}
 
 // params is the merged parameter set of one request: form body fields
 // (urlencoded or multipart, for every method, DELETE included) first, then
@@ -36,12 +53,16 @@ type params struct {
 func parseParams(req *http.Request) (*params, error) {
 	p := &params{vals: map[string]string{}, used: map[string]bool{}}
 	if req.Body != nil && req.Method != http.MethodGet && req.Method != http.MethodHead {
+		if req.ContentLength > maxBodyBytes {
+			return nil, errBodyTooLarge
+		}
+		limited := http.MaxBytesReader(nil, req.Body, maxBodyBytes)
 		ct, ctParams, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
 		switch ct {
 		case "application/x-www-form-urlencoded", "":
-			body, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes))
+			body, err := io.ReadAll(limited)
 			if err != nil {
-				return nil, realm.BadRequest("Could not read the request body")
+				return nil, bodyError(err, "Could not read the request body")
 			}
 			if len(bytes.TrimSpace(body)) > 0 {
 				form, err := url.ParseQuery(string(body))
@@ -55,7 +76,7 @@ func parseParams(req *http.Request) (*params, error) {
 			if boundary == "" {
 				return nil, realm.BadRequest("Malformed multipart body")
 			}
-			body := bufio.NewReader(io.LimitReader(req.Body, maxBodyBytes))
+			body := bufio.NewReader(limited)
 			if _, err := body.Peek(1); err == io.EOF {
 				// An empty multipart body, as zulip-js sends for calls
 				// without parameters: Zulip reads it as no parameters.
@@ -63,7 +84,7 @@ func parseParams(req *http.Request) (*params, error) {
 			}
 			form, err := multipart.NewReader(body, boundary).ReadForm(32 << 20)
 			if err != nil {
-				return nil, realm.BadRequest("Malformed multipart body")
+				return nil, bodyError(err, "Malformed multipart body")
 			}
 			p.addValues(form.Value)
 			p.files = form.File

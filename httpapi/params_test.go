@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -330,4 +331,36 @@ func TestEmptyMultipartBodyIsNoParameters(t *testing.T) {
 	bad.Header.Set("Content-Type", "multipart/form-data; boundary=----zulipjs")
 	_, err = parseParams(bad)
 	paramsWantErr(t, "garbage multipart", err, realm.CodeBadRequest, "Malformed multipart body")
+}
+
+// A body over the cap is refused whole with 413, whether it announces its
+// length or streams it, and nothing in it is processed (issue 14, item 5).
+func TestOversizeBodyIs413(t *testing.T) {
+	huge := strings.Repeat("x", maxBodyBytes+1)
+	for name, mk := range map[string]func() *http.Request{
+		"announced": func() *http.Request {
+			req := httptest.NewRequest("POST", "/x", strings.NewReader("content="+huge))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			return req
+		},
+		"streamed": func() *http.Request {
+			req := httptest.NewRequest("POST", "/x", io.MultiReader(strings.NewReader("content="), strings.NewReader(huge)))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.ContentLength = -1
+			return req
+		},
+		"multipart": func() *http.Request {
+			body := "--B\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\n" + huge + "\r\n--B--\r\n"
+			req := httptest.NewRequest("POST", "/x", io.MultiReader(strings.NewReader(body)))
+			req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
+			req.ContentLength = -1
+			return req
+		},
+	} {
+		_, err := parseParams(mk())
+		var re *realm.Error
+		if !errors.As(err, &re) || re.Status != http.StatusRequestEntityTooLarge || re.Code != realm.CodeBadRequest {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }

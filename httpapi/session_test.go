@@ -36,6 +36,11 @@ func TestDevLoginSessionAndBots(t *testing.T) {
 		if c.Name == "csrftoken" {
 			csrf = c.Value
 		}
+		// The session cookie is out of scripts' reach; both stay on
+		// same-site requests (issue 14, item 6).
+		if c.SameSite != http.SameSiteLaxMode || c.HttpOnly != (c.Name == "sessionid") {
+			t.Errorf("cookie %s: SameSite %v HttpOnly %v", c.Name, c.SameSite, c.HttpOnly)
+		}
 	}
 	if login["result"] != "success" || csrf == "" || len(resp.Cookies()) != 2 {
 		t.Fatalf("dev login %v cookies %v", login, resp.Cookies())

@@ -48,8 +48,10 @@ func (st *sessionStore) lookup(id string) (session, bool) {
 // setCookies logs the client's browser session in: the sessionid and
 // csrftoken cookies Zulip's web app and go-zulip's suite read.
 func (s session) setCookies(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: "csrftoken", Value: s.csrfToken, Path: "/"})
-	http.SetCookie(w, &http.Cookie{Name: "sessionid", Value: s.id, Path: "/"})
+	// The CSRF token stays readable by the page's scripts, which echo it;
+	// the session ID does not. Both stay on same-site requests.
+	http.SetCookie(w, &http.Cookie{Name: "csrftoken", Value: s.csrfToken, Path: "/", SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: "sessionid", Value: s.id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
 // errCSRF is Zulip's answer to an unsafe /json request without the
