@@ -31,6 +31,9 @@ type Options struct {
 	// APIKeys fixes the API keys of seeded users, by email (case-insensitive).
 	// Users not listed get a random key.
 	APIKeys map[string]string
+	// APIKeySeed, when set, derives every other user's API key from it and
+	// the user's email, so that keys are the same on every run.
+	APIKeySeed string
 	// Settings, when set, adjusts the realm settings after seeding.
 	Settings func(*Settings)
 	// HeartbeatInterval is how long a GET /events waits before answering
@@ -60,6 +63,11 @@ func WithFeatureLevel(level int, version string) Option {
 
 // WithLimits replaces the size limits.
 func WithLimits(l Limits) Option { return func(o *Options) { o.Limits = l } }
+
+// WithAPIKeySeed derives every user's API key (but those WithAPIKeys
+// fixes) from seed and the email, so that test suites in any language
+// can hard-code credentials across runs.
+func WithAPIKeySeed(seed string) Option { return func(o *Options) { o.APIKeySeed = seed } }
 
 // WithAPIKeys fixes API keys by user email.
 func WithAPIKeys(keys map[string]string) Option { return func(o *Options) { o.APIKeys = keys } }

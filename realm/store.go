@@ -49,6 +49,9 @@ func (r *Realm) fixedAPIKey(email string) string {
 			return k
 		}
 	}
+	if r.opts.APIKeySeed != "" {
+		return user.DerivedAPIKey(r.opts.APIKeySeed, email)
+	}
 	return user.NewAPIKey()
 }
 

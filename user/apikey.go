@@ -1,6 +1,10 @@
 package user
 
-import "crypto/rand"
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+)
 
 // APIKeyLength is the length of Zulip's API keys.
 const APIKeyLength = 32
@@ -32,4 +36,17 @@ func WellFormedAPIKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// DerivedAPIKey is the API key a seed gives an email (case-insensitive):
+// the same on every run, and unguessable without the seed.
+func DerivedAPIKey(seed, email string) string {
+	mac := hmac.New(sha256.New, []byte(seed))
+	mac.Write([]byte(NormalizeEmail(email)))
+	sum := mac.Sum(nil)
+	var b [APIKeyLength]byte
+	for i := range b {
+		b[i] = apiKeyAlphabet[int(sum[i])%len(apiKeyAlphabet)]
+	}
+	return string(b[:])
 }

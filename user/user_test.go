@@ -171,3 +171,13 @@ func TestAPIKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestDerivedAPIKeys(t *testing.T) {
+	a := DerivedAPIKey("suite", "Iago@zulip.com")
+	if a != DerivedAPIKey("suite", "iago@ZULIP.com") || !WellFormedAPIKey(a) {
+		t.Fatalf("derived key %q is not stable or well formed", a)
+	}
+	if a == DerivedAPIKey("other", "iago@zulip.com") || a == DerivedAPIKey("suite", "hamlet@zulip.com") {
+		t.Fatal("keys of other seeds or emails collide")
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/minizulip/minizulip/httpapi"
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/user"
 )
 
 func main() {
@@ -47,7 +48,11 @@ type config struct {
 	version      string
 	seed         string
 	devEndpoints bool
+	apiKeySeed   string
 }
+
+// emptyRealmOwner is the one account of a -seed empty realm.
+const emptyRealmOwner = "owner@zulip.com"
 
 func parseFlags(args []string, out io.Writer) (config, error) {
 	var c config
@@ -57,8 +62,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.url, "url", "", "realm URL (realm_uri) to advertise; default http://<addr>")
 	fs.IntVar(&c.featureLevel, "feature-level", realm.DefaultFeatureLevel, "zulip_feature_level to advertise")
 	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
-	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (system bots only)`)
+	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
 	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
+	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -91,13 +97,24 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}
+	if c.apiKeySeed != "" {
+		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
+	}
 	r := realm.New(opts...)
+	account := "iago@zulip.com"
+	if c.seed == "empty" {
+		// An organization needs someone to run it: one owner.
+		if _, err := r.AddUser(realm.NewUser{Email: emptyRealmOwner, FullName: "Owner", Role: user.RoleOwner}); err != nil {
+			return err
+		}
+		account = emptyRealmOwner
+	}
 	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, httpapi.WithDevEndpoints(c.devEndpoints)))
 	defer cancelRequests()
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	printBanner(stdout, r, c.devEndpoints)
+	printBanner(stdout, r, c.devEndpoints, account)
 	if ready != nil {
 		ready(base)
 	}
@@ -132,18 +149,19 @@ func advertisedHost(a net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// printBanner tells where the realm is served and how to get credentials.
-func printBanner(w io.Writer, r *realm.Realm, devEndpoints bool) {
+// printBanner tells where the realm is served and how to get credentials,
+// showing account's.
+func printBanner(w io.Writer, r *realm.Realm, devEndpoints bool, account string) {
 	url := r.URL()
 	fmt.Fprintf(w, "minizulip: serving the Zulip dev realm at %s (feature level %d, version %s)\n",
 		url, r.FeatureLevel(), r.Version())
 	if devEndpoints {
 		fmt.Fprintf(w, "Log in as any seeded user (list: curl -s %s/api/v1/dev_list_users):\n", url)
-		fmt.Fprintf(w, "  curl -s -X POST %s/api/v1/dev_fetch_api_key -d username=iago@zulip.com\n", url)
-	}
-	if _, key, ok := r.APIKey("iago@zulip.com"); ok {
-		fmt.Fprintf(w, "Then call the API with the key, e.g. as iago (administrator):\n")
-		fmt.Fprintf(w, "  curl -s -u iago@zulip.com:%s %s/api/v1/users/me\n", key, url)
+		fmt.Fprintf(w, "  curl -s -X POST %s/api/v1/dev_fetch_api_key -d username=%s\n", url, account)
+		if _, key, ok := r.APIKey(account); ok {
+			fmt.Fprintf(w, "Then call the API with the key, e.g. as %s:\n", account)
+			fmt.Fprintf(w, "  curl -s -u %s:%s %s/api/v1/users/me\n", account, key, url)
+		}
 	}
 	fmt.Fprintln(w, "Press Ctrl-C to stop.")
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/user"
 )
 
 // mainStart runs the command with args on a free port and returns its URL,
@@ -201,5 +203,32 @@ func TestAdvertisedHost(t *testing.T) {
 		if got := advertisedHost(addr); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
+	}
+}
+
+// -seed empty is an organization with one owner, whose credentials the
+// banner prints; -api-key-seed makes keys the same on every run (issue 14,
+// items 9 and 10).
+func TestEmptySeedOwnerAndStableKeys(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, _, out := mainStart(t, "-addr", addr, "-seed", "empty", "-api-key-seed", "my-suite")
+	key := user.DerivedAPIKey("my-suite", emptyRealmOwner)
+	if !strings.Contains(out.String(), emptyRealmOwner+":"+key) || strings.Contains(out.String(), "iago") {
+		t.Fatalf("banner does not give the owner's stable credentials:\n%s", out.String())
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/api/v1/users/me", nil)
+	req.SetBasicAuth(emptyRealmOwner, key)
+	if status, me := mainGetJSON(t, req); status != 200 || me["role"] != float64(100) || me["email"] == nil {
+		t.Fatalf("owner's own user: %d %v", status, me)
+	}
+	req, _ = http.NewRequest("GET", "http://"+addr+"/api/v1/users", nil)
+	req.SetBasicAuth(emptyRealmOwner, key)
+	if status, users := mainGetJSON(t, req); status != 200 || len(users["members"].([]any)) != 1 {
+		t.Fatalf("an empty realm's users: %d %v", status, users["members"])
 	}
 }
