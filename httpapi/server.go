@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,8 @@ type Server struct {
 	allowed map[string][]string
 	// sessions are the browser logins of /json routes.
 	sessions sessionStore
+	// endpoints lists the routes, for Endpoints.
+	endpoints []Endpoint
 }
 
 // Option configures a Server.
@@ -60,7 +63,26 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
 	}
 	s.mux.HandleFunc("/", s.notRouted)
+	slices.SortFunc(s.endpoints, func(a, b Endpoint) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
 	return s
+}
+
+// Endpoint is one route the server serves: a method and a path below
+// /api/v1 (and /json, unless APIOnly), in Zulip's path syntax.
+type Endpoint struct {
+	Method, Path string
+	APIOnly      bool
+}
+
+// Endpoints lists every route the server serves, sorted by path, then
+// method; README's table of endpoints is checked against it.
+func (s *Server) Endpoints() []Endpoint {
+	return slices.Clone(s.endpoints)
 }
 
 // Realm is the realm the server serves.
@@ -156,6 +178,7 @@ func (c *call) pathInt(name string) (int, error) {
 }
 
 func (s *Server) handle(rt route) {
+	s.endpoints = append(s.endpoints, Endpoint{Method: rt.method, Path: rt.path, APIOnly: rt.apiOnly})
 	s.handlePrefix(APIPrefix, rt, s.authenticate)
 	if !rt.apiOnly {
 		s.handlePrefix(JSONPrefix, rt, s.authenticateSession)
