@@ -36,6 +36,8 @@ type Server struct {
 	sessions sessionStore
 	// endpoints lists the routes, for Endpoints.
 	endpoints []Endpoint
+	// allowedHosts, when set, are the Host names served (WithAllowedHosts).
+	allowedHosts map[string]bool
 }
 
 // Option configures a Server.
@@ -91,6 +93,10 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 // ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
 // paths with another method a JSON 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if !s.hostAllowed(req) {
+		writeBadHost(w)
+		return
+	}
 	if observe := responseObserver; observe != nil {
 		rec := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
 		s.mux.ServeHTTP(rec, req)

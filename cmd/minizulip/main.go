@@ -15,8 +15,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -49,6 +51,7 @@ type config struct {
 	seed         string
 	devEndpoints bool
 	apiKeySeed   string
+	allowHosts   string
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -64,6 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
 	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
 	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
+	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -109,7 +113,24 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		}
 		account = emptyRealmOwner
 	}
-	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, httpapi.WithDevEndpoints(c.devEndpoints)))
+	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints)}
+	if isLoopback(ln.Addr()) {
+		// DNS-rebinding protection: a loopback server answers only to
+		// loopback names (and those -allow-hosts adds).
+		hosts := append([]string{}, httpapi.LoopbackHosts...)
+		if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
+			hosts = append(hosts, u.Hostname()) // the advertised realm URL's host
+		}
+		for _, h := range strings.Split(c.allowHosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				hosts = append(hosts, h)
+			}
+		}
+		apiOpts = append(apiOpts, httpapi.WithAllowedHosts(hosts...))
+	} else if c.devEndpoints {
+		fmt.Fprintf(stdout, "WARNING: dev login is on and %s is not a loopback address: anyone who reaches it can log in as any user (-dev-endpoints=false turns it off)\n", ln.Addr())
+	}
+	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, apiOpts...))
 	defer cancelRequests()
 
 	served := make(chan error, 1)
@@ -134,6 +155,16 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		return err
 	}
 	return nil
+}
+
+// isLoopback reports whether a listener's address is a loopback one.
+func isLoopback(a net.Addr) bool {
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // advertisedHost is host:port of a listener for URLs; a wildcard address

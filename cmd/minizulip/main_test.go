@@ -232,3 +232,36 @@ func TestEmptySeedOwnerAndStableKeys(t *testing.T) {
 		t.Fatalf("an empty realm's users: %d %v", status, users["members"])
 	}
 }
+
+// On a loopback address the server answers only to loopback names, the
+// realm URL's host and -allow-hosts (DNS-rebinding protection); elsewhere
+// it warns that dev login is open (issue 14, item 6).
+func TestLoopbackHostsAndWarning(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, _, out := mainStart(t, "-addr", addr, "-allow-hosts", "zulip.local, dev.box")
+	_, port, _ := net.SplitHostPort(addr)
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200, "zulip.local:" + port: 200,
+		"dev.box": 200, "evil.example:" + port: 400, "127.0.0.1.nip.io:" + port: 400,
+	} {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/api/v1/server_settings", nil)
+		req.Host = host
+		status, body := mainGetJSON(t, req)
+		if status != want || (want == 400 && body["msg"] != "Invalid HTTP Host header") {
+			t.Errorf("Host %s: %d %v, want %d", host, status, body["msg"], want)
+		}
+	}
+	if strings.Contains(out.String(), "WARNING") {
+		t.Fatalf("a loopback server warned:\n%s", out.String())
+	}
+
+	_, _, out = mainStart(t, "-addr", "0.0.0.0:0")
+	if !strings.Contains(out.String(), "WARNING: dev login is on") {
+		t.Fatalf("no warning for a non-loopback server with dev login:\n%s", out.String())
+	}
+}
