@@ -1,9 +1,14 @@
 package httpapi
 
 import (
+	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/minizulip/minizulip/realm"
 )
 
 // Names refuse NUL and the other characters Zulip refuses, with a clear
@@ -73,5 +78,40 @@ func TestOversizeSendIs413(t *testing.T) {
 	e.fail(st, body, 413, "BAD_REQUEST", "Request body too large (limit: 64 MiB)")
 	if e.realm.MessageCount() != 0 {
 		t.Fatal("an oversize send stored a message")
+	}
+}
+
+// A stalled request body is cut off by the server's read timeout instead of
+// pinning the connection (issue 14, item 5): shown with a short timeout.
+func TestStalledBodyTimesOut(t *testing.T) {
+	srv, cancel := NewHTTPServer(New(realm.New()))
+	defer cancel()
+	if srv.ReadTimeout != BodyReadTimeout || srv.ReadHeaderTimeout <= 0 {
+		t.Fatalf("timeouts %v / %v", srv.ReadTimeout, srv.ReadHeaderTimeout)
+	}
+	srv.ReadTimeout = 200 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Announce a body, send a byte of it, then stall.
+	fmt.Fprintf(conn, "POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nx")
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	buf := make([]byte, 512)
+	for {
+		if _, err := conn.Read(buf); err != nil {
+			break // the server closed the connection (or answered and closed)
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("a stalled body held the connection for %v", d)
 	}
 }

@@ -88,6 +88,10 @@ func (ts *TestServer) Close() {
 	<-ts.done
 }
 
+// BodyReadTimeout bounds how long a request (headers and body) may take
+// to arrive.
+const BodyReadTimeout = 2 * time.Minute
+
 // NewHTTPServer wraps an API handler in an http.Server whose requests
 // derive from a context that cancel ends: call it before Shutdown so that
 // shutting down does not wait for long polls to time out.
@@ -96,7 +100,11 @@ func NewHTTPServer(h http.Handler) (srv *http.Server, cancel context.CancelFunc)
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return base },
+		// A request body must arrive within ReadTimeout, so stalled or
+		// trickling uploads cannot pin connections; long polls only write.
+		ReadTimeout: BodyReadTimeout,
+		IdleTimeout: 2 * time.Minute,
+		BaseContext: func(net.Listener) context.Context { return base },
 	}, cancel
 }
 
