@@ -3,6 +3,8 @@ package httpapi
 import (
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -113,5 +115,32 @@ func TestStalledBodyTimesOut(t *testing.T) {
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("a stalled body held the connection for %v", d)
+	}
+}
+
+// Dev-login sessions expire after Django's default session age on the
+// realm's clock, and the oldest give way past the bound (issue 14, item 4).
+func TestSessionsExpireAndAreBounded(t *testing.T) {
+	e := newMsgEnv(t)
+	srv := New(e.realm)
+	sess := srv.sessions.start(10, e.realm.Now())
+	req := httptest.NewRequest("GET", "/json/users/me", nil)
+	req.AddCookie(&http.Cookie{Name: "sessionid", Value: sess.id})
+	if _, err := srv.authenticateSession(req); err != nil {
+		t.Fatalf("fresh session refused: %v", err)
+	}
+	e.clock.Advance(sessionLifetime + time.Second)
+	if _, err := srv.authenticateSession(req); err == nil {
+		t.Fatal("a session past its lifetime still works")
+	}
+	first := srv.sessions.start(10, e.realm.Now())
+	for i := 0; i < maxSessions; i++ {
+		srv.sessions.start(10, e.realm.Now())
+	}
+	if n := srv.sessions.count(); n != maxSessions {
+		t.Fatalf("%d sessions kept, bound %d", n, maxSessions)
+	}
+	if _, ok := srv.sessions.lookup(first.id, e.realm.Now()); ok {
+		t.Fatal("the oldest session survived the bound")
 	}
 }

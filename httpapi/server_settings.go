@@ -38,7 +38,7 @@ func (s *Server) devFetchAPIKey(c *call) (any, error) {
 		return nil, err
 	}
 	// A dev login also logs the browser session in, for /json routes.
-	s.sessions.start(login.UserID).setCookies(c.w)
+	s.sessions.start(login.UserID, s.realm.Now()).setCookies(c.w)
 	return login, nil
 }
 

@@ -3,7 +3,9 @@ package httpapi
 import (
 	"crypto/subtle"
 	"net/http"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/user"
@@ -16,33 +18,63 @@ type session struct {
 	id        string
 	csrfToken string
 	userID    int
+	created   time.Time // by the realm's clock
 }
+
+// Session bounds: a login lasts as long as Django's default session age,
+// and the oldest logins give way when there are too many.
+const (
+	sessionLifetime = 14 * 24 * time.Hour
+	maxSessions     = 10000
+)
 
 // sessionStore holds the browser sessions of one Server. Sessions are an
 // HTTP matter: the realm only vouches that their user is still active.
 type sessionStore struct {
-	mu   sync.Mutex
-	byID map[string]session
+	mu    sync.Mutex
+	byID  map[string]session
+	order []string // session IDs, oldest first
 }
 
-// start logs a user in for /json requests.
-func (st *sessionStore) start(userID int) session {
-	s := session{id: user.NewAPIKey(), csrfToken: user.NewAPIKey(), userID: userID}
+// start logs a user in for /json requests at now, forgetting the oldest
+// sessions past maxSessions.
+func (st *sessionStore) start(userID int, now time.Time) session {
+	s := session{id: user.NewAPIKey(), csrfToken: user.NewAPIKey(), userID: userID, created: now}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.byID == nil {
 		st.byID = map[string]session{}
 	}
 	st.byID[s.id] = s
+	st.order = append(st.order, s.id)
+	for len(st.byID) > maxSessions {
+		delete(st.byID, st.order[0])
+		st.order = st.order[1:]
+	}
+	if len(st.order) > 2*maxSessions { // drop the IDs of expired sessions
+		st.order = slices.DeleteFunc(st.order, func(id string) bool { _, ok := st.byID[id]; return !ok })
+	}
 	return s
 }
 
-// lookup finds a session by its ID.
-func (st *sessionStore) lookup(id string) (session, bool) {
+// lookup finds a live session by its ID; one past its lifetime at now is
+// gone.
+func (st *sessionStore) lookup(id string, now time.Time) (session, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s, ok := st.byID[id]
+	if ok && now.Sub(s.created) > sessionLifetime {
+		delete(st.byID, id)
+		ok = false
+	}
 	return s, ok && id != ""
+}
+
+// count is the number of sessions kept.
+func (st *sessionStore) count() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.byID)
 }
 
 // setCookies logs the client's browser session in: the sessionid and
@@ -67,7 +99,7 @@ func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
 	if c, err := req.Cookie("sessionid"); err == nil {
 		sessionID = c.Value
 	}
-	sess, ok := s.sessions.lookup(sessionID)
+	sess, ok := s.sessions.lookup(sessionID, s.realm.Now())
 	if !ok {
 		return nil, realm.Unauthorized("Not logged in: API authentication or user session required")
 	}
