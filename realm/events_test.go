@@ -187,6 +187,24 @@ func waitPolling(t *testing.T, r *Realm, queueID string) {
 	}
 }
 
+// Idle queues are collected on the realm's clock in the background: no
+// register or poll is needed for them to go (issue 14, item 4).
+func TestIdleQueuesCollectedInBackground(t *testing.T) {
+	r, clock := newTestRealm(t)
+	mustQueue(t, r, idIago, QueueOptions{LifespanSecs: 120})
+	keep := mustQueue(t, r, idHamlet, QueueOptions{LifespanSecs: 600})
+	if n := r.events.Len(); n != 2 {
+		t.Fatalf("%d queues", n)
+	}
+	clock.Advance(3 * time.Minute) // the collector runs every minute
+	if n := r.events.Len(); n != 1 {
+		t.Fatalf("%d queues after the short-lived one idled out", n)
+	}
+	if _, err := r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: keep.ID(), LastEventID: -1, DontBlock: true}); err != nil {
+		t.Fatalf("the long-lived queue went too: %v", err)
+	}
+}
+
 func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
 	r, clock := newTestRealm(t, WithHeartbeat(50*time.Second))
 	q := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"message"}})
@@ -228,8 +246,9 @@ func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
 	if m := eventJSON(t, hb[0]); len(m) != 2 {
 		t.Fatalf("heartbeat is exactly {type, id}: %v", m)
 	}
-	if n := clock.PendingTimers(); n != 0 {
-		t.Fatalf("%d heartbeat timers left behind", n)
+	// Only the background collection of idle queues is left waiting.
+	if n := clock.PendingTimers(); n != 1 {
+		t.Fatalf("%d timers pending, want the collector's alone", n)
 	}
 }
 

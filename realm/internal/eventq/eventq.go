@@ -81,12 +81,16 @@ type Hub[C, E any] struct {
 	maxEvents int
 	queues    map[string]*Queue[C, E]
 	byUser    map[int][]*Queue[C, E]
+	expiry    expiryHeap[C, E]
 }
 
 // NewHub returns an empty hub on the given clock; a queue holding
 // maxEvents unacknowledged events is dropped when one more arrives.
+// Idle queues are collected on the clock in the background, every minute.
 func NewHub[C, E any](clock Clock, maxEvents int) *Hub[C, E] {
-	return &Hub[C, E]{clock: clock, maxEvents: maxEvents, queues: map[string]*Queue[C, E]{}, byUser: map[int][]*Queue[C, E]{}}
+	h := &Hub[C, E]{clock: clock, maxEvents: maxEvents, queues: map[string]*Queue[C, E]{}, byUser: map[int][]*Queue[C, E]{}}
+	h.scheduleCollection()
+	return h
 }
 
 // Options are the parameters of a new queue.
@@ -114,6 +118,7 @@ func (h *Hub[C, E]) Add(o Options[C]) *Queue[C, E] {
 	h.sweep(now)
 	h.queues[q.id] = q
 	h.byUser[q.userID] = append(h.byUser[q.userID], q)
+	h.file(q)
 	return q
 }
 
@@ -202,16 +207,6 @@ func (h *Hub[C, E]) drop(q *Queue[C, E]) {
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
-	}
-}
-
-// sweep drops the queues idle past their lifespan with no poll waiting;
-// the caller holds h.mu.
-func (h *Hub[C, E]) sweep(now time.Time) {
-	for _, q := range h.queues {
-		if q.waiting == 0 && now.Sub(q.lastAccess) > q.lifespan {
-			h.drop(q)
-		}
 	}
 }
 
@@ -342,6 +337,13 @@ func (h *Hub[C, E]) Expire(queueID string) bool {
 		h.drop(q)
 	}
 	return q != nil
+}
+
+// Len is the number of live queues, without collecting idle ones first.
+func (h *Hub[C, E]) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.queues)
 }
 
 // Count is the number of live queues, after idle collection.

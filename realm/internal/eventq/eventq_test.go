@@ -3,6 +3,7 @@ package eventq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -203,5 +204,28 @@ func TestPublishAllAndDrain(t *testing.T) {
 	}
 	if h.Empty() {
 		t.Fatal("Empty with two queues")
+	}
+}
+
+// BenchmarkPollWithManyQueues polls one queue while n others live: with
+// the expiry heap, neither a poll nor a register walks them all (compare
+// queues=100 with queues=100000 in the same run).
+func BenchmarkPollWithManyQueues(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		b.Run(fmt.Sprintf("queues=%d", n), func(b *testing.B) {
+			h, _ := newHub(10)
+			for i := 0; i < n; i++ {
+				h.Add(Options[config]{UserID: i + 1000, Lifespan: time.Hour})
+			}
+			q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: -1, DontBlock: true}); err != nil {
+					b.Fatal(err)
+				}
+				r := h.Add(Options[config]{UserID: 8, Lifespan: time.Hour})
+				_ = h.Delete(8, r.ID())
+			}
+		})
 	}
 }
