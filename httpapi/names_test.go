@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/user"
 )
 
 // Names refuse NUL and the other characters Zulip refuses, with a clear
@@ -142,5 +143,30 @@ func TestSessionsExpireAndAreBounded(t *testing.T) {
 	}
 	if _, ok := srv.sessions.lookup(first.id, e.realm.Now()); ok {
 		t.Fatal("the oldest session survived the bound")
+	}
+}
+
+// POST /fetch_api_key logs in with a password as Zulip does, and
+// server_settings advertises dev login only where it works (issue 14,
+// item 8).
+func TestFetchAPIKeyOverHTTP(t *testing.T) {
+	e := newMsgEnv(t)
+	st, body := e.do("", "POST", "/fetch_api_key", url.Values{"username": {"hamlet@zulip.com"}, "password": {user.DevPassword}})
+	if _, key, _ := e.realm.APIKey("hamlet@zulip.com"); st != 200 || body["api_key"] != key || body["user_id"] != float64(10) {
+		t.Fatalf("login: %d %v", st, body)
+	}
+	st, body = e.do("", "POST", "/fetch_api_key", url.Values{"username": {"hamlet@zulip.com"}, "password": {"nope"}})
+	e.fail(st, body, 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+	st, body = e.do("", "POST", "/fetch_api_key", url.Values{"username": {"hamlet@zulip.com"}})
+	e.fail(st, body, 400, "REQUEST_VARIABLE_MISSING", "Missing 'password' argument")
+
+	for dev, want := range map[bool]bool{true: true, false: false} {
+		ts := httptest.NewServer(New(realm.New(), WithDevEndpoints(dev)))
+		_, raw := rawDo(t, mustRequest("GET", ts.URL+"/api/v1/server_settings"))
+		methods := srvDecode(t, raw)["authentication_methods"].(map[string]any)
+		if methods["dev"] != want || methods["password"] != true {
+			t.Errorf("dev endpoints %v: authentication_methods %v", dev, methods)
+		}
+		ts.Close()
 	}
 }

@@ -10,6 +10,8 @@ func (s *Server) serverRoutes() []route {
 		{method: "GET", path: "/server_settings", h: s.serverSettings, public: true},
 		// dev_fetch_api_key is POST only; dev_list_users takes any method.
 		{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true, apiOnly: true},
+		// Password login, as the mobile and terminal apps use it.
+		{method: "POST", path: "/fetch_api_key", h: s.fetchAPIKey, public: true, apiOnly: true},
 		{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
 		{method: "POST", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
 	}
@@ -19,7 +21,7 @@ func (s *Server) serverRoutes() []route {
 // they never report ignored ones.
 func (s *Server) serverSettings(c *call) (any, error) {
 	c.p.acceptAll()
-	return s.realm.ServerSettings(userAgentClient(c.req.UserAgent())), nil
+	return s.realm.ServerSettings(realm.ServerSettingsRequest{ClientName: userAgentClient(c.req.UserAgent()), DevLogin: s.devMode}), nil
 }
 
 // errNotDevServer is what a production Zulip answers on the dev endpoints.
@@ -40,6 +42,18 @@ func (s *Server) devFetchAPIKey(c *call) (any, error) {
 	// A dev login also logs the browser session in, for /json routes.
 	s.sessions.start(login.UserID, s.realm.Now()).setCookies(c.w)
 	return login, nil
+}
+
+func (s *Server) fetchAPIKey(c *call) (any, error) {
+	username, err := c.p.mustStr("username")
+	if err != nil {
+		return nil, err
+	}
+	password, err := c.p.mustStr("password")
+	if err != nil {
+		return nil, err
+	}
+	return s.realm.FetchAPIKey(username, password)
 }
 
 func (s *Server) devListUsers(c *call) (any, error) {

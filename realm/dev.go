@@ -25,17 +25,34 @@ type DevLogin struct {
 // stored, with the user's unchanging API key. Bots may log in; the system
 // bots live in another realm.
 func (r *Realm) DevFetchAPIKey(username string) (DevLogin, error) {
+	return r.login(username, nil)
+}
+
+// FetchAPIKey is password login (POST /fetch_api_key): the account's
+// delivery email, case-insensitively, and its password. Bots and accounts
+// without a password cannot log in this way. The seeded dev realm's human
+// accounts have the password user.DevPassword.
+func (r *Realm) FetchAPIKey(username, password string) (DevLogin, error) {
+	return r.login(username, &password)
+}
+
+// login answers both logins; password is nil for the dev login.
+func (r *Realm) login(username string, password *string) (DevLogin, error) {
 	if !user.LooksLikeEmail(username) {
 		return DevLogin{}, BadRequest("Enter a valid email address.")
 	}
+	incorrect := &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
 	var login DevLogin
 	err := r.view(func() error {
 		u := r.usersByEmail[user.NormalizeEmail(username)]
 		if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
-			return &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
+			return incorrect
 		}
 		if u.IsSystemBot {
 			return &Error{Code: CodeNonexistentSubdomain, Msg: "Invalid subdomain", Status: statusNotFound}
+		}
+		if password != nil && (u.IsBot() || !user.CheckPassword(u.PasswordHash, *password)) {
+			return incorrect
 		}
 		if !u.IsActive {
 			return &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: statusUnauthorized}
@@ -130,11 +147,20 @@ type ServerSettings struct {
 	RealmWebPublicAccessEnabled bool   `json:"realm_web_public_access_enabled"`
 }
 
-// ServerSettings answers GET /server_settings, which needs no login.
-// clientName is the client's name as its User-Agent gives it (the
-// adapter parses the header): Zulip flags the client named "ZulipInvalid"
-// as incompatible.
-func (r *Realm) ServerSettings(clientName string) ServerSettings {
+// ServerSettingsRequest is what GET /server_settings depends on besides
+// the realm.
+type ServerSettingsRequest struct {
+	// ClientName is the client's name as its User-Agent gives it (the
+	// adapter parses the header): Zulip flags "ZulipInvalid" as
+	// incompatible.
+	ClientName string
+	// DevLogin says whether the dev login endpoints are served.
+	DevLogin bool
+}
+
+// ServerSettings answers GET /server_settings, which needs no login; it
+// advertises only the login methods that work.
+func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 	var settings ServerSettings
 	_ = r.view(func() error {
 		webPublic := false
@@ -144,14 +170,14 @@ func (r *Realm) ServerSettings(clientName string) ServerSettings {
 		s := ServerSettings{
 			// Only the login methods minizulip answers are on.
 			AuthenticationMethods: map[string]bool{
-				"password": true, "dev": true, "email": true, "ldap": false, "remoteuser": false, "github": false,
+				"password": true, "dev": req.DevLogin, "email": true, "ldap": false, "remoteuser": false, "github": false,
 				"azuread": false, "gitlab": false, "apple": false, "google": false, "saml": false, "openid connect": false,
 			},
 			ExternalAuthenticationMethods: []ExternalAuthMethod{},
 			ZulipFeatureLevel:             r.opts.FeatureLevel,
 			ZulipVersion:                  r.opts.Version,
 			ZulipMergeBase:                r.opts.Version,
-			IsIncompatible:                clientName == incompatibleClientName,
+			IsIncompatible:                req.ClientName == incompatibleClientName,
 			EmailAuthEnabled:              true,
 			RequireEmailFormatUsernames:   true,
 			RealmURI:                      r.opts.URL,

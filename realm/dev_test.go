@@ -108,7 +108,7 @@ func TestDevListUsersOldFeatureLevel(t *testing.T) {
 
 func TestServerSettingsValues(t *testing.T) {
 	r, _ := newTestRealm(t, WithURL("http://127.0.0.1:4321"))
-	s := r.ServerSettings("ZulipMobile")
+	s := r.ServerSettings(ServerSettingsRequest{ClientName: "ZulipMobile", DevLogin: true})
 	if s.ZulipFeatureLevel != DefaultFeatureLevel || s.ZulipVersion != DefaultVersion || s.ZulipMergeBase != DefaultVersion {
 		t.Fatalf("version facts %+v", s)
 	}
@@ -135,19 +135,19 @@ func TestServerSettingsValues(t *testing.T) {
 
 	// Web-public access needs spectator access on and a live web-public channel (Rome).
 	r.UpdateSettings(func(s *Settings) { s.EnableSpectatorAccess = false })
-	if r.ServerSettings("").RealmWebPublicAccessEnabled {
+	if r.ServerSettings(ServerSettingsRequest{DevLogin: true}).RealmWebPublicAccessEnabled {
 		t.Fatal("spectator access is off")
 	}
 	r.UpdateSettings(func(s *Settings) { s.EnableSpectatorAccess = true })
 	r.channelsByName["rome"].IsArchived = true
-	if r.ServerSettings("").RealmWebPublicAccessEnabled {
+	if r.ServerSettings(ServerSettingsRequest{DevLogin: true}).RealmWebPublicAccessEnabled {
 		t.Fatal("the only web-public channel is archived")
 	}
 }
 
 func TestServerSettingsOldFeatureLevel(t *testing.T) {
 	r, _ := newTestRealm(t, WithFeatureLevel(218, "8.0-dev+git"))
-	s := r.ServerSettings("")
+	s := r.ServerSettings(ServerSettingsRequest{DevLogin: true})
 	if s.ZulipFeatureLevel != 218 || s.ZulipVersion != "8.0-dev+git" || s.RealmURL != "" || s.RealmURI != DefaultURL {
 		t.Fatalf("%+v", s)
 	}
@@ -156,8 +156,49 @@ func TestServerSettingsOldFeatureLevel(t *testing.T) {
 func TestIncompatibleClient(t *testing.T) {
 	r, _ := newTestRealm(t)
 	for name, want := range map[string]bool{"ZulipInvalid": true, "ZulipMobile": false, "": false, "zulipinvalid": false} {
-		if got := r.ServerSettings(name).IsIncompatible; got != want {
+		if got := r.ServerSettings(ServerSettingsRequest{ClientName: name}).IsIncompatible; got != want {
 			t.Errorf("%q: is_incompatible %v, want %v", name, got, want)
 		}
 	}
+}
+
+// Password login: the dev realm's humans have user.DevPassword; bots,
+// wrong passwords and unknown users get Zulip's one answer; SetPassword
+// and CreateUser set passwords (issue 14, item 8).
+func TestFetchAPIKey(t *testing.T) {
+	r, _ := newTestRealm(t)
+	login, err := r.FetchAPIKey("IAGO@zulip.com", user.DevPassword)
+	if _, key, _ := r.APIKey("iago@zulip.com"); err != nil || login.APIKey != key || login.Email != "iago@zulip.com" || login.UserID != idIago {
+		t.Fatalf("login %+v %v", login, err)
+	}
+	for _, c := range []struct{ username, password string }{
+		{"iago@zulip.com", "wrong"}, {"nobody@zulip.com", user.DevPassword}, {"default-bot@zulip.com", user.DevPassword},
+		{"iago@zulip.com", ""},
+	} {
+		_, err := r.FetchAPIKey(c.username, c.password)
+		e := wantCode(t, err, CodeAuthenticationFailed, "Your username or password is incorrect")
+		if e.Status != 401 {
+			t.Errorf("%s: status %d", c.username, e.Status)
+		}
+	}
+	if err := r.SetPassword(idIago, "new one"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.FetchAPIKey("iago@zulip.com", user.DevPassword); err == nil {
+		t.Fatal("the old password still works")
+	}
+	if _, err := r.FetchAPIKey("iago@zulip.com", "new one"); err != nil {
+		t.Fatalf("the new password: %v", err)
+	}
+	r.SetCanCreateUsers(idIago, true)
+	id, err := r.As(idIago).CreateUser(bg, NewCreateUserRequest("newbie@zulip.com", "pw123", "New Bie"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := r.FetchAPIKey("newbie@zulip.com", "pw123"); err != nil || l.UserID != id {
+		t.Fatalf("a created user's password: %+v %v", l, err)
+	}
+	r.users[idHamlet].IsActive = false
+	_, err = r.FetchAPIKey("hamlet@zulip.com", user.DevPassword)
+	wantCode(t, err, CodeUserDeactivated, "Account is deactivated")
 }

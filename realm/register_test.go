@@ -29,7 +29,7 @@ func TestRegisterRealmSectionMatchesServerSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := r.ServerSettings("")
+	ss := r.ServerSettings(ServerSettingsRequest{DevLogin: true})
 	if state.RealmIconURL != ss.RealmIcon || state.RealmURI != ss.RealmURI || state.RealmURL != ss.RealmURI {
 		t.Fatalf("register %v / %v vs server_settings %+v", state.RealmIconURL, state.RealmURL, ss)
 	}

@@ -144,6 +144,9 @@ func (r *Realm) seed(s Seed) {
 		if su.owner != "" {
 			u.BotOwnerID = r.usersByEmail[user.NormalizeEmail(su.owner)].ID
 		}
+		if su.bot == user.NotABot && !su.systemBot {
+			u.PasswordHash = user.HashPassword(user.DevPassword)
+		}
 		r.addUser(u)
 	}
 	if s == SeedEmpty {

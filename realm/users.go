@@ -128,7 +128,8 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 		if err := r.checkEmailFree(email); err != nil {
 			return err
 		}
-		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember})
+		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
+			PasswordHash: user.HashPassword(*p.Password)})
 		r.announceNewUser(u)
 		ans = u.ID
 		return nil
@@ -201,6 +202,22 @@ func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
 		return nil
 	})
 	return ans, err
+}
+
+// SetPassword sets a human account's password for password login
+// (POST /fetch_api_key); an empty password turns password login off.
+func (r *Realm) SetPassword(userID int, password string) error {
+	return r.update(func() error {
+		u := r.realmUser(userID)
+		if u == nil || u.IsBot() {
+			return noSuchUser()
+		}
+		u.PasswordHash = ""
+		if password != "" {
+			u.PasswordHash = user.HashPassword(password)
+		}
+		return nil
+	})
 }
 
 // SetCanCreateUsers grants or withdraws the can_create_users permission,

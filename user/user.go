@@ -59,8 +59,10 @@ type User struct {
 	Timezone       string
 	DateJoined     int64 // UNIX seconds
 	APIKey         string
-	AvatarSource   string // "G" gravatar, "U" uploaded
-	AvatarVersion  int
+	// PasswordHash is a HashPassword value; empty means no password login.
+	PasswordHash  string
+	AvatarSource  string // "G" gravatar, "U" uploaded
+	AvatarVersion int
 	// AvatarURL is the avatar's URL, kept current by the realm whenever the
 	// email or avatar changes.
 	AvatarURL      string

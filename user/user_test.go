@@ -181,3 +181,16 @@ func TestDerivedAPIKeys(t *testing.T) {
 		t.Fatal("keys of other seeds or emails collide")
 	}
 }
+
+func TestPasswords(t *testing.T) {
+	h := HashPassword("s3cret")
+	if !CheckPassword(h, "s3cret") || CheckPassword(h, "S3cret") || CheckPassword(h, "") || strings.Contains(h, "s3cret") {
+		t.Fatalf("hash %q", h)
+	}
+	if HashPassword("s3cret") == h {
+		t.Fatal("two hashes of one password share a salt")
+	}
+	if CheckPassword("", "") || CheckPassword("nohash", "nohash") {
+		t.Fatal("an account without a password accepted one")
+	}
+}
