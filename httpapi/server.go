@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sort"
@@ -38,6 +39,8 @@ type Server struct {
 	endpoints []Endpoint
 	// allowedHosts, when set, are the Host names served (WithAllowedHosts).
 	allowedHosts map[string]bool
+	// logger, when set, logs every request (WithLogger).
+	logger *slog.Logger
 }
 
 // Option configures a Server.
@@ -93,6 +96,15 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 // ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
 // paths with another method a JSON 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if s.logger != nil {
+		s.serveLogged(w, req, http.HandlerFunc(s.serve))
+		return
+	}
+	s.serve(w, req)
+}
+
+// serve answers a request: the host check, then the routes.
+func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	if !s.hostAllowed(req) {
 		writeBadHost(w)
 		return
@@ -211,6 +223,7 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 				return
 			}
 			c.actor = actor
+			noteUser(req, actor.UserID())
 		}
 		p, err := parseParams(req)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -52,6 +53,7 @@ type config struct {
 	devEndpoints bool
 	apiKeySeed   string
 	allowHosts   string
+	logFormat    string
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -68,12 +70,16 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
 	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
+	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.logFormat != "off" && c.logFormat != "text" && c.logFormat != "json" {
+		return c, fmt.Errorf(`-log must be "off", "text" or "json", not %q`, c.logFormat)
 	}
 	if c.seed != "dev" && c.seed != "empty" {
 		return c, fmt.Errorf(`-seed must be "dev" or "empty", not %q`, c.seed)
@@ -114,6 +120,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		account = emptyRealmOwner
 	}
 	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints)}
+	switch c.logFormat {
+	case "text":
+		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewTextHandler(stdout, nil))))
+	case "json":
+		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewJSONHandler(stdout, nil))))
+	}
 	if isLoopback(ln.Addr()) {
 		// DNS-rebinding protection: a loopback server answers only to
 		// loopback names (and those -allow-hosts adds).

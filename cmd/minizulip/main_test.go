@@ -265,3 +265,37 @@ func TestLoopbackHostsAndWarning(t *testing.T) {
 		t.Fatalf("no warning for a non-loopback server with dev login:\n%s", out.String())
 	}
 }
+
+// -log json writes one JSON line per request with its method, path, user,
+// status and duration (issue 14, item 11).
+func TestRequestLog(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, stop, out := mainStart(t, "-addr", addr, "-log", "json", "-api-key-seed", "s")
+	req, _ := http.NewRequest("GET", "http://"+addr+"/api/v1/users/me", nil)
+	req.SetBasicAuth("iago@zulip.com", user.DerivedAPIKey("s", "iago@zulip.com"))
+	if status, _ := mainGetJSON(t, req); status != 200 {
+		t.Fatalf("users/me: %d", status)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	var line map[string]any
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, `"path":"/api/v1/users/me"`) {
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if line["method"] != "GET" || line["status"] != float64(200) || line["user"] != float64(11) || line["duration"] == nil {
+		t.Fatalf("log line %v in:\n%s", line, out.String())
+	}
+	if _, err := parseFlags([]string{"-log", "yaml"}, io.Discard); err == nil {
+		t.Fatal("-log yaml accepted")
+	}
+}
