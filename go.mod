@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	github.com/alecthomas/chroma/v2 v2.27.0
-	github.com/dlclark/regexp2 v1.12.0
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/google/btree v1.1.3
 	github.com/google/go-cmp v0.7.0
@@ -13,6 +12,7 @@ require (
 )
 
 require (
+	github.com/dlclark/regexp2 v1.12.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect

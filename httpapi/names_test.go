@@ -170,3 +170,16 @@ func TestFetchAPIKeyOverHTTP(t *testing.T) {
 		ts.Close()
 	}
 }
+
+// Linkifier patterns outside RE2 syntax are refused over HTTP, and
+// nothing is added.
+func TestLinkifierRefusesNonRE2(t *testing.T) {
+	e := newMsgEnv(t)
+	_, before := e.do("iago@zulip.com", "GET", "/realm/linkifiers", nil)
+	st, body := e.do("iago@zulip.com", "POST", "/realm/filters", url.Values{"pattern": {`(?P<id>[0-9]+)\1`}, "url_template": {"https://x/{id}"}})
+	e.fail(st, body, 400, "BAD_REQUEST", "Bad regular expression: invalid escape sequence: `\\1`")
+	_, after := e.do("iago@zulip.com", "GET", "/realm/linkifiers", nil)
+	if len(after["linkifiers"].([]any)) != len(before["linkifiers"].([]any)) {
+		t.Fatal("a refused linkifier was added")
+	}
+}

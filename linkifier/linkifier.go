@@ -2,7 +2,6 @@ package linkifier
 
 import (
 	"fmt"
-	"time"
 )
 
 // Spec is a linkifier as a client sends it (POST/PATCH /realm/filters).
@@ -29,8 +28,8 @@ type Linkifier struct {
 
 // New validates spec as Zulip does and compiles it. The error is a
 // ValidationError whose text is Zulip's message.
-func New(id int, spec Spec, timeout time.Duration) (*Linkifier, error) {
-	p, err := Compile(spec.Pattern, timeout)
+func New(id int, spec Spec) (*Linkifier, error) {
+	p, err := Compile(spec.Pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +85,9 @@ type Link struct {
 	URL        string
 }
 
-// Links finds the links this linkifier makes in text. A timed-out match
-// yields the links found before it.
+// Links finds the links this linkifier makes in text.
 func (l *Linkifier) Links(text string) []Link {
-	matches, _ := l.pattern.FindAll(text)
+	matches := l.pattern.FindAll(text)
 	out := make([]Link, 0, len(matches))
 	for _, m := range matches {
 		out = append(out, Link{Start: m.Start, End: m.End, Text: m.Text, URL: l.url.Expand(m.Groups)})
@@ -108,11 +106,4 @@ func (l *Linkifier) ReverseText(groups map[string]string) string {
 
 // MayMatch reports cheaply whether the pattern can match anywhere in
 // text, so a renderer can skip a linkifier without walking a document.
-// It is exact for patterns on the linear engine and always true on
-// regexp2.
-func (l *Linkifier) MayMatch(text []byte) bool {
-	if l.pattern.linear == nil {
-		return true
-	}
-	return l.pattern.linear.Match(text)
-}
+func (l *Linkifier) MayMatch(text []byte) bool { return l.pattern.re.Match(text) }

@@ -29,7 +29,7 @@ var devLinkifiers = []linkifier.Spec{
 // seedLinkifiers stores the dev realm's linkifiers.
 func (r *Realm) seedLinkifiers() {
 	for _, spec := range devLinkifiers {
-		l, err := linkifier.New(r.nextLinkifierID, spec, 0)
+		l, err := linkifier.New(r.nextLinkifierID, spec)
 		if err != nil {
 			panic("minizulip: bad seed linkifier: " + err.Error())
 		}
@@ -160,7 +160,7 @@ func (r *Realm) reorderLinkifiers(ids []int) error {
 // checkLinkifier validates a linkifier, refusing a pattern another one
 // (other than selfID) already has.
 func (r *Realm) checkLinkifier(id int, spec linkifier.Spec, selfID int) (*linkifier.Linkifier, error) {
-	l, err := linkifier.New(id, spec, 0)
+	l, err := linkifier.New(id, spec)
 	if err != nil {
 		var ve linkifier.ValidationError
 		if errors.As(err, &ve) {

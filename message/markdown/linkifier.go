@@ -14,8 +14,8 @@ import (
 // Linkifiers: each realm linkifier's pattern is matched in text outside
 // links and code, in the realm's order; a match must start after
 // whitespace, one of '"(,:< or the start of the text, and not be followed
-// by a letter or digit. Patterns run under the linkifier package's match
-// timeout, so no pattern can stall a render.
+// by a letter or digit. Patterns are RE2 and run in linear time (package
+// linkifier), so no pattern can stall a render.
 
 type linkifierTransformer struct{}
 
