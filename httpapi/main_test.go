@@ -49,3 +49,11 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// withoutContract turns the contract check off for a benchmark, which
+// measures the server, not the validator.
+func withoutContract(b *testing.B) {
+	saved := responseObserver
+	responseObserver = nil
+	b.Cleanup(func() { responseObserver = saved })
+}

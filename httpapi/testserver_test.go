@@ -154,6 +154,7 @@ func TestCloseEndsLongPolls(t *testing.T) {
 // BenchmarkRunT measures start-up of the test helper: realm, dev seed and
 // listener, up to the first answered request (Close is not timed).
 func BenchmarkRunT(b *testing.B) {
+	withoutContract(b)
 	for b.Loop() {
 		ts, err := Run()
 		if err != nil {
