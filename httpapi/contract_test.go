@@ -289,24 +289,31 @@ func allowNewer(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
 			}
 		}
 	}
-	for _, p := range s.Properties {
-		if p != nil {
-			allowNewer(p.Value, seen)
+	for _, c := range children(s) {
+		allowNewer(c, seen)
+	}
+}
+
+// children lists the schemas directly inside s: properties, items,
+// additional properties and the members of oneOf, anyOf and allOf.
+func children(s *openapi3.Schema) []*openapi3.Schema {
+	var out []*openapi3.Schema
+	add := func(r *openapi3.SchemaRef) {
+		if r != nil && r.Value != nil {
+			out = append(out, r.Value)
 		}
 	}
-	if s.Items != nil {
-		allowNewer(s.Items.Value, seen)
+	for _, p := range s.Properties {
+		add(p)
 	}
-	if s.AdditionalProperties.Schema != nil {
-		allowNewer(s.AdditionalProperties.Schema.Value, seen)
-	}
+	add(s.Items)
+	add(s.AdditionalProperties.Schema)
 	for _, list := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf, s.AllOf} {
 		for _, r := range list {
-			if r != nil {
-				allowNewer(r.Value, seen)
-			}
+			add(r)
 		}
 	}
+	return out
 }
 
 // flattenAllOf merges every allOf into one object schema, as Zulip's own
@@ -318,23 +325,8 @@ func flattenAllOf(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
 		return
 	}
 	seen[s] = true
-	for _, p := range s.Properties {
-		if p != nil {
-			flattenAllOf(p.Value, seen)
-		}
-	}
-	if s.Items != nil {
-		flattenAllOf(s.Items.Value, seen)
-	}
-	if s.AdditionalProperties.Schema != nil {
-		flattenAllOf(s.AdditionalProperties.Schema.Value, seen)
-	}
-	for _, list := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
-		for _, r := range list {
-			if r != nil {
-				flattenAllOf(r.Value, seen)
-			}
-		}
+	for _, c := range children(s) {
+		flattenAllOf(c, seen)
 	}
 	// Zulip's validator reads oneOf as "at least one": its error schemas
 	// overlap, so a strict oneOf refuses valid answers.
