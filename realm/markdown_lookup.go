@@ -113,7 +113,7 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 			}
 		}
 	}
-	mayMentionMany := r.inGroup(r.settings.CanMentionManyUsersGroup, senderID)
+	mayMentionMany := r.settingHas(r.settings.CanMentionManyUsersGroup, senderID)
 	if res.StreamWildcard {
 		if ch != nil && len(recipients) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
 			return f, &Error{Code: CodeStreamWildcardMentionNotAllow, Status: 400,

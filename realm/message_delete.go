@@ -18,12 +18,12 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 		if m == nil {
 			return invalidMessage()
 		}
-		if !r.inGroup(r.settings.CanDeleteAnyMessageGroup, me.ID) {
+		if !r.settingHas(r.settings.CanDeleteAnyMessageGroup, me.ID) {
 			own := m.SenderID == me.ID
 			if sender := r.users[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
 				own = true
 			}
-			if !own || !r.inGroup(r.settings.CanDeleteOwnMessageGroup, me.ID) {
+			if !own || !r.settingHas(r.settings.CanDeleteOwnMessageGroup, me.ID) {
 				return BadRequest("You don't have permission to delete this message")
 			}
 			if limit := r.settings.MessageContentDeleteLimitSeconds; limit != nil &&

@@ -13,15 +13,15 @@ type RealmState struct {
 	RealmMoveMessagesWithinStreamLimitSeconds      *int                                 `json:"realm_move_messages_within_stream_limit_seconds"`
 	RealmMoveMessagesBetweenStreamsLimitSeconds    *int                                 `json:"realm_move_messages_between_streams_limit_seconds"`
 	RealmMessageContentDeleteLimitSeconds          *int                                 `json:"realm_message_content_delete_limit_seconds"`
-	RealmCanResolveTopicsGroup                     int                                  `json:"realm_can_resolve_topics_group"`
-	RealmCanMoveMessagesBetweenChannelsGroup       int                                  `json:"realm_can_move_messages_between_channels_group"`
-	RealmCanMoveMessagesBetweenTopicsGroup         int                                  `json:"realm_can_move_messages_between_topics_group"`
-	RealmCanMentionManyUsersGroup                  int                                  `json:"realm_can_mention_many_users_group"`
-	RealmCanDeleteOwnMessageGroup                  int                                  `json:"realm_can_delete_own_message_group"`
-	RealmCanDeleteAnyMessageGroup                  int                                  `json:"realm_can_delete_any_message_group"`
-	RealmCanCreatePublicChannelGroup               int                                  `json:"realm_can_create_public_channel_group"`
-	RealmCanCreatePrivateChannelGroup              int                                  `json:"realm_can_create_private_channel_group"`
-	RealmCanAddSubscribersGroup                    int                                  `json:"realm_can_add_subscribers_group"`
+	RealmCanResolveTopicsGroup                     GroupSetting                         `json:"realm_can_resolve_topics_group"`
+	RealmCanMoveMessagesBetweenChannelsGroup       GroupSetting                         `json:"realm_can_move_messages_between_channels_group"`
+	RealmCanMoveMessagesBetweenTopicsGroup         GroupSetting                         `json:"realm_can_move_messages_between_topics_group"`
+	RealmCanMentionManyUsersGroup                  GroupSetting                         `json:"realm_can_mention_many_users_group"`
+	RealmCanDeleteOwnMessageGroup                  GroupSetting                         `json:"realm_can_delete_own_message_group"`
+	RealmCanDeleteAnyMessageGroup                  GroupSetting                         `json:"realm_can_delete_any_message_group"`
+	RealmCanCreatePublicChannelGroup               GroupSetting                         `json:"realm_can_create_public_channel_group"`
+	RealmCanCreatePrivateChannelGroup              GroupSetting                         `json:"realm_can_create_private_channel_group"`
+	RealmCanAddSubscribersGroup                    GroupSetting                         `json:"realm_can_add_subscribers_group"`
 	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`
 	RealmMandatoryTopics                           bool                                 `json:"realm_mandatory_topics"`
 	RealmEmptyTopicDisplayName                     string                               `json:"realm_empty_topic_display_name"`

@@ -143,7 +143,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	l := r.opts.Limits
 	host := strings.TrimPrefix(strings.TrimPrefix(r.opts.URL, "http://"), "https://")
 	wildcardPolicy := wildcardMentionAdmins
-	if s.CanMentionManyUsersGroup == r.groupByName[group.Members].ID || s.CanMentionManyUsersGroup == r.groupByName[group.Everyone].ID {
+	if s.CanMentionManyUsersGroup.GroupID == r.groupByName[group.Members].ID || s.CanMentionManyUsersGroup.GroupID == r.groupByName[group.Everyone].ID {
 		wildcardPolicy = wildcardMentionEveryone
 	}
 	state := &RealmState{

@@ -6,7 +6,7 @@ import (
 )
 
 // Settings are the realm-wide settings the rules read. Group-valued settings
-// hold user group IDs. Nil durations mean "no limit".
+// hold group-setting values (a named group, or an anonymous one). Nil durations mean "no limit".
 type Settings struct {
 	Name                   string
 	Description            string
@@ -22,17 +22,17 @@ type Settings struct {
 	DefaultLanguage                        string
 	EnableSpectatorAccess                  bool
 
-	CanMentionManyUsersGroup            int
-	CanMoveMessagesBetweenTopicsGroup   int
-	CanMoveMessagesBetweenChannelsGroup int
-	CanResolveTopicsGroup               int
-	CanDeleteOwnMessageGroup            int
-	CanDeleteAnyMessageGroup            int
-	CanCreatePublicChannelGroup         int
-	CanCreatePrivateChannelGroup        int
-	CanAddSubscribersGroup              int
-	CanCreateGroups                     int
-	CanManageAllGroups                  int
+	CanMentionManyUsersGroup            GroupSetting
+	CanMoveMessagesBetweenTopicsGroup   GroupSetting
+	CanMoveMessagesBetweenChannelsGroup GroupSetting
+	CanResolveTopicsGroup               GroupSetting
+	CanDeleteOwnMessageGroup            GroupSetting
+	CanDeleteAnyMessageGroup            GroupSetting
+	CanCreatePublicChannelGroup         GroupSetting
+	CanCreatePrivateChannelGroup        GroupSetting
+	CanAddSubscribersGroup              GroupSetting
+	CanCreateGroups                     GroupSetting
+	CanManageAllGroups                  GroupSetting
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -70,11 +70,11 @@ func (r *Realm) topicRules() topic.Rules {
 // its field.
 func (s *Settings) groupSettings() []struct {
 	name string
-	id   *int
+	id   *GroupSetting
 } {
 	return []struct {
 		name string
-		id   *int
+		id   *GroupSetting
 	}{
 		{"can_add_subscribers_group", &s.CanAddSubscribersGroup},
 		{"can_create_groups", &s.CanCreateGroups},

@@ -293,8 +293,8 @@ func (r *Realm) canSetTopicsPolicy(u *user.User) bool {
 // the requested properties.
 func (r *Realm) checkChannelCreation(me *user.User, req SubscribeRequest) error {
 	switch {
-	case req.InviteOnly && !r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID),
-		!req.InviteOnly && !r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID),
+	case req.InviteOnly && !r.settingHas(r.settings.CanCreatePrivateChannelGroup, me.ID),
+		!req.InviteOnly && !r.settingHas(r.settings.CanCreatePublicChannelGroup, me.ID),
 		req.IsDefaultStream && !me.Role.IsAdmin():
 		return BadRequest("Insufficient permission")
 	case req.InviteOnly && req.IsDefaultStream:
@@ -405,7 +405,7 @@ func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequ
 // can read: realm-wide can_add_subscribers_group, administrators, and the
 // channel's administer and add-subscribers groups.
 func (r *Realm) canAddSubscribers(me *user.User, c *storedChannel) bool {
-	return r.inGroup(r.settings.CanAddSubscribersGroup, me.ID) || me.Role.IsAdmin() ||
+	return r.settingHas(r.settings.CanAddSubscribersGroup, me.ID) || me.Role.IsAdmin() ||
 		r.channelAllows(c, "can_administer_channel_group", me.ID) ||
 		r.channelAllows(c, "can_add_subscribers_group", me.ID)
 }

@@ -230,7 +230,7 @@ func TestSubscribeNonFatalListsUnauthorized(t *testing.T) {
 
 func TestSubscribeOthersPermission(t *testing.T) {
 	r, _ := newTestRealm(t)
-	r.UpdateSettings(func(s *Settings) { s.CanAddSubscribersGroup = subsGroupID(r, group.Administrators) })
+	r.UpdateSettings(func(s *Settings) { s.CanAddSubscribersGroup = NamedGroupSetting(subsGroupID(r, group.Administrators)) })
 	before := subsSnapshot(r)
 	_, err := r.As(idHamlet).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Venice"}}, Principals: Principals{IDs: []int{idCordelia}}})
 	wantCode(t, err, CodeBadRequest, "Insufficient permission")

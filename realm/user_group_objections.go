@@ -21,7 +21,7 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 	var out []Objection
 	var realmSettings []string
 	for _, s := range r.settings.groupSettings() {
-		if *s.id == g.ID {
+		if s.id.GroupID == g.ID || slices.Contains(s.id.DirectSubgroups, g.ID) {
 			realmSettings = append(realmSettings, s.name)
 		}
 	}

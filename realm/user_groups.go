@@ -119,7 +119,7 @@ type CreateGroupRequest struct {
 func (a *Actor) CreateUserGroup(ctx context.Context, req CreateGroupRequest) (ans int, err error) {
 	r := a.r
 	err = a.write(func(me *user.User) error {
-		if me.IsGuest() || !r.inGroup(r.settings.CanCreateGroups, me.ID) {
+		if me.IsGuest() || !r.settingHas(r.settings.CanCreateGroups, me.ID) {
 			return BadRequest("Insufficient permission")
 		}
 		name, err := r.checkGroupName(req.Name, 0)
@@ -506,7 +506,7 @@ func (r *Realm) canManageGroup(me *user.User, g *group.Group) bool {
 	if g.IsSystem {
 		return false
 	}
-	return r.inGroup(r.settings.CanManageAllGroups, me.ID) || g.CreatorID == me.ID || r.inGroup(g.Settings.CanManage, me.ID)
+	return r.settingHas(r.settings.CanManageAllGroups, me.ID) || g.CreatorID == me.ID || r.inGroup(g.Settings.CanManage, me.ID)
 }
 
 // usableGroup returns an active group that may be used as a subgroup or a

@@ -151,7 +151,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 	used, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "moderation"})
 	parent, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "parent", Subgroups: []int{used}})
 	other, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "other", Settings: map[string]int{"can_mention_group": used}})
-	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = used })
+	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = NamedGroupSetting(used) })
 	err := a.DeactivateUserGroup(bg, used)
 	re := wantCode(t, err, CodeCannotDeactivateGroupInUse, "")
 	objs := re.Extra["objections"].([]Objection)
@@ -169,7 +169,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 		}
 	}
 	admins := groupID(t, r, "role:administrators")
-	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = admins })
+	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = NamedGroupSetting(admins) })
 	_ = a.UpdateGroupSubgroups(bg, parent, nil, []int{used})
 	_ = a.UpdateUserGroup(bg, other, UpdateGroupRequest{Settings: map[string]int{"can_mention_group": groupID(t, r, "role:everyone")}})
 	capable := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"user_group"}, Capabilities: ClientCapabilities{IncludeDeactivatedGroups: true}})

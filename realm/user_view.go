@@ -207,8 +207,8 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	}
 	slices.SortFunc(crossRealm, func(a, b User) int { return strings.Compare(a.FullName, b.FullName) })
 	own := r.ownUserView(me)
-	canPublic := r.inGroup(r.settings.CanCreatePublicChannelGroup, me.ID)
-	canPrivate := r.inGroup(r.settings.CanCreatePrivateChannelGroup, me.ID)
+	canPublic := r.settingHas(r.settings.CanCreatePublicChannelGroup, me.ID)
+	canPrivate := r.settingHas(r.settings.CanCreatePrivateChannelGroup, me.ID)
 	out.RealmUserState = &RealmUserState{
 		RealmUsers: active, RealmNonActiveUsers: inactive, CrossRealmBots: crossRealm,
 		UserID: me.ID, Email: own.Email, DeliveryEmail: me.DeliveryEmail, FullName: me.FullName,
@@ -219,7 +219,7 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		CanCreatePublicStreams:    canPublic,
 		CanCreatePrivateStreams:   canPrivate,
 		CanCreateWebPublicStreams: me.Role.IsModeratorOrAbove(),
-		CanSubscribeOtherUsers:    r.inGroup(r.settings.CanAddSubscribersGroup, me.ID),
+		CanSubscribeOtherUsers:    r.settingHas(r.settings.CanAddSubscribersGroup, me.ID),
 		CanInviteOthersToRealm:    me.Role.IsAdmin(),
 	}
 }
