@@ -1,0 +1,130 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// This file holds the store's batch operations, which whole-topic moves
+// and topic deletion use: they touch each index once per message and
+// each user's copies once per batch, never once per message per user.
+
+// Move re-files channel messages under another channel, topic and
+// recipient: it changes each message's ChannelID, Topic and RecipientID
+// and keeps the channel and topic indexes in step. Personal copies keep
+// pointing at the same messages, so they need no change.
+func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, recipientID int) {
+	newKey := topic.Key(topicName)
+	for _, m := range msgs {
+		if m.Type != message.Channel {
+			continue
+		}
+		oldKey := topic.Key(m.Topic)
+		if m.ChannelID != channelID || oldKey != newKey {
+			s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: oldKey, id: m.ID})
+			s.byTopic.ReplaceOrInsert(topicEntry{channelID, newKey, m.ID, m})
+		}
+		if m.ChannelID != channelID {
+			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
+			s.byChannel.ReplaceOrInsert(keyedEntry{channelID, m.ID, m})
+		}
+		m.ChannelID, m.Topic, m.RecipientID = channelID, topicName, recipientID
+	}
+}
+
+// RemoveMany deletes messages from every index, personal copies
+// included; conversationID gives each direct message's conversation. It
+// returns, for each user who held a copy of any of them, the IDs of the
+// copies removed, ascending.
+func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
+	ids := make([]int64, 0, len(msgs))
+	for _, m := range msgs {
+		s.byID.Delete(m)
+		if m.Type == message.Channel {
+			s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: topic.Key(m.Topic), id: m.ID})
+			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
+		} else {
+			s.byConversation.Delete(keyedEntry{key: conversationID(m), id: m.ID})
+		}
+		s.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
+		ids = append(ids, m.ID)
+	}
+	slices.Sort(ids)
+	removed := map[int][]int64{}
+	for uid, l := range s.received {
+		if gone := l.DeleteSorted(ids); len(gone) > 0 {
+			removed[uid] = gone
+			if u := s.unread[uid]; u != nil {
+				u.DeleteSorted(gone)
+			}
+		}
+	}
+	return removed
+}
+
+// Undeliver removes userID's copies of the given messages (IDs
+// ascending) and returns the IDs of the copies that existed.
+func (s *Store) Undeliver(userID int, ids []int64) []int64 {
+	l := s.received[userID]
+	if l == nil {
+		return nil
+	}
+	gone := l.DeleteSorted(ids)
+	if u := s.unread[userID]; u != nil && len(gone) > 0 {
+		u.DeleteSorted(gone)
+	}
+	return gone
+}
+
+// DeleteSorted removes the entries whose IDs are in ids (ascending) and
+// returns the IDs it removed. It visits only the blocks that may hold
+// one of the IDs, and each of those once.
+func (l *userMessages) DeleteSorted(ids []int64) []int64 {
+	if l.n == 0 || len(ids) == 0 {
+		return nil
+	}
+	var gone []int64
+	i := 0
+	for bi := l.blockFor(ids[0]); bi < len(l.blocks) && i < len(ids); {
+		b := l.blocks[bi]
+		// Skip the IDs below this block.
+		for i < len(ids) && ids[i] < b[0].id {
+			i++
+		}
+		if i == len(ids) {
+			break
+		}
+		if ids[i] > l.lastID[bi] {
+			bi = l.blockFor(ids[i])
+			if ids[i] > l.lastID[bi] {
+				break
+			}
+			continue
+		}
+		kept := b[:0]
+		for _, um := range b {
+			for i < len(ids) && ids[i] < um.id {
+				i++
+			}
+			if i < len(ids) && ids[i] == um.id {
+				gone = append(gone, um.id)
+				i++
+				continue
+			}
+			kept = append(kept, um)
+		}
+		clear(b[len(kept):])
+		l.n -= len(b) - len(kept)
+		if len(kept) == 0 {
+			l.blocks = slices.Delete(l.blocks, bi, bi+1)
+			l.lastID = slices.Delete(l.lastID, bi, bi+1)
+			continue
+		}
+		l.blocks[bi] = kept
+		l.lastID[bi] = kept[len(kept)-1].id
+		bi++
+	}
+	return gone
+}
