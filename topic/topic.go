@@ -140,3 +140,42 @@ func Resolved(name string) string {
 	}
 	return ResolvedPrefix + name
 }
+
+// Resolution is what a rename does to a topic's resolved state.
+type Resolution uint8
+
+// The resolutions of a rename.
+const (
+	// NotResolution is a rename that neither resolves nor unresolves.
+	NotResolution Resolution = iota
+	// Resolves adds the marker and changes nothing else.
+	Resolves
+	// Unresolves removes the marker and changes nothing else.
+	Unresolves
+)
+
+// ResolutionOf classifies a rename from oldName to newName as current
+// Zulip servers do: a resolve only when the new name is exactly the
+// marker plus the old name, an unresolve only when the old name is
+// exactly the marker plus the new one.
+func ResolutionOf(oldName, newName string) Resolution {
+	switch {
+	case newName == ResolvedPrefix+oldName:
+		return Resolves
+	case oldName == ResolvedPrefix+newName:
+		return Unresolves
+	}
+	return NotResolution
+}
+
+// ResolvesEmpty reports whether renaming the empty topic to newName (as
+// stored) would mark it resolved: the marker alone, or the marker before
+// the empty topic's display name. Zulip refuses that.
+func (rules Rules) ResolvesEmpty(oldName, newName string) bool {
+	if oldName != "" {
+		return false
+	}
+	return newName == strings.TrimSpace(ResolvedPrefix) || newName == ResolvedPrefix ||
+		(rules.EmptyDisplayName != "" && newName == ResolvedPrefix+rules.EmptyDisplayName) ||
+		newName == ResolvedPrefix+NoTopic
+}

@@ -98,3 +98,30 @@ func TestResolvedMarker(t *testing.T) {
 		t.Fatal("resolved marker")
 	}
 }
+
+func TestResolutionOf(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		want     Resolution
+	}{
+		{"bug", "✔ bug", Resolves},
+		{"✔ bug", "bug", Unresolves},
+		{"bug", "✔ other", NotResolution},
+		{"✔ bug", "✔ ✔ bug", Resolves},
+		{"bug", "Bug", NotResolution},
+		{"✔ bug", "other", NotResolution},
+	} {
+		if got := ResolutionOf(c.old, c.new); got != c.want {
+			t.Errorf("ResolutionOf(%q, %q) = %v, want %v", c.old, c.new, got, c.want)
+		}
+	}
+	rules := Rules{MaxLength: 60, EmptyDisplayName: "general chat"}
+	for _, name := range []string{"✔", "✔ general chat", "✔ (no topic)"} {
+		if !rules.ResolvesEmpty("", name) {
+			t.Errorf("resolving the empty topic as %q not caught", name)
+		}
+	}
+	if rules.ResolvesEmpty("", "✔ x") || rules.ResolvesEmpty("x", "✔") {
+		t.Error("ResolvesEmpty caught an ordinary rename")
+	}
+}
