@@ -113,52 +113,23 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 			m.DMUserIDs = conv.userIDs
 			m.RecipientID = r.dmRecipientID(conv, sender.ID)
 		}
-		m.ID = r.nextMessageID
-		r.nextMessageID++
-		convID := 0
-		if conv != nil {
-			convID = conv.id
-		}
-		r.messages.Insert(m, convID)
 		readBySender := message.IsHumanClient(m.Client)
 		if req.ReadBySender != nil {
 			readBySender = *req.ReadBySender
-		}
-		delivered := make([]messageRecipient, 0, len(recipients)+1)
-		senderDelivered := false
-		for _, uid := range recipients {
-			u := r.users[uid]
-			if u == nil || !u.IsActive {
-				continue
-			}
-			flags := mentions.of(uid)
-			if uid == sender.ID {
-				senderDelivered = true
-				if readBySender {
-					flags |= message.Read
-				}
-			}
-			r.messages.Deliver(uid, m, flags)
-			delivered = append(delivered, messageRecipient{uid, flags})
-		}
-		if !senderDelivered {
-			flags := mentions.of(sender.ID)
-			if readBySender {
-				flags |= message.Read
-			}
-			r.messages.Deliver(sender.ID, m, flags)
-			delivered = append(delivered, messageRecipient{sender.ID, flags})
 		}
 		var queueID, localID string
 		if req.QueueID != nil {
 			queueID, localID = *req.QueueID, *req.LocalID
 		}
-		r.emitMessage(m, delivered, queueID, localID)
+		r.storeMessage(m, conv, recipients, func(uid int) message.Flags {
+			flags := mentions.of(uid)
+			if uid == sender.ID && readBySender {
+				flags |= message.Read
+			}
+			return flags
+		}, queueID, localID)
 		res := SendResult{ID: m.ID}
 		if ch != nil {
-			if ch.FirstMessageID == 0 {
-				ch.FirstMessageID = m.ID
-			}
 			res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
 			if p := res.AutomaticNewVisibilityPolicy; p != nil {
 				r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *p)
@@ -168,6 +139,41 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		return nil
 	})
 	return ans, err
+}
+
+// storeMessage gives m the next ID, stores it, delivers a copy to each
+// active recipient and to the sender with the flags flagsOf gives, and
+// emits the message event (local_message_id to queueID). The caller holds
+// the write lock and has validated everything.
+func (r *Realm) storeMessage(m *message.Message, conv *conversation, recipients []int, flagsOf func(uid int) message.Flags, queueID, localID string) {
+	m.ID = r.nextMessageID
+	r.nextMessageID++
+	convID := 0
+	if conv != nil {
+		convID = conv.id
+	}
+	r.messages.Insert(m, convID)
+	delivered := make([]messageRecipient, 0, len(recipients)+1)
+	senderDelivered := false
+	for _, uid := range recipients {
+		u := r.users[uid]
+		if u == nil || !u.IsActive {
+			continue
+		}
+		senderDelivered = senderDelivered || uid == m.SenderID
+		flags := flagsOf(uid)
+		r.messages.Deliver(uid, m, flags)
+		delivered = append(delivered, messageRecipient{uid, flags})
+	}
+	if !senderDelivered {
+		flags := flagsOf(m.SenderID)
+		r.messages.Deliver(m.SenderID, m, flags)
+		delivered = append(delivered, messageRecipient{m.SenderID, flags})
+	}
+	r.emitMessage(m, delivered, queueID, localID)
+	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {
+		ch.FirstMessageID = m.ID
+	}
 }
 
 // channelForSend resolves the channel of a send and checks that the sender
