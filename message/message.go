@@ -100,15 +100,41 @@ type Message struct {
 	RecipientID int    // the channel's or conversation's recipient id
 	// DMUserIDs are the participants of a direct message, sender included,
 	// sorted ascending. Nil for channel messages.
-	DMUserIDs  []int
-	Content    string // raw Markdown
-	Rendered   string // HTML
-	Timestamp  int64  // UNIX seconds
-	Client     string
-	Reactions  []Reaction
-	LastEditTS int64 // 0 if never edited
+	DMUserIDs []int
+	Content   string // raw Markdown
+	Rendered  string // HTML
+	Timestamp int64  // UNIX seconds
+	Client    string
+	Reactions []Reaction
+	// LastEditTS is when the content was last edited (any edit or move
+	// below feature level 365); 0 if never.
+	LastEditTS int64
+	// LastMovedTS is when the message last changed channel or topic, not
+	// counting resolving and unresolving; 0 if never.
+	LastMovedTS int64
+	// EditHistory lists the edits, oldest first; nil if never edited.
+	EditHistory []Edit
 	Facts
 }
+
+// Edit is one entry of a message's edit history: who changed it when,
+// and what each changed field was before and after.
+type Edit struct {
+	UserID    int
+	Timestamp int64
+	// Content edits: the raw and rendered content before the edit.
+	PrevContent, PrevRendered string
+	ContentChanged            bool
+	// Topic moves.
+	PrevTopic, Topic string
+	TopicChanged     bool
+	// Channel moves; both 0 when the channel did not change.
+	PrevChannelID, ChannelID int
+}
+
+// ChannelChanged reports whether the edit moved the message to another
+// channel.
+func (e Edit) ChannelChanged() bool { return e.ChannelID != 0 }
 
 // Facts are what rendering found in a message's content, stored with it
 // so that narrows and views never parse the HTML again.

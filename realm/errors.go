@@ -24,6 +24,9 @@ const (
 	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
 	CodeCSRFFailed                    Code = "CSRF_FAILED"
 	CodeCannotDeactivateLastUser      Code = "CANNOT_DEACTIVATE_LAST_USER"
+	// CodeMoveMessagesTimeLimitExceeded refuses a change_all move of a
+	// topic holding messages older than the move time limits.
+	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"

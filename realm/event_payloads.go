@@ -28,3 +28,4 @@ func (UserGroupRemoveEvent) isEventPayload()    {}
 func (UserGroupSubgroupsEvent) isEventPayload() {}
 func (UserGroupUpdateEvent) isEventPayload()    {}
 func (UserTopicEvent) isEventPayload()          {}
+func (UpdateMessageEvent) isEventPayload()      {}

@@ -38,22 +38,4 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 
 // removeMessage drops m from every index and keeps the channel's
 // first_message_id current. The caller holds the write lock.
-func (r *Realm) removeMessage(m *message.Message) {
-	convID := 0
-	if m.Type == message.Direct {
-		convID = r.conversations[joinIDs(m.DMUserIDs)].id
-	}
-	holders := r.messages.Remove(m, convID)
-	r.emitDeleteMessages([]*message.Message{m}, holders)
-	if m.Type == message.Channel {
-		ch := r.channels[m.ChannelID]
-		if ch != nil && ch.FirstMessageID == m.ID {
-			ch.FirstMessageID = 0
-			r.messages.Channel(ch.ID).Up(0, func(next *message.Message) bool {
-				ch.FirstMessageID = next.ID
-				return false
-			})
-			r.emitFirstMessageID(ch)
-		}
-	}
-}
+func (r *Realm) removeMessage(m *message.Message) { r.removeMessages([]*message.Message{m}) }

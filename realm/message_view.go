@@ -31,6 +31,22 @@ type Message struct {
 	AvatarURL        *string     `json:"avatar_url"`
 	ContentType      string      `json:"content_type"`
 	LastEditTS       *int64      `json:"last_edit_timestamp,omitempty"`
+	LastMovedTS      *int64      `json:"last_moved_timestamp,omitempty"`
+	// EditHistory lists the edits, newest first; absent if never edited.
+	EditHistory []EditHistoryEntry `json:"edit_history,omitempty"`
+}
+
+// EditHistoryEntry is one edit in a message object's edit_history: who
+// and when, and the fields the edit changed.
+type EditHistoryEntry struct {
+	UserID              int     `json:"user_id"`
+	Timestamp           int64   `json:"timestamp"`
+	PrevContent         *string `json:"prev_content,omitempty"`
+	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
+	PrevTopic           *string `json:"prev_topic,omitempty"`
+	Topic               *string `json:"topic,omitempty"`
+	PrevStream          int     `json:"prev_stream,omitempty"`
+	Stream              int     `json:"stream,omitempty"`
 }
 
 // TopicLink is a link a linkifier found in a topic name.
@@ -99,6 +115,13 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 		ts := m.LastEditTS
 		v.LastEditTS = &ts
 	}
+	if m.LastMovedTS != 0 && r.opts.FeatureLevel >= lastMovedTimestampLevel {
+		ts := m.LastMovedTS
+		v.LastMovedTS = &ts
+	}
+	if len(m.EditHistory) > 0 {
+		v.EditHistory = r.editHistoryView(m, o)
+	}
 	if m.Type == message.Channel {
 		v.StreamID = m.ChannelID
 		v.DisplayRecipient = r.channels[m.ChannelID].Name
@@ -107,6 +130,26 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 		v.DisplayRecipient = r.displayRecipients(m)
 	}
 	return v
+}
+
+// editHistoryView lists m's edits newest first, as message objects carry
+// them.
+func (r *Realm) editHistoryView(m *message.Message, o ViewOptions) []EditHistoryEntry {
+	rules := r.topicRules()
+	out := make([]EditHistoryEntry, 0, len(m.EditHistory))
+	for i := len(m.EditHistory) - 1; i >= 0; i-- {
+		e := m.EditHistory[i]
+		v := EditHistoryEntry{UserID: e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevChannelID, Stream: e.ChannelID}
+		if e.ContentChanged {
+			v.PrevContent, v.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
+		}
+		if e.TopicChanged {
+			v.PrevTopic = ptr(rules.Display(e.PrevTopic, o.AllowEmptyTopicName))
+			v.Topic = ptr(rules.Display(e.Topic, o.AllowEmptyTopicName))
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // Shared empty lists: most messages have no links, submessages or reactions.

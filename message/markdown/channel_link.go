@@ -126,3 +126,10 @@ func renderChannelLink(w util.BufWriter, source []byte, node ast.Node, entering 
 	_, _ = w.WriteString(escapeText(n.Label) + "</a>")
 	return ast.WalkSkipChildren, nil
 }
+
+// NarrowNearURL is the path-and-fragment of a link to one message in its
+// topic, as Zulip writes it: /#narrow/channel/<id>-<name>/topic/<topic>/near/<message id>.
+func NarrowNearURL(channelID int, channelName, topicName string, messageID int64) string {
+	return "/#narrow/channel/" + encodeChannel(channelID, channelName) + "/topic/" + hashEncode(topicName) +
+		"/near/" + strconv.FormatInt(messageID, 10)
+}

@@ -1,0 +1,576 @@
+package realm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/store"
+)
+
+// editSnapshot is everything an edit may change: each message's place,
+// content and history, and every user's flags.
+type editSnapshot struct {
+	Messages []string
+	Flags    map[int][]string
+}
+
+func snapshotMessages(r *Realm) editSnapshot {
+	s := editSnapshot{Flags: map[int][]string{}}
+	_ = r.view(func() error {
+		r.messages.All().Up(0, func(m *message.Message) bool {
+			s.Messages = append(s.Messages, fmt.Sprintf("%d %d %q %q %q edits=%d edit=%d moved=%d", m.ID, m.ChannelID,
+				m.Topic, m.Content, m.Rendered, len(m.EditHistory), m.LastEditTS, m.LastMovedTS))
+			return true
+		})
+		for uid := range r.users {
+			r.messages.Copies(uid, 0, func(c store.Copy) bool {
+				s.Flags[uid] = append(s.Flags[uid], fmt.Sprintf("%d:%v", c.Message.ID, c.Flags.Names()))
+				return true
+			})
+		}
+		return nil
+	})
+	return s
+}
+
+// wantUnchanged asserts that a refused edit changed nothing and emitted
+// nothing.
+func wantUnchanged(t *testing.T, r *Realm, before editSnapshot, q *Queue, userID int) {
+	t.Helper()
+	if diff := cmp.Diff(before, snapshotMessages(r)); diff != "" {
+		t.Fatalf("a refused edit changed the realm (-before +after):\n%s", diff)
+	}
+	if evs := pending(t, r, userID, q, -1); len(evs) != 0 {
+		t.Fatalf("a refused edit emitted %d events: %v", len(evs), evs)
+	}
+}
+
+func send(t *testing.T, r *Realm, userID int, channel, topicName, content string) int64 {
+	t.Helper()
+	res, err := r.As(userID).SendChannelMessage(bg, channel, topicName, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
+}
+
+func edit(r *Realm, userID int, req EditMessageRequest) error {
+	_, err := r.As(userID).EditMessage(bg, req)
+	return err
+}
+
+func getMsg(t *testing.T, r *Realm, userID int, id int64) Message {
+	t.Helper()
+	m, _, err := r.As(userID).GetMessage(bg, id, ViewOptions{ApplyMarkdown: true, AllowEmptyTopicName: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func eventsOfType(t *testing.T, r *Realm, userID int, q *Queue, typ string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, ev := range pending(t, r, userID, q, -1) {
+		if ev.Type == typ {
+			out = append(out, eventJSON(t, ev))
+		}
+	}
+	return out
+}
+
+func TestEditContent(t *testing.T) {
+	r, clock := newTestRealm(t)
+	id := send(t, r, idHamlet, "Denmark", "castle", "first draft")
+	hq := mustQueue(t, r, idHamlet, QueueOptions{ApplyMarkdown: true})
+	oq := mustQueue(t, r, idOthello, QueueOptions{})
+	clock.Advance(time.Minute)
+	res, err := r.As(idHamlet).EditMessage(bg, EditMessageRequest{MessageID: id, Content: str("now @**Othello, the Moor of Venice**")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DetachedUploads == nil || len(res.DetachedUploads) != 0 {
+		t.Fatalf("detached_uploads must be an empty list: %#v", res.DetachedUploads)
+	}
+	m := getMsg(t, r, idHamlet, id)
+	now := clock.Now().Unix()
+	if m.Content != `<p>now <span class="user-mention" data-user-id="12">@Othello, the Moor of Venice</span></p>` ||
+		m.LastEditTS == nil || *m.LastEditTS != now || m.LastMovedTS != nil {
+		t.Fatalf("edited message %+v", m)
+	}
+	wantHistory := []EditHistoryEntry{{UserID: idHamlet, Timestamp: now, PrevContent: str("first draft"), PrevRenderedContent: str("<p>first draft</p>")}}
+	if diff := cmp.Diff(wantHistory, m.EditHistory); diff != "" {
+		t.Fatalf("edit_history (-want +got):\n%s", diff)
+	}
+	if f := flagsOf(t, r, idOthello, id); f&message.Mentioned == 0 {
+		t.Fatalf("othello is mentioned by the new content: %v", f.Names())
+	}
+	evs := eventsOfType(t, r, idOthello, oq, "update_message")
+	if len(evs) != 1 {
+		t.Fatalf("othello got %d update_message events", len(evs))
+	}
+	ev := evs[0]
+	want := map[string]any{"user_id": float64(idHamlet), "edit_timestamp": float64(now), "message_id": float64(id),
+		"message_ids": []any{float64(id)}, "flags": []any{"mentioned"}, "rendering_only": false,
+		"stream_id": float64(2), "stream_name": "Denmark", "orig_content": "first draft", "orig_rendered_content": "<p>first draft</p>",
+		"content": "now @**Othello, the Moor of Venice**", "rendered_content": m.Content, "is_me_message": false,
+		"type": "update_message", "id": float64(0)}
+	if diff := cmp.Diff(want, ev); diff != "" {
+		t.Fatalf("update_message event (-want +got):\n%s", diff)
+	}
+	if evs := eventsOfType(t, r, idHamlet, hq, "update_message"); len(evs) != 1 || len(evs[0]["flags"].([]any)) != 0 {
+		t.Fatalf("the sender hears of it with his own flags (none: sent unread by an API client): %v", evs)
+	}
+
+	// Removing the mention clears the flag; whitespace-only content is
+	// stored as "(deleted)".
+	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str("  \n ")}); err != nil {
+		t.Fatal(err)
+	}
+	if f := flagsOf(t, r, idOthello, id); f&message.Mentioned != 0 {
+		t.Fatalf("mention flag kept: %v", f.Names())
+	}
+	if _, raw, _ := r.As(idHamlet).GetMessage(bg, id, ViewOptions{}); raw != "(deleted)" {
+		t.Fatalf("whitespace content stored as %q", raw)
+	}
+	if h, _ := r.As(idOthello).MessageHistory(bg, id, false); len(h) != 3 || h[0].Content != "first draft" ||
+		h[2].Content != "(deleted)" || h[1].PrevContent == nil || *h[1].PrevContent != "first draft" || h[1].ContentHTMLDiff == nil {
+		t.Fatalf("history %+v", h)
+	}
+}
+
+func TestEditContentRefusals(t *testing.T) {
+	r, clock := newTestRealm(t)
+	id := send(t, r, idHamlet, "Denmark", "castle", "hello")
+	dm, err := r.As(idIago).SendDirectMessage(bg, []int{idDesdemona}, "private")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := mustQueue(t, r, idHamlet, QueueOptions{})
+	sum := sha256.Sum256([]byte("stale"))
+	cases := []struct {
+		name   string
+		user   int
+		req    EditMessageRequest
+		code   Code
+		msg    string
+		before func()
+	}{
+		{"unknown message", idHamlet, EditMessageRequest{MessageID: 999, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
+		{"someone else's direct message", idHamlet, EditMessageRequest{MessageID: dm.ID, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
+		{"not the sender", idOthello, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "You don't have permission to edit this message", nil},
+		{"nothing", idHamlet, EditMessageRequest{MessageID: id}, CodeBadRequest, "Nothing to change", nil},
+		{"same topic is nothing", idHamlet, EditMessageRequest{MessageID: id, Topic: str(" castle ")}, CodeBadRequest, "Nothing to change", nil},
+		{"bad propagate_mode", idHamlet, EditMessageRequest{MessageID: id, Topic: str("x"), PropagateMode: "change_some"}, CodeBadRequest, "Invalid propagate_mode", nil},
+		{"propagate without move", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), PropagateMode: ChangeAll}, CodeBadRequest, "Invalid propagate_mode without topic edit", nil},
+		{"content with channel", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), ChannelID: intPtr(1)}, CodeBadRequest, "Cannot change message content while changing stream", nil},
+		{"direct message topic", idIago, EditMessageRequest{MessageID: dm.ID, Topic: str("x")}, CodeBadRequest, "Direct messages cannot have topics.", nil},
+		{"direct message channel", idIago, EditMessageRequest{MessageID: dm.ID, ChannelID: intPtr(1)}, CodeBadRequest, "Direct messages cannot be moved to channels.", nil},
+		{"stale content hash", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), PrevContentSHA256: str(hex.EncodeToString(sum[:]))}, CodeBadRequest, "prev_content_sha256", nil},
+		{"unprintable topic", idHamlet, EditMessageRequest{MessageID: id, Topic: str("a\x00b")}, CodeBadRequest, "Invalid character in topic", nil},
+		{"editing off", idHamlet, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "Your organization has turned off message editing",
+			func() { r.UpdateSettings(func(s *Settings) { s.AllowMessageEditing = false }) }},
+		{"too late", idHamlet, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "The time limit for editing this message has passed",
+			func() {
+				r.UpdateSettings(func(s *Settings) { s.AllowMessageEditing = true })
+				clock.Advance(621 * time.Second)
+			}},
+	}
+	for _, c := range cases {
+		if c.before != nil {
+			c.before()
+			q = mustQueue(t, r, idHamlet, QueueOptions{})
+		}
+		evs := pending(t, r, idHamlet, q, -1)
+		last := -1
+		if len(evs) > 0 {
+			last = evs[len(evs)-1].ID
+		}
+		before := snapshotMessages(r)
+		err := edit(r, c.user, c.req)
+		if err == nil {
+			t.Fatalf("%s: accepted", c.name)
+		}
+		wantCode(t, err, c.code, c.msg)
+		if diff := cmp.Diff(before, snapshotMessages(r)); diff != "" {
+			t.Fatalf("%s: refused edit changed the realm:\n%s", c.name, diff)
+		}
+		if evs := pending(t, r, idHamlet, q, last); len(evs) != 0 {
+			t.Fatalf("%s: refused edit emitted %v", c.name, evs)
+		}
+	}
+	// The grace period: 600 s + 20 s is still allowed; the matching hash too.
+	id2 := send(t, r, idHamlet, "Denmark", "castle", "second")
+	clock.Advance(620 * time.Second)
+	good := sha256.Sum256([]byte("second"))
+	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id2, Content: str("2nd"), PrevContentSHA256: str(hex.EncodeToString(good[:]))}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEditReChecksWildcardMentions(t *testing.T) {
+	r, _ := newTestRealm(t)
+	id := send(t, r, idHamlet, "devel", "big", "hello")
+	before := snapshotMessages(r)
+	err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str("@**all** look")})
+	wantCode(t, err, CodeStreamWildcardMentionNotAllow, "channel wildcard mentions")
+	if diff := cmp.Diff(before, snapshotMessages(r)); diff != "" {
+		t.Fatalf("refused edit changed the realm:\n%s", diff)
+	}
+	id = send(t, r, idIago, "devel", "big", "hello")
+	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Content: str("@**all** look")}); err != nil {
+		t.Fatal(err)
+	}
+	if f := flagsOf(t, r, idHamlet, id); f&message.WildcardMentioned == 0 {
+		t.Fatalf("hamlet's flags after an administrator's @all edit: %v", f.Names())
+	}
+}
+
+// topicIDs lists the IDs of a topic's messages as a user fetches them.
+func topicIDs(t *testing.T, r *Realm, userID int, channel, topicName string) []int64 {
+	t.Helper()
+	res, err := r.As(userID).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true,
+		Narrow: []message.Term{{Operator: "channel", Operand: channel}, {Operator: "topic", Operand: topicName}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids(res)
+}
+
+func TestMoveTopicPropagateModes(t *testing.T) {
+	r, clock := newTestRealm(t)
+	var sent []int64
+	for i := 0; i < 4; i++ {
+		sent = append(sent, send(t, r, idHamlet, "Denmark", "castle", fmt.Sprintf("m%d", i)))
+	}
+	q := mustQueue(t, r, idOthello, QueueOptions{})
+	clock.Advance(time.Minute)
+	// change_one: only the target.
+	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[1], Topic: str("keep"), SendNotificationToNewThread: new(bool)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "keep"); !eqIDs(got, []int64{sent[1]}) {
+		t.Fatalf("change_one moved %v", got)
+	}
+	// change_later: the target and what follows.
+	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[2], Topic: str("later"), PropagateMode: ChangeLater, SendNotificationToNewThread: new(bool)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "later"); !eqIDs(got, []int64{sent[2], sent[3]}) {
+		t.Fatalf("change_later moved %v", got)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "castle"); !eqIDs(got, []int64{sent[0]}) {
+		t.Fatalf("castle keeps %v", got)
+	}
+	evs := eventsOfType(t, r, idOthello, q, "update_message")
+	if len(evs) != 2 {
+		t.Fatalf("%d update_message events", len(evs))
+	}
+	ev := evs[1]
+	if ev["propagate_mode"] != "change_later" || ev["orig_subject"] != "castle" || ev["subject"] != "later" ||
+		!cmp.Equal(ev["message_ids"], []any{float64(sent[2]), float64(sent[3])}) || ev["topic_links"] == nil || ev["content"] != nil {
+		t.Fatalf("move event %v", ev)
+	}
+	m := getMsg(t, r, idOthello, sent[3])
+	now := clock.Now().Unix()
+	if m.LastMovedTS == nil || *m.LastMovedTS != now || m.LastEditTS != nil {
+		t.Fatalf("moved message timestamps: moved %v edit %v", m.LastMovedTS, m.LastEditTS)
+	}
+	wantHistory := []EditHistoryEntry{{UserID: idOthello, Timestamp: now, PrevTopic: str("castle"), Topic: str("later")}}
+	if diff := cmp.Diff(wantHistory, m.EditHistory); diff != "" {
+		t.Fatalf("edit_history (-want +got):\n%s", diff)
+	}
+	// change_all: the whole topic, matched case-insensitively, into
+	// a topic that already has messages.
+	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[2], Topic: str("KEEP"), PropagateMode: ChangeAll, SendNotificationToNewThread: new(bool)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "keep"); !eqIDs(got, []int64{sent[1], sent[2], sent[3]}) {
+		t.Fatalf("change_all merged %v", got)
+	}
+	if m := getMsg(t, r, idOthello, sent[1]); m.Subject != "keep" {
+		t.Fatalf("untouched message's topic %q", m.Subject)
+	}
+	if m := getMsg(t, r, idOthello, sent[3]); m.Subject != "KEEP" || len(m.EditHistory) != 2 {
+		t.Fatalf("moved twice: %q %+v", m.Subject, m.EditHistory)
+	}
+}
+
+func TestMoveNotices(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := send(t, r, idHamlet, "Denmark", "castle", "one")
+	send(t, r, idHamlet, "Denmark", "castle", "two")
+	if err := edit(r, idIago, EditMessageRequest{MessageID: a, Topic: str("keep"), PropagateMode: ChangeAll,
+		SendNotificationToOldThread: func() *bool { b := true; return &b }()}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Denmark keep: This topic was moved here from #**Denmark>castle** by @_**Iago|11**.",
+		"Denmark castle: This topic was moved to #**Denmark>keep** by @_**Iago|11**.",
+	}
+	if diff := cmp.Diff(want, noticesSince(t, r, a)); diff != "" {
+		t.Fatalf("notices (-want +got):\n%s", diff)
+	}
+	// One message moved into a topic with messages, to another channel.
+	b := send(t, r, idHamlet, "Denmark", "bridge", "three")
+	send(t, r, idHamlet, "Verona", "plaza", "already here")
+	if err := edit(r, idIago, EditMessageRequest{MessageID: b, Topic: str("plaza"), ChannelID: intPtr(1)}); err != nil {
+		t.Fatal(err)
+	}
+	got := noticesSince(t, r, b)
+	wantOne := fmt.Sprintf("Verona plaza: [A message](http://localhost:9991/#narrow/channel/1-Verona/topic/plaza/near/%d) was moved here from #**Denmark>bridge** by @_**Iago|11**.", b)
+	if len(got) != 1 || got[0] != wantOne {
+		t.Fatalf("notices %q\nwant %q", got, wantOne)
+	}
+}
+
+// noticesSince lists the Notification Bot's messages after id as
+// "channel topic: content".
+func noticesSince(t *testing.T, r *Realm, id int64) []string {
+	t.Helper()
+	var out []string
+	_ = r.view(func() error {
+		r.messages.All().Up(id+1, func(m *message.Message) bool {
+			if m.SenderID == idNotificationBot {
+				out = append(out, r.channels[m.ChannelID].Name+" "+m.Topic+": "+m.Content)
+			}
+			return true
+		})
+		return nil
+	})
+	return out
+}
+
+func TestResolveTopic(t *testing.T) {
+	r, _ := newTestRealm(t)
+	a := send(t, r, idHamlet, "Denmark", "bug", "broken")
+	send(t, r, idOthello, "Denmark", "bug", "indeed")
+	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("✔ bug"), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	notices := noticesSince(t, r, a)
+	if diff := cmp.Diff([]string{"Denmark ✔ bug: @_**शिव|15** has marked this topic as resolved."}, notices); diff != "" {
+		t.Fatalf("a pure resolve posts only its notice (-want +got):\n%s", diff)
+	}
+	var notice int64
+	_ = r.view(func() error {
+		r.messages.Sender(idNotificationBot).Down(AnchorNewest, func(m *message.Message) bool { notice = m.ID; return false })
+		return nil
+	})
+	for uid, wantUnread := range map[int]bool{idHamlet: true, idOthello: true, idIago: false, idShiva: false} {
+		if unread := flagsOf(t, r, uid, notice)&message.Read == 0; unread != wantUnread {
+			t.Errorf("user %d: notice unread = %v, want %v (only participants)", uid, unread, wantUnread)
+		}
+	}
+	if m := getMsg(t, r, idHamlet, a); m.LastMovedTS != nil {
+		t.Fatalf("resolving is not a move: last_moved_timestamp %v", *m.LastMovedTS)
+	}
+	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("bug"), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	if n := noticesSince(t, r, notice); len(n) != 1 || n[0] != "Denmark bug: @_**शिव|15** has marked this topic as unresolved." {
+		t.Fatalf("unresolve notices %q", n)
+	}
+	// Resolving and renaming at once is a move too.
+	last := int64(0)
+	_ = r.view(func() error { last = r.nextMessageID - 1; return nil })
+	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("✔ other"), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	if n := noticesSince(t, r, last); len(n) != 1 || n[0] != "Denmark ✔ other: This topic was moved here from #**Denmark>bug** by @_**शिव|15**." {
+		t.Fatalf("rename notices %q", n)
+	}
+	// The empty topic cannot be resolved.
+	e := send(t, r, idHamlet, "Denmark", "", "no topic")
+	for _, name := range []string{"✔", "✔ general chat"} {
+		wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: e, Topic: str(name)}), CodeBadRequest, "cannot be marked as resolved")
+	}
+}
+
+func TestMovePermissions(t *testing.T) {
+	r, _ := newTestRealm(t)
+	id := send(t, r, idHamlet, "Verona", "castle", "hello")
+	q := mustQueue(t, r, idHamlet, QueueOptions{})
+	admins := NamedGroupSetting(r.groupByName["role:administrators"].ID)
+	r.UpdateSettings(func(s *Settings) { s.CanMoveMessagesBetweenTopicsGroup = admins })
+	pending(t, r, idHamlet, q, -1)
+	_, _ = r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
+	before := snapshotMessages(r)
+	for _, c := range []struct {
+		user int
+		req  EditMessageRequest
+		msg  string
+	}{
+		{idHamlet, EditMessageRequest{MessageID: id, Topic: str("moved")}, "You don't have permission to edit this message"},
+		{idPolonius, EditMessageRequest{MessageID: id, ChannelID: intPtr(2)}, "You don't have permission to move this message"},
+		{idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(999)}, "Invalid channel ID"},
+		{idOthello, EditMessageRequest{MessageID: id, ChannelID: intPtr(6)}, "Invalid channel ID"}, // core team: private, not subscribed
+		{idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(11)}, "You do not have permission to post in this channel."},
+	} {
+		wantCode(t, edit(r, c.user, c.req), CodeBadRequest, c.msg)
+	}
+	if diff := cmp.Diff(before, snapshotMessages(r)); diff != "" {
+		t.Fatalf("refused moves changed the realm:\n%s", diff)
+	}
+	if evs := pending(t, r, idHamlet, q, 0); len(evs) != 0 {
+		t.Fatalf("refused moves emitted %v", evs)
+	}
+	// Resolving needs only can_resolve_topics_group.
+	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Topic: str("✔ castle")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Topic: str("moved")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMoveTimeLimits(t *testing.T) {
+	r, clock := newTestRealm(t)
+	old1 := send(t, r, idHamlet, "Denmark", "history", "old")
+	old2 := send(t, r, idHamlet, "Denmark", "history", "old too")
+	clock.Advance(8 * 24 * time.Hour)
+	recent := send(t, r, idHamlet, "Denmark", "history", "recent")
+	q := mustQueue(t, r, idHamlet, QueueOptions{})
+	before := snapshotMessages(r)
+
+	err := edit(r, idHamlet, EditMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll})
+	re := wantCode(t, err, CodeMoveMessagesTimeLimitExceeded, "You only have permission to move the 1/3 most recent messages in this topic.")
+	wantExtra := map[string]any{"first_message_id_allowed_to_move": recent, "total_messages_in_topic": 3, "total_messages_allowed_to_move": 1}
+	if diff := cmp.Diff(wantExtra, re.Extra); diff != "" {
+		t.Fatalf("extra fields (-want +got):\n%s", diff)
+	}
+	wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: old1, Topic: str("new")}), CodeBadRequest,
+		"The time limit for editing this message's topic has passed.")
+	wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: old2, ChannelID: intPtr(1)}), CodeBadRequest,
+		"The time limit for editing this message's stream has passed")
+	wantUnchanged(t, r, before, q, idHamlet)
+
+	// A message exactly at the deadline may be moved alone but does not
+	// count as movable in a change_all: no message is, so the first
+	// movable ID is null.
+	r2, clock2 := newTestRealm(t)
+	edge := send(t, r2, idHamlet, "Denmark", "edge", "x")
+	clock2.Advance((604800 + editGraceSeconds) * time.Second)
+	re = wantCode(t, edit(r2, idHamlet, EditMessageRequest{MessageID: edge, Topic: str("y"), PropagateMode: ChangeAll}),
+		CodeMoveMessagesTimeLimitExceeded, "0/1")
+	if re.Extra["first_message_id_allowed_to_move"] != nil {
+		t.Fatalf("first_message_id_allowed_to_move = %v, want null", re.Extra["first_message_id_allowed_to_move"])
+	}
+	// Moderators and administrators are exempt, and resolving is not bound.
+	if err := edit(r, idHamlet, EditMessageRequest{MessageID: recent, Topic: str("✔ history"), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(r, idShiva, EditMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll, ChannelID: intPtr(1)}); err != nil {
+		t.Fatal(err)
+	}
+	// The resolve notice moved along; the "moved here" notice follows.
+	if got := topicIDs(t, r, idShiva, "Verona", "new"); len(got) != 5 || !eqIDs(got[:3], []int64{old1, old2, recent}) {
+		t.Fatalf("moderator moved %v", got)
+	}
+}
+
+func TestMoveBetweenChannelsChangesAccess(t *testing.T) {
+	r, _ := newTestRealm(t)
+	id := send(t, r, idHamlet, "Verona", "secret", "psst")
+	oq := mustQueue(t, r, idOthello, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
+	iq := mustQueue(t, r, idIago, QueueOptions{})
+	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(6), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	// Othello is not in the private "core team": the message is gone for him.
+	if _, _, err := r.As(idOthello).GetMessage(bg, id, ViewOptions{}); err == nil {
+		t.Fatal("othello still reads the moved message")
+	}
+	dels := eventsOfType(t, r, idOthello, oq, "delete_message")
+	if len(dels) != 1 || !cmp.Equal(dels[0]["message_ids"], []any{float64(id)}) || dels[0]["stream_id"] != float64(1) || dels[0]["topic"] != "secret" {
+		t.Fatalf("othello's delete events %v", dels)
+	}
+	if evs := eventsOfType(t, r, idOthello, oq, "update_message"); len(evs) != 0 {
+		t.Fatalf("othello must not hear of the move: %v", evs)
+	}
+	ups := eventsOfType(t, r, idIago, iq, "update_message")
+	if len(ups) != 1 || ups[0]["new_stream_id"] != float64(6) || ups[0]["stream_id"] != float64(1) || ups[0]["subject"] != nil {
+		t.Fatalf("iago's update events %v", ups)
+	}
+	if m := getMsg(t, r, idIago, id); m.StreamID != 6 || m.EditHistory[0].PrevStream != 1 || m.EditHistory[0].Stream != 6 {
+		t.Fatalf("moved message %+v", m)
+	}
+}
+
+func TestMoveCarriesUserTopics(t *testing.T) {
+	r, _ := newTestRealm(t)
+	id := send(t, r, idHamlet, "Denmark", "castle", "hello")
+	if err := r.As(idOthello).SetUserTopic(bg, UserTopicRequest{ChannelID: 2, Topic: "castle", Policy: PolicyMuted}); err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Topic: str("fortress"), PropagateMode: ChangeAll}); err != nil {
+		t.Fatal(err)
+	}
+	_ = r.view(func() error {
+		if p := r.userTopicPolicy(idOthello, 2, "fortress"); p != PolicyMuted {
+			t.Errorf("othello's policy on the new topic %d, want muted", p)
+		}
+		if p := r.userTopicPolicy(idOthello, 2, "castle"); p != PolicyInherit {
+			t.Errorf("othello's policy on the old topic %d, want none", p)
+		}
+		if p := r.userTopicPolicy(idHamlet, 2, "fortress"); p != PolicyFollowed {
+			t.Errorf("hamlet's automatic follow moved along: %d", p)
+		}
+		return nil
+	})
+}
+
+func TestDeleteTopic(t *testing.T) {
+	r, _ := newTestRealm(t)
+	keep := send(t, r, idHamlet, "Denmark", "keep", "stays")
+	var doomed []int64
+	for i := 0; i < 2*deleteTopicBatch+5; i++ {
+		doomed = append(doomed, send(t, r, idHamlet, "Denmark", []string{"Doomed", "doomed"}[i%2], "bye"))
+	}
+	q := mustQueue(t, r, idOthello, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
+	before := snapshotMessages(r)
+	_, err := r.As(idHamlet).DeleteTopic(bg, 2, "doomed")
+	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
+	_, err = r.As(idIago).DeleteTopic(bg, 999, "doomed")
+	wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+	wantUnchanged(t, r, before, q, idOthello)
+
+	res, err := r.As(idIago).DeleteTopic(bg, 2, "DOOMED")
+	if err != nil || !res.Complete {
+		t.Fatalf("delete topic: %+v %v", res, err)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "doomed"); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+	dels := eventsOfType(t, r, idOthello, q, "delete_message")
+	if len(dels) != 3 {
+		t.Fatalf("%d delete events, want one per batch of %d", len(dels), deleteTopicBatch)
+	}
+	if first := dels[0]["message_ids"].([]any); len(first) != deleteTopicBatch || first[len(first)-1] != float64(doomed[len(doomed)-1]) {
+		t.Fatalf("the first batch holds the newest messages: %v", first)
+	}
+	if got := topicIDs(t, r, idOthello, "Denmark", "keep"); !eqIDs(got, []int64{keep}) {
+		t.Fatalf("other topic %v", got)
+	}
+	// The empty topic by its display name; the channel's oldest message goes.
+	r2, _ := newTestRealm(t)
+	e := send(t, r2, idHamlet, "Denmark", "", "empty")
+	later := send(t, r2, idHamlet, "Denmark", "later", "x")
+	if _, err := r2.As(idIago).DeleteTopic(bg, 2, "general chat"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r2.As(idIago).GetMessage(bg, e, ViewOptions{}); err == nil {
+		t.Fatal("empty topic not deleted")
+	}
+	_ = r2.view(func() error {
+		if got := r2.channels[2].FirstMessageID; got != later {
+			t.Errorf("first_message_id %d, want %d", got, later)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,91 @@
+package realm
+
+import (
+	"context"
+	"slices"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// deleteTopicBatch is how many messages Zulip deletes at a time when
+// deleting a topic, newest first.
+const deleteTopicBatch = 100
+
+// DeleteTopicResult is the answer of POST /streams/{id}/delete_topic.
+type DeleteTopicResult struct {
+	// Complete is false when the request stopped before every message
+	// was deleted (here: its context ended); the client repeats it.
+	Complete bool `json:"complete"`
+}
+
+// DeleteTopic deletes every message of a topic that the caller, an
+// administrator, may read, in batches newest first, each batch announced
+// by its own delete_message event. The topic is matched
+// case-insensitively; the empty topic's display name means the empty
+// topic.
+func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string) (DeleteTopicResult, error) {
+	r := a.r
+	var res DeleteTopicResult
+	err := a.writeAdmin(func(me *user.User) error {
+		ch := r.channels[channelID]
+		if ch == nil || !r.hasMetadataAccess(me, ch) {
+			return BadRequest("Invalid channel ID")
+		}
+		name, err := r.topicRules().Stored(topicName)
+		if err != nil {
+			return BadRequest("%s", err.Error())
+		}
+		readable := r.historyReadableBy(ch, me.ID)
+		var doomed []*message.Message
+		r.messages.Topic(ch.ID, name).Down(AnchorNewest, func(m *message.Message) bool {
+			if readable || r.messages.HasCopy(me.ID, m.ID) {
+				doomed = append(doomed, m)
+			}
+			return true
+		})
+		res.Complete = true
+		for start := 0; start < len(doomed); start += deleteTopicBatch {
+			if ctx.Err() != nil {
+				res.Complete = false
+				break
+			}
+			batch := doomed[start:min(start+deleteTopicBatch, len(doomed))]
+			r.removeMessages(batch)
+		}
+		return nil
+	})
+	return res, err
+}
+
+// removeMessages deletes messages of one conversation (a channel topic,
+// or one direct-message conversation) from every index, tells those who
+// held them and, for channels, the channel's subscribers, and keeps the
+// channel's first_message_id current. The caller holds the write lock.
+func (r *Realm) removeMessages(msgs []*message.Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	removed := r.messages.RemoveMany(msgs, func(m *message.Message) int {
+		return r.conversations[joinIDs(m.DMUserIDs)].id
+	})
+	audience := make([]int, 0, len(removed))
+	for uid := range removed {
+		audience = append(audience, uid)
+	}
+	first := msgs[0]
+	if first.Type == message.Channel {
+		for _, uid := range r.subscriberIDs(first.ChannelID) {
+			if _, ok := removed[uid]; !ok {
+				audience = append(audience, uid)
+			}
+		}
+	}
+	slices.Sort(audience)
+	sorted := slices.Clone(msgs)
+	slices.SortFunc(sorted, func(a, b *message.Message) int { return int(a.ID - b.ID) })
+	r.emitDeleteMessages(sorted, audience)
+	if ch := r.channels[first.ChannelID]; first.Type == message.Channel && ch != nil {
+		r.fixFirstMessageIDs(ch)
+	}
+}
