@@ -264,6 +264,12 @@ var allowed = []struct {
 		"CANNOT_DEACTIVATE_LAST_USER errors (reference/errors.md)"},
 	{"entity", "code", openapi3.NewStringSchema(),
 		"CANNOT_DEACTIVATE_LAST_USER errors (reference/errors.md)"},
+	{"first_message_id_allowed_to_move", "code", openapi3.NewIntegerSchema().WithNullable(),
+		"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED errors, feature level 172 (spec: errors; the description names them only in prose and an example)"},
+	{"total_messages_in_topic", "code", openapi3.NewIntegerSchema(),
+		"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED errors, as first_message_id_allowed_to_move"},
+	{"total_messages_allowed_to_move", "code", openapi3.NewIntegerSchema(),
+		"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED errors, as first_message_id_allowed_to_move"},
 }
 
 // groupSettingSchema is a group-setting value: a group ID or an object of
