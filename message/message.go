@@ -112,8 +112,8 @@ type Message struct {
 	// LastMovedTS is when the message last changed channel or topic, not
 	// counting resolving and unresolving; 0 if never.
 	LastMovedTS int64
-	// EditHistory lists the edits, oldest first; nil if never edited.
-	EditHistory []Edit
+	// Edits is the edit history, newest first; nil if never edited.
+	Edits *EditLog
 	Facts
 }
 
@@ -157,4 +157,34 @@ func (f Facts) Has(operand string) bool {
 		return f.HasAttachment
 	}
 	return false
+}
+
+// EditLog is a message's edit history, newest first, as a persistent
+// list: messages moved together share one entry for that move, and the
+// history they had in common before it.
+type EditLog struct {
+	Edit Edit
+	// Prev is the history before Edit; nil at the first edit.
+	Prev *EditLog
+	n    int
+}
+
+// Push returns the history l followed by e. l is not changed.
+func (l *EditLog) Push(e Edit) *EditLog { return &EditLog{Edit: e, Prev: l, n: l.Len() + 1} }
+
+// Len is the number of edits.
+func (l *EditLog) Len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// NewestFirst lists the edits, newest first.
+func (l *EditLog) NewestFirst() []Edit {
+	out := make([]Edit, 0, l.Len())
+	for ; l != nil; l = l.Prev {
+		out = append(out, l.Edit)
+	}
+	return out
 }

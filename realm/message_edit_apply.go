@@ -31,7 +31,7 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		r.recomputeMentionFlags(m, p.mentions)
 	}
 	if !p.moves() {
-		m.EditHistory = append(m.EditHistory, first)
+		m.Edits = m.Edits.Push(first)
 		ev.MessageIDs = []int64{m.ID}
 		r.emitUpdateMessage(p, &ev, nil)
 		return
@@ -68,12 +68,20 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 	first.PrevTopic, first.Topic, first.TopicChanged = moveEdit.PrevTopic, moveEdit.Topic, moveEdit.TopicChanged
 	first.PrevChannelID, first.ChannelID = moveEdit.PrevChannelID, moveEdit.ChannelID
 	ids := make([]int64, len(p.moved))
+	// Messages moved together that shared their history share the new
+	// entry too, so a topic's move allocates one entry, not one a message.
+	pushed := map[*message.EditLog]*message.EditLog{}
 	for i, x := range p.moved {
 		ids[i] = x.ID
-		if x == m {
-			x.EditHistory = append(x.EditHistory, first)
-		} else {
-			x.EditHistory = append(x.EditHistory, moveEdit)
+		switch next, ok := pushed[x.Edits]; {
+		case x == m:
+			x.Edits = x.Edits.Push(first)
+		case ok:
+			x.Edits = next
+		default:
+			next = x.Edits.Push(moveEdit)
+			pushed[x.Edits] = next
+			x.Edits = next
 		}
 		if !p.pureResolution() {
 			x.LastMovedTS = now

@@ -39,9 +39,8 @@ func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicNam
 		}
 		rules := r.topicRules()
 		topicName, content, rendered := m.Topic, m.Content, m.Rendered
-		newestFirst := make([]MessageSnapshot, 0, len(m.EditHistory)+1)
-		for i := len(m.EditHistory) - 1; i >= 0; i-- {
-			e := m.EditHistory[i]
+		newestFirst := make([]MessageSnapshot, 0, m.Edits.Len()+1)
+		for _, e := range m.Edits.NewestFirst() {
 			s := MessageSnapshot{UserID: e.UserID, Timestamp: e.Timestamp,
 				Topic: rules.Display(topicName, allowEmptyTopicName), Content: content, RenderedContent: rendered}
 			if e.TopicChanged {

@@ -119,7 +119,7 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 		ts := m.LastMovedTS
 		v.LastMovedTS = &ts
 	}
-	if len(m.EditHistory) > 0 {
+	if m.Edits != nil {
 		v.EditHistory = r.editHistoryView(m, o)
 	}
 	if m.Type == message.Channel {
@@ -136,9 +136,8 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 // them.
 func (r *Realm) editHistoryView(m *message.Message, o ViewOptions) []EditHistoryEntry {
 	rules := r.topicRules()
-	out := make([]EditHistoryEntry, 0, len(m.EditHistory))
-	for i := len(m.EditHistory) - 1; i >= 0; i-- {
-		e := m.EditHistory[i]
+	out := make([]EditHistoryEntry, 0, m.Edits.Len())
+	for _, e := range m.Edits.NewestFirst() {
 		v := EditHistoryEntry{UserID: e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevChannelID, Stream: e.ChannelID}
 		if e.ContentChanged {
 			v.PrevContent, v.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
