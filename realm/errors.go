@@ -24,6 +24,9 @@ const (
 	CodeCannotDeactivateGroupInUse    Code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
 	CodeCSRFFailed                    Code = "CSRF_FAILED"
 	CodeCannotDeactivateLastUser      Code = "CANNOT_DEACTIVATE_LAST_USER"
+	// CodeExpectationMismatch is a group-setting change whose `old` value
+	// is not the setting's current value.
+	CodeExpectationMismatch Code = "EXPECTATION_MISMATCH"
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
