@@ -19,8 +19,22 @@ const topicsPolicyLevel = 392
 
 // updateRealm is PATCH /realm. Parameters Zulip's update_realm takes but
 // the realm does not keep (invite_required, video_chat_provider, …) go
-// unread, and so come back in ignored_parameters_unsupported.
+// unread, and so come back in ignored_parameters_unsupported. As on
+// Zulip, a caller who is no administrator hears that before any complaint
+// about the parameters.
 func updateRealm(c *call) (any, error) {
+	req, err := realmUpdateParams(c)
+	if err != nil {
+		if adminErr := c.actor.CheckRealmAdmin(c.ctx()); adminErr != nil {
+			return nil, adminErr
+		}
+		return nil, err
+	}
+	return c.actor.UpdateRealm(c.ctx(), req)
+}
+
+// realmUpdateParams reads PATCH /realm's parameters.
+func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 	var req realm.RealmUpdate
 	for _, f := range []struct {
 		name string
@@ -51,7 +65,7 @@ func updateRealm(c *call) (any, error) {
 	for _, f := range bools {
 		v, set, err := c.p.optBoolSet(f.name)
 		if err != nil {
-			return nil, err
+			return req, err
 		}
 		if set {
 			*f.dst = &v
@@ -68,14 +82,14 @@ func updateRealm(c *call) (any, error) {
 	} {
 		v, err := timeLimitParam(c, f.name)
 		if err != nil {
-			return nil, err
+			return req, err
 		}
 		*f.dst = v
 	}
 	for _, name := range realm.RealmGroupSettingNames() {
 		change, ok, err := groupSettingChangeParam(c, name)
 		if err != nil {
-			return nil, err
+			return req, err
 		}
 		if ok {
 			if req.GroupSettings == nil {
@@ -84,7 +98,7 @@ func updateRealm(c *call) (any, error) {
 			req.GroupSettings[name] = change
 		}
 	}
-	return c.actor.UpdateRealm(c.ctx(), req)
+	return req, nil
 }
 
 // timeLimitParam reads a time-limit setting as Zulip does: JSON, an

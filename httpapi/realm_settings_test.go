@@ -38,7 +38,12 @@ func TestHTTPUpdateRealmNeedsAnAdministrator(t *testing.T) {
 	for _, email := range []string{"hamlet@zulip.com", "shiva@zulip.com", "polonius@zulip.com"} {
 		status, body := e.patchRealm(email, url.Values{"name": {"Mine"}})
 		e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
+		// The role is checked before the parameters are.
+		status, body = e.patchRealm(email, url.Values{"allow_message_editing": {"maybe"}, "can_resolve_topics_group": {"12"}})
+		e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
 	}
+	status, body := e.patchRealm("iago@zulip.com", url.Values{"allow_message_editing": {"maybe"}})
+	e.fail(status, body, 400, "BAD_REQUEST", "allow_message_editing is not a boolean")
 	if diff := cmp.Diff(before, e.realm.Settings()); diff != "" {
 		t.Fatalf("settings changed (-before +after):\n%s", diff)
 	}

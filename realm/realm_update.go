@@ -127,6 +127,22 @@ func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges,
 	return changes, err
 }
 
+// CheckRealmAdmin reports UNAUTHORIZED_PRINCIPAL unless the actor is an
+// administrator: Zulip checks the role of a PATCH /realm caller before
+// it reads any parameter, so adapters call it when a parameter is
+// malformed.
+func (a *Actor) CheckRealmAdmin(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return a.read(func(me *user.User) error {
+		if !me.Role.IsAdmin() {
+			return UnauthorizedPrincipal("Must be an organization administrator")
+		}
+		return nil
+	})
+}
+
 // applyRealmUpdate checks req and returns the settings it leads to, and
 // the changes to answer with; the realm is not touched. The checks come
 // in Zulip's order: parameter values, then permissions, then time limits,

@@ -120,6 +120,12 @@ func TestUpdateRealmNeedsAnAdministrator(t *testing.T) {
 	e := newRealmUpdateEnv(t)
 	for _, id := range []int{idHamlet, idShiva, idPolonius} {
 		e.refused(id, RealmUpdate{Name: str("Mine")}, CodeUnauthorizedPrincipal, "Must be an organization administrator")
+		wantCode(t, e.r.As(id).CheckRealmAdmin(bg), CodeUnauthorizedPrincipal, "Must be an organization administrator")
+	}
+	for _, id := range []int{idIago, idDesdemona} {
+		if err := e.r.As(id).CheckRealmAdmin(bg); err != nil {
+			t.Fatalf("user %d: %v", id, err)
+		}
 	}
 	if ch := e.update(idIago, RealmUpdate{Name: str("Iago's")}); ch["name"] != "updated" {
 		t.Fatalf("changes %v", ch)
