@@ -199,7 +199,7 @@ func TestHTTPUpdateRealmRefusals(t *testing.T) {
 		{"iago@zulip.com", with("can_resolve_topics_group", `{"new": 12, "old": 14}`), "EXPECTATION_MISMATCH", "'old' value does not match the expected value."},
 		{"iago@zulip.com", with("can_resolve_topics_group", `{"new": 12, "old": 0}`), "EXPECTATION_MISMATCH", "'old' value does not match the expected value."},
 		{"iago@zulip.com", with("can_create_groups", `{"new": 11}`), "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
-		{"iago@zulip.com", with("can_manage_all_groups", `{"new": 10}`), "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
+		{"iago@zulip.com", with("can_manage_all_groups", `{"new": 11}`), "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
 		{"desdemona@zulip.com", with("can_manage_all_groups", `{"new": 9}`), "BAD_REQUEST", "'can_manage_all_groups' setting cannot be set to 'role:nobody' group."},
 	} {
 		status, body := e.patchRealm(c.email, c.form)

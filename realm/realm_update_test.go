@@ -383,7 +383,7 @@ func TestUpdateRealmRefusals(t *testing.T) {
 		{"wrong old", RealmUpdate{Name: str("x"), GroupSettings: map[string]GroupSettingChange{
 			"can_resolve_topics_group": {New: NamedGroupSetting(gidModerators), Old: &wrongOld}}}, CodeExpectationMismatch, "'old' value does not match the expected value."},
 		{"owners only: can_create_groups", group("can_create_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
-		{"owners only: can_manage_all_groups", group("can_manage_all_groups", NamedGroupSetting(gidOwners)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"owners only: can_manage_all_groups", group("can_manage_all_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.t = t
@@ -417,12 +417,12 @@ func TestUpdateRealmAllowedSystemGroups(t *testing.T) {
 		"can_delete_own_message_group":           {New: NamedGroupSetting(gidNobody)},
 		"can_move_messages_between_topics_group": {New: NamedGroupSetting(gidNobody)},
 		"can_create_groups":                      {New: NamedGroupSetting(gidNobody)},
-		"can_manage_all_groups":                  {New: NamedGroupSetting(gidOwners)},
+		"can_manage_all_groups":                  {New: NamedGroupSetting(gidAdministrators)},
 	}})
 	s := e.r.Settings()
 	if s.CanMentionManyUsersGroup.GroupID != gidEveryone || s.CanDeleteOwnMessageGroup.GroupID != gidNobody ||
 		s.CanMoveMessagesBetweenTopicsGroup.GroupID != gidNobody || s.CanCreateGroups.GroupID != gidNobody ||
-		s.CanManageAllGroups.GroupID != gidOwners {
+		s.CanManageAllGroups.GroupID != gidAdministrators {
 		t.Fatalf("settings %+v", s)
 	}
 	if data := e.lastData(); len(data) != 5 {

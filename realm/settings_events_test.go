@@ -69,7 +69,7 @@ func TestRegisterWildcardMentionPolicyFollowsGroupSetting(t *testing.T) {
 func TestRegisterRealmGroupSettingsAndTopicsPolicy(t *testing.T) {
 	r, _ := newTestRealm(t, WithSettings(func(s *Settings) { s.MandatoryTopics = true }))
 	st := realmState(t, r, idHamlet)
-	if st.RealmCanCreateGroups.GroupID != 14 || st.RealmCanManageAllGroups.GroupID != 11 {
+	if st.RealmCanCreateGroups.GroupID != 14 || st.RealmCanManageAllGroups.GroupID != 10 {
 		t.Fatalf("can_create_groups %+v, can_manage_all_groups %+v", st.RealmCanCreateGroups, st.RealmCanManageAllGroups)
 	}
 	if st.RealmTopicsPolicy != "disable_empty_topic" || !st.RealmMandatoryTopics {
