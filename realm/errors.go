@@ -27,6 +27,9 @@ const (
 	// CodeMoveMessagesTimeLimitExceeded refuses a change_all move of a
 	// topic holding messages older than the move time limits.
 	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
+	// CodeExpectationMismatch is a group-setting change whose `old` value
+	// is not the setting's current value.
+	CodeExpectationMismatch Code = "EXPECTATION_MISMATCH"
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"

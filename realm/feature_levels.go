@@ -20,6 +20,10 @@ const (
 	// deactivatedGroupSubgroupsLevel: a deactivated group's subgroups may
 	// be changed.
 	deactivatedGroupSubgroupsLevel = 391
+	// topicsPolicyLevel: the realm's topics_policy (register's
+	// realm_topics_policy, PATCH /realm's topics_policy) replaced
+	// mandatory_topics (Zulip 11.0).
+	topicsPolicyLevel = 392
 	// newSubscriptionMessagesLevel: send_new_subscription_messages and
 	// new_subscription_messages_sent.
 	newSubscriptionMessagesLevel = 397

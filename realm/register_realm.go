@@ -22,8 +22,11 @@ type RealmState struct {
 	RealmCanCreatePublicChannelGroup               GroupSetting                         `json:"realm_can_create_public_channel_group"`
 	RealmCanCreatePrivateChannelGroup              GroupSetting                         `json:"realm_can_create_private_channel_group"`
 	RealmCanAddSubscribersGroup                    GroupSetting                         `json:"realm_can_add_subscribers_group"`
+	RealmCanCreateGroups                           GroupSetting                         `json:"realm_can_create_groups"`
+	RealmCanManageAllGroups                        GroupSetting                         `json:"realm_can_manage_all_groups"`
 	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`
 	RealmMandatoryTopics                           bool                                 `json:"realm_mandatory_topics"`
+	RealmTopicsPolicy                              string                               `json:"realm_topics_policy,omitempty"` // from feature level 392
 	RealmEmptyTopicDisplayName                     string                               `json:"realm_empty_topic_display_name"`
 	RealmEnableSpectatorAccess                     bool                                 `json:"realm_enable_spectator_access"`
 	RealmAllowEditHistory                          bool                                 `json:"realm_allow_edit_history"`

@@ -131,21 +131,33 @@ func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterReques
 	out.RecentPrivateConversationsState = &RecentPrivateConversationsState{RecentPrivateConversations: list}
 }
 
-// The legacy realm_wildcard_mention_policy values register still reports,
-// derived from can_mention_many_users_group.
-const (
-	wildcardMentionEveryone = 1
-	wildcardMentionAdmins   = 5
-)
+// wildcardMentionPolicies are the legacy realm_wildcard_mention_policy
+// values register still reports, derived from can_mention_many_users_group
+// as Zulip does: the policy of the system group the setting names, 1
+// (everyone) for any other value.
+var wildcardMentionPolicies = map[string]int{
+	group.Everyone:       1,
+	group.Members:        2,
+	group.FullMembers:    3,
+	group.Administrators: 5,
+	group.Nobody:         6,
+	group.Moderators:     7,
+}
+
+// wildcardMentionPolicy is realm_wildcard_mention_policy.
+func (r *Realm) wildcardMentionPolicy() int {
+	if g := r.groups[r.settings.CanMentionManyUsersGroup.GroupID]; g != nil && g.IsSystem {
+		if p, ok := wildcardMentionPolicies[g.Name]; ok {
+			return p
+		}
+	}
+	return wildcardMentionPolicies[group.Everyone]
+}
 
 func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	s := r.settings
 	l := r.opts.Limits
 	host := strings.TrimPrefix(strings.TrimPrefix(r.opts.URL, "http://"), "https://")
-	wildcardPolicy := wildcardMentionAdmins
-	if s.CanMentionManyUsersGroup.GroupID == r.groupByName[group.Members].ID || s.CanMentionManyUsersGroup.GroupID == r.groupByName[group.Everyone].ID {
-		wildcardPolicy = wildcardMentionEveryone
-	}
 	state := &RealmState{
 		RealmName:                           s.Name,
 		RealmDescription:                    s.Description,
@@ -166,7 +178,9 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmCanCreatePublicChannelGroup:               s.CanCreatePublicChannelGroup,
 		RealmCanCreatePrivateChannelGroup:              s.CanCreatePrivateChannelGroup,
 		RealmCanAddSubscribersGroup:                    s.CanAddSubscribersGroup,
-		RealmWildcardMentionPolicy:                     wildcardPolicy,
+		RealmCanCreateGroups:                           s.CanCreateGroups,
+		RealmCanManageAllGroups:                        s.CanManageAllGroups,
+		RealmWildcardMentionPolicy:                     r.wildcardMentionPolicy(),
 		RealmMandatoryTopics:                           s.MandatoryTopics,
 		RealmEmptyTopicDisplayName:                     s.EmptyTopicDisplayName,
 		RealmEnableSpectatorAccess:                     s.EnableSpectatorAccess,
@@ -244,6 +258,9 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	}
 	if r.opts.FeatureLevel >= realmURLFeatureLevel {
 		state.RealmURL = r.opts.URL
+	}
+	if r.opts.FeatureLevel >= topicsPolicyLevel {
+		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)
 	}
 	// No channel receives automated announcements: -1, under the names
 	// of the advertised feature level.

@@ -122,7 +122,7 @@ func (r *Realm) seed(s Seed) {
 	r.settings.CanCreatePrivateChannelGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanAddSubscribersGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanCreateGroups = NamedGroupSetting(gid(group.Members))
-	r.settings.CanManageAllGroups = NamedGroupSetting(gid(group.Administrators))
+	r.settings.CanManageAllGroups = NamedGroupSetting(gid(group.Owners))
 	nobody := gid(group.Nobody)
 	for _, g := range r.groups {
 		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,

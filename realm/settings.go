@@ -61,6 +61,21 @@ func DefaultLimits() Limits {
 
 func intPtr(v int) *int { return &v }
 
+// The realm-level topics_policy values (feature level 392 on), the API's
+// names for MandatoryTopics false and true.
+const (
+	TopicsPolicyAllowEmpty   = "allow_empty_topic"
+	TopicsPolicyDisableEmpty = "disable_empty_topic"
+)
+
+// topicsPolicy is the realm's topics_policy as the API names it.
+func topicsPolicy(mandatory bool) string {
+	if mandatory {
+		return TopicsPolicyDisableEmpty
+	}
+	return TopicsPolicyAllowEmpty
+}
+
 // topicRules are the realm's topic settings, as package topic applies them.
 func (r *Realm) topicRules() topic.Rules {
 	return topic.Rules{MaxLength: r.opts.Limits.MaxTopicLength, EmptyDisplayName: r.settings.EmptyTopicDisplayName}

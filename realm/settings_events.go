@@ -10,6 +10,7 @@ func (s *Settings) apiValues() map[string]any {
 		"description":                                 s.Description,
 		"allow_message_editing":                       s.AllowMessageEditing,
 		"mandatory_topics":                            s.MandatoryTopics,
+		"topics_policy":                               topicsPolicy(s.MandatoryTopics),
 		"default_language":                            s.DefaultLanguage,
 		"enable_spectator_access":                     s.EnableSpectatorAccess,
 		"message_content_edit_limit_seconds":          limitValue(s.MessageContentEditLimitSeconds),
@@ -38,13 +39,19 @@ type RealmUpdateDictEvent struct {
 	Data     map[string]any `json:"data"`
 }
 
-// emitSettingsChange tells every user which settings differ from before.
+// emitSettingsChange tells every active user which settings differ from
+// before, in one update_dict event. topics_policy, which replaced
+// mandatory_topics at feature level 392, is sent from that level on
+// alongside it, as Zulip does.
 func (r *Realm) emitSettingsChange(before map[string]any) {
 	data := map[string]any{}
 	for k, v := range r.settings.apiValues() {
 		if !reflect.DeepEqual(before[k], v) {
 			data[k] = v
 		}
+	}
+	if r.opts.FeatureLevel < topicsPolicyLevel {
+		delete(data, "topics_policy")
 	}
 	if len(data) > 0 {
 		r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, r.activeUserIDs()...)

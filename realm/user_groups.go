@@ -500,8 +500,8 @@ func (r *Realm) groupForUpdate(me *user.User, id int) (*group.Group, error) {
 	return g, nil
 }
 
-// canManageGroup: administrators (can_manage_all_groups), the creator, and
-// members of the group's can_manage_group.
+// canManageGroup: members of can_manage_all_groups (role:owners unless
+// changed), the creator, and members of the group's can_manage_group.
 func (r *Realm) canManageGroup(me *user.User, g *group.Group) bool {
 	if g.IsSystem {
 		return false

@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+func (s *Server) realmSettingsRoutes() []route {
+	return []route{
+		{method: "PATCH", path: "/realm", h: updateRealm},
+	}
+}
+
+// topicsPolicyLevel is the feature level at which topics_policy replaced
+// mandatory_topics as a PATCH /realm parameter.
+const topicsPolicyLevel = 392
+
+// updateRealm is PATCH /realm. Parameters Zulip's update_realm takes but
+// the realm does not keep (invite_required, video_chat_provider, …) go
+// unread, and so come back in ignored_parameters_unsupported. As on
+// Zulip, a caller who is no administrator hears that before any complaint
+// about the parameters.
+func updateRealm(c *call) (any, error) {
+	req, err := realmUpdateParams(c)
+	if err != nil {
+		if adminErr := c.actor.CheckRealmAdmin(c.ctx()); adminErr != nil {
+			return nil, adminErr
+		}
+		return nil, err
+	}
+	return c.actor.UpdateRealm(c.ctx(), req)
+}
+
+// realmUpdateParams reads PATCH /realm's parameters.
+func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
+	var req realm.RealmUpdate
+	for _, f := range []struct {
+		name string
+		dst  **string
+	}{
+		{"name", &req.Name}, {"description", &req.Description}, {"default_language", &req.DefaultLanguage},
+	} {
+		if v, ok := c.p.str(f.name); ok {
+			*f.dst = &v
+		}
+	}
+	bools := []struct {
+		name string
+		dst  **bool
+	}{
+		{"allow_message_editing", &req.AllowMessageEditing}, {"enable_spectator_access", &req.EnableSpectatorAccess},
+	}
+	if c.actor.Realm().FeatureLevel() >= topicsPolicyLevel {
+		if v, ok := c.p.str("topics_policy"); ok {
+			req.TopicsPolicy = &v
+		}
+	} else {
+		bools = append(bools, struct {
+			name string
+			dst  **bool
+		}{"mandatory_topics", &req.MandatoryTopics})
+	}
+	for _, f := range bools {
+		v, set, err := c.p.optBoolSet(f.name)
+		if err != nil {
+			return req, err
+		}
+		if set {
+			*f.dst = &v
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  **realm.TimeLimit
+	}{
+		{"message_content_delete_limit_seconds", &req.MessageContentDeleteLimitSeconds},
+		{"message_content_edit_limit_seconds", &req.MessageContentEditLimitSeconds},
+		{"move_messages_within_stream_limit_seconds", &req.MoveMessagesWithinStreamLimitSeconds},
+		{"move_messages_between_streams_limit_seconds", &req.MoveMessagesBetweenStreamsLimitSeconds},
+	} {
+		v, err := timeLimitParam(c, f.name)
+		if err != nil {
+			return req, err
+		}
+		*f.dst = v
+	}
+	for _, name := range realm.RealmGroupSettingNames() {
+		change, ok, err := groupSettingChangeParam(c, name)
+		if err != nil {
+			return req, err
+		}
+		if ok {
+			if req.GroupSettings == nil {
+				req.GroupSettings = map[string]realm.GroupSettingChange{}
+			}
+			req.GroupSettings[name] = change
+		}
+	}
+	return req, nil
+}
+
+// timeLimitParam reads a time-limit setting as Zulip does: JSON, an
+// integer number of seconds (the realm checks it is positive) or the
+// string "unlimited"; another string is REQUEST_VARIABLE_INVALID.
+func timeLimitParam(c *call, name string) (*realm.TimeLimit, error) {
+	raw, ok := c.p.str(name)
+	if !ok {
+		return nil, nil
+	}
+	if !json.Valid([]byte(raw)) {
+		return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	var n int
+	if json.Unmarshal([]byte(raw), &n) == nil && !isJSONNull([]byte(raw)) {
+		return &realm.TimeLimit{Seconds: n}, nil
+	}
+	var s string
+	if json.Unmarshal([]byte(raw), &s) != nil || isJSONNull([]byte(raw)) {
+		return nil, realm.BadRequest("%s is not an integer", name)
+	}
+	if s != "unlimited" {
+		return nil, realm.VariableInvalid(name, s)
+	}
+	return &realm.TimeLimit{Unlimited: true}, nil
+}
+
+func isJSONNull(b []byte) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
+
+// groupSettingValue decodes one group-setting value. No group has ID 0,
+// which GroupSetting would read as an empty anonymous group: it becomes
+// -1, an ID equally unknown.
+func groupSettingValue(raw json.RawMessage) (realm.GroupSetting, error) {
+	var v realm.GroupSetting
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, err
+	}
+	var id int
+	if json.Unmarshal(raw, &id) == nil && id == 0 {
+		v.GroupID = -1
+	}
+	return v, nil
+}
+
+// groupSettingChangeParam reads a group-valued setting as PATCH /realm
+// takes it: a JSON object {"new": value, "old": value}, "old" optional,
+// each value a group ID or {"direct_members": [...], "direct_subgroups":
+// [...]}.
+func groupSettingChangeParam(c *call, name string) (realm.GroupSettingChange, bool, error) {
+	var change realm.GroupSettingChange
+	raw, ok := c.p.str(name)
+	if !ok {
+		return change, false, nil
+	}
+	if !json.Valid([]byte(raw)) {
+		return change, false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &obj) != nil || obj == nil {
+		return change, false, realm.BadRequest("%s is not a dict", name)
+	}
+	newRaw, ok := obj["new"]
+	if !ok {
+		return change, false, realm.BadRequest("%s[\"new\"] is missing", name)
+	}
+	var err error
+	if change.New, err = groupSettingValue(newRaw); err != nil {
+		return change, false, realm.BadRequest("%s[\"new\"] is not an integer or a dict of direct members and subgroups", name)
+	}
+	if oldRaw, ok := obj["old"]; ok && !isJSONNull(oldRaw) {
+		old, err := groupSettingValue(oldRaw)
+		if err != nil {
+			return change, false, realm.BadRequest("%s[\"old\"] is not an integer or a dict of direct members and subgroups", name)
+		}
+		change.Old = &old
+	}
+	return change, true, nil
+}

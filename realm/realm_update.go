@@ -1,0 +1,338 @@
+package realm
+
+import (
+	"context"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/user"
+)
+
+// Realm name and description limits (characters), as Zulip's.
+const (
+	maxRealmNameLength        = 40
+	maxRealmDescriptionLength = 1000
+)
+
+// TimeLimit is the new value of a time-limit setting: Seconds, or no limit
+// at all when Unlimited (the API's "unlimited", sent back as null).
+type TimeLimit struct {
+	Seconds   int
+	Unlimited bool
+}
+
+// GroupSettingChange is the new value of a group-valued realm setting.
+// Old, when set, is the value the client believes current: if it is not,
+// nothing changes and the call fails with EXPECTATION_MISMATCH.
+type GroupSettingChange struct {
+	New GroupSetting
+	Old *GroupSetting
+}
+
+// RealmUpdate is a PATCH /realm request: every non-nil field is a setting
+// to change. A call that changes nothing succeeds.
+type RealmUpdate struct {
+	Name                  *string
+	Description           *string
+	DefaultLanguage       *string
+	AllowMessageEditing   *bool
+	EnableSpectatorAccess *bool
+	// MandatoryTopics is the setting's name below feature level 392,
+	// TopicsPolicy ("allow_empty_topic", "disable_empty_topic") its name
+	// from 392 on; both set the same setting.
+	MandatoryTopics *bool
+	TopicsPolicy    *string
+
+	MessageContentEditLimitSeconds         *TimeLimit
+	MessageContentDeleteLimitSeconds       *TimeLimit
+	MoveMessagesWithinStreamLimitSeconds   *TimeLimit
+	MoveMessagesBetweenStreamsLimitSeconds *TimeLimit
+
+	// GroupSettings are changes of group-valued settings, by API name (see
+	// RealmGroupSettingNames).
+	GroupSettings map[string]GroupSettingChange
+}
+
+// RealmChanges is what PATCH /realm answers next to result and msg: each
+// setting that changed, strings as "updated", other values as sent.
+type RealmChanges map[string]any
+
+// realmGroupRule is how Zulip constrains one group-valued realm setting.
+type realmGroupRule struct {
+	allowNobody, allowEveryone bool
+	// ownerOnly settings may only be changed by organization owners.
+	ownerOnly bool
+}
+
+// realmGroupRules are Zulip's rules for the group-valued realm settings
+// the realm keeps (REALM_PERMISSION_GROUP_SETTINGS). role:internet is
+// never allowed.
+var realmGroupRules = map[string]realmGroupRule{
+	"can_add_subscribers_group":                {allowNobody: true},
+	"can_create_groups":                        {allowNobody: true, ownerOnly: true},
+	"can_create_private_channel_group":         {allowNobody: true},
+	"can_create_public_channel_group":          {allowNobody: true},
+	"can_delete_any_message_group":             {allowNobody: true},
+	"can_delete_own_message_group":             {allowNobody: true, allowEveryone: true},
+	"can_manage_all_groups":                    {ownerOnly: true},
+	"can_mention_many_users_group":             {allowNobody: true, allowEveryone: true},
+	"can_move_messages_between_channels_group": {allowNobody: true},
+	"can_move_messages_between_topics_group":   {allowNobody: true, allowEveryone: true},
+	"can_resolve_topics_group":                 {allowNobody: true, allowEveryone: true},
+}
+
+// RealmGroupSettingNames are the API names of the group-valued realm
+// settings PATCH /realm changes, sorted.
+func RealmGroupSettingNames() []string {
+	var s Settings
+	names := make([]string, 0, len(realmGroupRules))
+	for _, g := range s.groupSettings() {
+		names = append(names, g.name)
+	}
+	return names
+}
+
+// realmLanguages are the language codes default_language accepts: the
+// codes of the languages Zulip's server is translated into.
+var realmLanguages = []string{
+	"ar", "be", "bg", "bn", "bqi", "ca", "cs", "cy", "da", "de", "el", "en", "en-gb", "eo", "es", "et",
+	"fa", "fi", "fr", "gl", "gu", "hi", "hu", "id", "id-id", "it", "ja", "kk", "ko", "lt", "lv", "ml",
+	"mn", "my", "nb-no", "nl", "no", "pl", "pt", "pt-br", "pt-pt", "ro", "ru", "si", "sl", "sr", "sv",
+	"ta", "tl", "tr", "uk", "vi", "zh-hans", "zh-hant", "zh-tw",
+}
+
+// UpdateRealm changes realm settings, as PATCH /realm: administrators
+// only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups
+// and can_manage_all_groups. Every value is checked before any changes;
+// every active user then gets one realm update_dict event listing the
+// settings that changed.
+func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {
+	var changes RealmChanges
+	err := a.writeAdmin(func(me *user.User) error {
+		r := a.r
+		next, ch, err := r.applyRealmUpdate(me, req)
+		if err != nil {
+			return err
+		}
+		before := r.settings.apiValues()
+		r.settings = next
+		r.emitSettingsChange(before)
+		changes = ch
+		return nil
+	})
+	return changes, err
+}
+
+// CheckRealmAdmin reports UNAUTHORIZED_PRINCIPAL unless the actor is an
+// administrator: Zulip checks the role of a PATCH /realm caller before
+// it reads any parameter, so adapters call it when a parameter is
+// malformed.
+func (a *Actor) CheckRealmAdmin(ctx context.Context) error {
+	return a.read(func(me *user.User) error {
+		if !me.Role.IsAdmin() {
+			return UnauthorizedPrincipal("Must be an organization administrator")
+		}
+		return nil
+	})
+}
+
+// applyRealmUpdate checks req and returns the settings it leads to, and
+// the changes to answer with; the realm is not touched. The checks come
+// in Zulip's order: parameter values, then permissions, then time limits,
+// then group settings.
+func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, RealmChanges, error) {
+	s := r.settings
+	changes := RealmChanges{}
+	if req.Name != nil && utf8.RuneCountInString(*req.Name) > maxRealmNameLength {
+		return s, nil, BadRequest("name is too long (limit: %d characters)", maxRealmNameLength)
+	}
+	if req.Description != nil && utf8.RuneCountInString(*req.Description) > maxRealmDescriptionLength {
+		return s, nil, BadRequest("description is too long (limit: %d characters)", maxRealmDescriptionLength)
+	}
+	if req.TopicsPolicy != nil && *req.TopicsPolicy != TopicsPolicyAllowEmpty && *req.TopicsPolicy != TopicsPolicyDisableEmpty {
+		return s, nil, BadRequest("Invalid topics_policy")
+	}
+	for name := range req.GroupSettings {
+		if _, ok := realmGroupRules[name]; !ok {
+			return s, nil, BadRequest("Invalid realm setting: %s", name)
+		}
+	}
+	if req.DefaultLanguage != nil && !slices.Contains(realmLanguages, *req.DefaultLanguage) {
+		return s, nil, BadRequest("Invalid language '%s'", *req.DefaultLanguage)
+	}
+	if me.Role != user.RoleOwner {
+		for name := range req.GroupSettings {
+			if realmGroupRules[name].ownerOnly {
+				return s, nil, UnauthorizedPrincipal("Must be an organization owner")
+			}
+		}
+	}
+
+	for _, l := range []struct {
+		name string
+		req  *TimeLimit
+		dst  **int
+	}{
+		{"message_content_delete_limit_seconds", req.MessageContentDeleteLimitSeconds, &s.MessageContentDeleteLimitSeconds},
+		{"message_content_edit_limit_seconds", req.MessageContentEditLimitSeconds, &s.MessageContentEditLimitSeconds},
+		{"move_messages_within_stream_limit_seconds", req.MoveMessagesWithinStreamLimitSeconds, &s.MoveMessagesWithinStreamLimitSeconds},
+		{"move_messages_between_streams_limit_seconds", req.MoveMessagesBetweenStreamsLimitSeconds, &s.MoveMessagesBetweenStreamsLimitSeconds},
+	} {
+		if l.req == nil {
+			continue
+		}
+		var v *int
+		if !l.req.Unlimited {
+			if l.req.Seconds <= 0 {
+				return s, nil, VariableInvalid(l.name, l.req.Seconds)
+			}
+			v = intPtr(l.req.Seconds)
+		}
+		if !equalLimits(*l.dst, v) {
+			*l.dst = v
+			changes[l.name] = limitValue(v)
+		}
+	}
+
+	setString := func(name string, v *string, dst *string) {
+		if v != nil && *v != *dst {
+			*dst = *v
+			changes[name] = "updated"
+		}
+	}
+	setString("name", req.Name, &s.Name)
+	setString("description", req.Description, &s.Description)
+	setString("default_language", req.DefaultLanguage, &s.DefaultLanguage)
+	setBool := func(name string, v *bool, dst *bool) {
+		if v != nil && *v != *dst {
+			*dst = *v
+			changes[name] = *v
+		}
+	}
+	setBool("allow_message_editing", req.AllowMessageEditing, &s.AllowMessageEditing)
+	setBool("enable_spectator_access", req.EnableSpectatorAccess, &s.EnableSpectatorAccess)
+	setBool("mandatory_topics", req.MandatoryTopics, &s.MandatoryTopics)
+	if req.TopicsPolicy != nil {
+		if mandatory := *req.TopicsPolicy == TopicsPolicyDisableEmpty; mandatory != s.MandatoryTopics {
+			s.MandatoryTopics = mandatory
+			// Zulip answers with the enum's number.
+			changes["topics_policy"] = topicsPolicyNumber(mandatory)
+		}
+	}
+
+	for _, g := range s.groupSettings() {
+		change, ok := req.GroupSettings[g.name]
+		if !ok {
+			continue
+		}
+		newValue := r.normalizeGroupSetting(change.New)
+		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), *g.id) {
+			return s, nil, &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
+				Msg: "'old' value does not match the expected value."}
+		}
+		if sameGroupSetting(newValue, *g.id) {
+			continue
+		}
+		if err := r.checkRealmGroupSetting(g.name, newValue); err != nil {
+			return s, nil, err
+		}
+		*g.id = storedGroupSetting(newValue)
+		changes[g.name] = newValue
+	}
+	return s, changes, nil
+}
+
+// topicsPolicyNumber is Zulip's stored value of the realm's
+// topics_policy: 2 allow_empty_topic, 3 disable_empty_topic.
+func topicsPolicyNumber(mandatory bool) int {
+	if mandatory {
+		return 3
+	}
+	return 2
+}
+
+// equalLimits compares two time limits (nil: no limit).
+func equalLimits(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// normalizeGroupSetting is Zulip's reading of a group-setting value: an
+// anonymous group of one subgroup and no members is that subgroup, one of
+// neither is role:nobody.
+func (r *Realm) normalizeGroupSetting(v GroupSetting) GroupSetting {
+	if v.GroupID != 0 || len(v.DirectMembers) > 0 || len(v.DirectSubgroups) > 1 {
+		return v
+	}
+	if len(v.DirectSubgroups) == 1 {
+		return NamedGroupSetting(v.DirectSubgroups[0])
+	}
+	return NamedGroupSetting(r.groupByName[group.Nobody].ID)
+}
+
+// sameGroupSetting compares two group-setting values as Zulip does: the
+// same named group, or anonymous groups with the same members and
+// subgroups in any order.
+func sameGroupSetting(a, b GroupSetting) bool {
+	if a.GroupID != 0 || b.GroupID != 0 {
+		return a.GroupID == b.GroupID
+	}
+	return sameIDSet(a.DirectMembers, b.DirectMembers) && sameIDSet(a.DirectSubgroups, b.DirectSubgroups)
+}
+
+func sameIDSet(a, b []int) bool {
+	return slices.Equal(sortedUnique(a), sortedUnique(b))
+}
+
+func sortedUnique(ids []int) []int {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// storedGroupSetting is the value kept for a setting: an anonymous
+// group's members and subgroups sorted, without repeats.
+func storedGroupSetting(v GroupSetting) GroupSetting {
+	if v.GroupID != 0 {
+		return v
+	}
+	return GroupSetting{DirectMembers: sortedUnique(v.DirectMembers), DirectSubgroups: sortedUnique(v.DirectSubgroups)}
+}
+
+// checkRealmGroupSetting checks a new value of the group-valued realm
+// setting name, with Zulip's messages.
+func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
+	rule := realmGroupRules[name]
+	if v.GroupID == 0 {
+		for _, id := range v.DirectMembers {
+			if u := r.users[id]; u == nil || !u.IsActive || u.IsSystemBot {
+				return BadRequest("Invalid user ID: %d", id)
+			}
+		}
+		for _, id := range v.DirectSubgroups {
+			g := r.groups[id]
+			if g == nil {
+				return BadRequest("Invalid user group ID: %d", id)
+			}
+			if g.Deactivated {
+				return BadRequest("User group is deactivated.")
+			}
+		}
+		return nil
+	}
+	g := r.groups[v.GroupID]
+	switch {
+	case g == nil:
+		return BadRequest("Invalid user group")
+	case g.Deactivated:
+		return BadRequest("User group is deactivated.")
+	case g.IsSystem && g.Name == group.Internet,
+		g.IsSystem && g.Name == group.Nobody && !rule.allowNobody,
+		g.IsSystem && g.Name == group.Everyone && !rule.allowEveryone:
+		return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
+	}
+	return nil
+}
