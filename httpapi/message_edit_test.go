@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-func (e *apiEnv) sendTo(email, channel, topic, content string) string {
+// postMessage sends a channel message as email and returns its ID as a path segment.
+func (e *apiEnv) postMessage(email, channel, topic, content string) string {
 	e.t.Helper()
 	status, body := e.do(email, "POST", "/messages", url.Values{"type": {"stream"}, "to": {channel}, "topic": {topic}, "content": {content}})
 	e.wantSuccess(status, body)
@@ -24,7 +25,7 @@ func (e *apiEnv) message(email, id string) map[string]any {
 
 func TestHTTPEditMessage(t *testing.T) {
 	e := newMsgEnv(t)
-	id := e.sendTo("hamlet@zulip.com", "Denmark", "castle", "draft")
+	id := e.postMessage("hamlet@zulip.com", "Denmark", "castle", "draft")
 	qid, _ := e.register("othello@zulip.com", url.Values{"event_types": {`["update_message","message"]`}, "apply_markdown": {"true"}})
 	e.clock.Advance(time.Minute)
 	status, body := e.do("hamlet@zulip.com", "PATCH", "/messages/"+id, url.Values{"content": {"final **text**"}})
@@ -78,10 +79,10 @@ func TestHTTPEditMessage(t *testing.T) {
 
 func TestHTTPEditMessageErrors(t *testing.T) {
 	e := newMsgEnv(t)
-	id := e.sendTo("hamlet@zulip.com", "Denmark", "castle", "hello")
-	old := e.sendTo("hamlet@zulip.com", "Denmark", "history", "old")
+	id := e.postMessage("hamlet@zulip.com", "Denmark", "castle", "hello")
+	old := e.postMessage("hamlet@zulip.com", "Denmark", "history", "old")
 	e.clock.Advance(8 * 24 * time.Hour)
-	recent := e.sendTo("hamlet@zulip.com", "Denmark", "history", "recent")
+	recent := e.postMessage("hamlet@zulip.com", "Denmark", "history", "recent")
 	before := e.message("hamlet@zulip.com", id)
 	cases := []struct {
 		email, id string
@@ -130,8 +131,8 @@ func mustAtoi(t *testing.T, s string) int {
 
 func TestHTTPDeleteTopic(t *testing.T) {
 	e := newMsgEnv(t)
-	a := e.sendTo("hamlet@zulip.com", "Denmark", "doomed", "one")
-	e.sendTo("hamlet@zulip.com", "Denmark", "Doomed", "two")
+	a := e.postMessage("hamlet@zulip.com", "Denmark", "doomed", "one")
+	e.postMessage("hamlet@zulip.com", "Denmark", "Doomed", "two")
 	status, body := e.do("hamlet@zulip.com", "POST", "/streams/2/delete_topic", url.Values{"topic_name": {"doomed"}})
 	e.wantError(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
 	status, body = e.do("iago@zulip.com", "POST", "/streams/2/delete_topic", url.Values{})

@@ -353,15 +353,15 @@ func TestPublicRoutesIgnoreCredentials(t *testing.T) {
 }
 
 // Id wildcards match only digits, as Zulip's routes do: a path such as
-// /messages/flags is not /messages/{message_id}, so another method there
+// /messages/starred is not /messages/{message_id}, so another method there
 // is a 404, not a 405.
 func TestIDWildcardsMatchOnlyDigits(t *testing.T) {
 	ts := RunT(t)
 	for path, want := range map[string]int{
-		"/messages/flags": 404,
-		"/messages/12":    405,
-		"/messages/12a":   404,
-		"/messages/%20":   404,
+		"/messages/starred": 404,
+		"/messages/12":      405,
+		"/messages/12a":     404,
+		"/messages/%20":     404,
 	} {
 		resp, body := rawDo(t, ts.NewRequest("iago@zulip.com", "POST", path, nil))
 		if resp.StatusCode != want {

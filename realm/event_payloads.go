@@ -22,6 +22,7 @@ func (SubscriptionAddEvent) isEventPayload()    {}
 func (SubscriptionPeerEvent) isEventPayload()   {}
 func (SubscriptionRemoveEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
+func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}
 func (UserGroupMembersEvent) isEventPayload()   {}
 func (UserGroupRemoveEvent) isEventPayload()    {}

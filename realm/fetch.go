@@ -81,59 +81,83 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 		if err != nil {
 			return err
 		}
-		anchor := req.Anchor.ID
-		if req.Anchor.FirstUnread {
-			anchor = r.firstUnread(me, q)
+		fr := r.selectRange(me, q, req.Anchor, req.NumBefore, req.NumAfter, req.IncludeAnchor)
+		msgs := fr.ascending()
+		out := make([]Message, len(msgs))
+		for i, m := range msgs {
+			out[i] = r.fetchedView(me, m, req.View)
 		}
-		res := FetchResult{Anchor: anchor, Messages: []Message{}}
-		w := q.walker(r, me)
-		var before, after []*message.Message
-		var anchorMsg *message.Message
-		if req.NumBefore > 0 {
-			w.Down(anchor, func(m *message.Message) bool {
-				if q.match(r, me, m) {
-					before = append(before, m)
-				}
-				return len(before) < req.NumBefore
-			})
-		}
-		if anchor != AnchorNewest && anchor != AnchorOldest {
-			w.Up(anchor, func(m *message.Message) bool {
-				if m.ID == anchor && q.match(r, me, m) {
-					anchorMsg = m
-				}
-				return false
-			})
-		}
-		if req.NumAfter > 0 && anchor != AnchorNewest {
-			w.Up(anchor+1, func(m *message.Message) bool {
-				if q.match(r, me, m) {
-					after = append(after, m)
-				}
-				return len(after) < req.NumAfter
-			})
-		}
-		res.FoundAnchor = anchorMsg != nil
-		res.FoundOldest = anchor == AnchorOldest || len(before) < req.NumBefore
-		res.FoundNewest = anchor == AnchorNewest || len(after) < req.NumAfter
-		if !req.IncludeAnchor {
-			anchorMsg = nil
-		}
-		out := make([]Message, 0, len(before)+len(after)+1)
-		for i := len(before) - 1; i >= 0; i-- {
-			out = append(out, r.fetchedView(me, before[i], req.View))
-		}
-		if anchorMsg != nil {
-			out = append(out, r.fetchedView(me, anchorMsg, req.View))
-		}
-		for _, m := range after {
-			out = append(out, r.fetchedView(me, m, req.View))
-		}
-		res.Messages = out
-		ans = res
+		ans = FetchResult{Messages: out, Anchor: fr.anchor, FoundAnchor: fr.foundAnchor,
+			FoundOldest: fr.foundOldest, FoundNewest: fr.foundNewest}
 		return nil
 	})
 	return ans, err
+}
+
+// fetchRange is the messages of a range around an anchor, as GET /messages
+// selects them (POST /messages/flags/narrow selects the same way).
+type fetchRange struct {
+	anchor    int64              // the resolved anchor ID
+	before    []*message.Message // newest first
+	anchorMsg *message.Message   // nil unless it matches and is included
+	after     []*message.Message // oldest first
+	// found* are GET /messages's found_anchor, found_oldest, found_newest.
+	foundAnchor, foundOldest, foundNewest bool
+}
+
+// selectRange walks the narrow's index around the anchor: the last
+// numBefore matches below it, the anchor itself, the first numAfter
+// matches above it. The caller holds the realm's lock.
+func (r *Realm) selectRange(me *user.User, q *narrowQuery, a Anchor, numBefore, numAfter int, includeAnchor bool) fetchRange {
+	anchor := a.ID
+	if a.FirstUnread {
+		anchor = r.firstUnread(me, q)
+	}
+	fr := fetchRange{anchor: anchor}
+	w := q.walker(r, me)
+	if numBefore > 0 {
+		w.Down(anchor, func(m *message.Message) bool {
+			if q.match(r, me, m) {
+				fr.before = append(fr.before, m)
+			}
+			return len(fr.before) < numBefore
+		})
+	}
+	if anchor != AnchorNewest && anchor != AnchorOldest {
+		w.Up(anchor, func(m *message.Message) bool {
+			if m.ID == anchor && q.match(r, me, m) {
+				fr.anchorMsg = m
+			}
+			return false
+		})
+	}
+	if numAfter > 0 && anchor != AnchorNewest {
+		w.Up(anchor+1, func(m *message.Message) bool {
+			if q.match(r, me, m) {
+				fr.after = append(fr.after, m)
+			}
+			return len(fr.after) < numAfter
+		})
+	}
+	fr.foundAnchor = fr.anchorMsg != nil
+	fr.foundOldest = anchor == AnchorOldest || len(fr.before) < numBefore
+	fr.foundNewest = anchor == AnchorNewest || len(fr.after) < numAfter
+	if !includeAnchor {
+		fr.anchorMsg = nil
+	}
+	return fr
+}
+
+// ascending lists the range's messages in ID order.
+func (fr *fetchRange) ascending() []*message.Message {
+	out := make([]*message.Message, 0, len(fr.before)+len(fr.after)+1)
+	for i := len(fr.before) - 1; i >= 0; i-- {
+		out = append(out, fr.before[i])
+	}
+	if fr.anchorMsg != nil {
+		out = append(out, fr.anchorMsg)
+	}
+	return append(out, fr.after...)
 }
 
 // fetchedView is a message with the viewer's flags; channel history the

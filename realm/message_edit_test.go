@@ -50,15 +50,6 @@ func wantUnchanged(t *testing.T, r *Realm, before editSnapshot, q *Queue, userID
 	}
 }
 
-func send(t *testing.T, r *Realm, userID int, channel, topicName, content string) int64 {
-	t.Helper()
-	res, err := r.As(userID).SendChannelMessage(bg, channel, topicName, content)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.ID
-}
-
 func edit(r *Realm, userID int, req EditMessageRequest) error {
 	_, err := r.As(userID).EditMessage(bg, req)
 	return err

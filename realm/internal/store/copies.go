@@ -171,3 +171,57 @@ func (l *userMessages) Descend(below int64, fn func(userMessage) bool) {
 		}
 	}
 }
+
+// each calls fn, in place, on the entry of every listed ID the list holds;
+// ids must be ascending. It makes one forward pass over the blocks.
+func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
+	bi, j := 0, 0
+	for _, id := range ids {
+		for bi < len(l.blocks) && l.lastID[bi] < id {
+			bi, j = bi+1, 0
+		}
+		if bi == len(l.blocks) {
+			return
+		}
+		b := l.blocks[bi]
+		j += sort.Search(len(b)-j, func(k int) bool { return b[j+k].id >= id })
+		if j < len(b) && b[j].id == id {
+			fn(&b[j])
+		}
+	}
+}
+
+// removeSorted deletes the entries of the listed IDs (ascending) that the
+// list holds, compacting each block it touches once, and reports how many
+// it removed. Removing k entries costs O(k + the touched blocks' sizes)
+// rather than a block shift per entry.
+func (l *userMessages) removeSorted(ids []int64) int {
+	removed, kept, i := 0, 0, 0
+	for bi, b := range l.blocks {
+		if i < len(ids) && ids[i] <= l.lastID[bi] {
+			w := 0
+			for _, um := range b {
+				for i < len(ids) && ids[i] < um.id {
+					i++
+				}
+				if i < len(ids) && ids[i] == um.id {
+					i++
+					continue
+				}
+				b[w] = um
+				w++
+			}
+			removed += len(b) - w
+			clear(b[w:]) // drop the message pointers for the collector
+			b = b[:w]
+		}
+		if len(b) > 0 {
+			l.blocks[kept], l.lastID[kept] = b, b[len(b)-1].id
+			kept++
+		}
+	}
+	clear(l.blocks[kept:])
+	l.blocks, l.lastID = l.blocks[:kept], l.lastID[:kept]
+	l.n -= removed
+	return removed
+}

@@ -60,3 +60,54 @@ func TestUserMessagesMatchesSortedSet(t *testing.T) {
 		t.Fatal("Get's flags")
 	}
 }
+
+// TestRemoveSortedMatchesOneByOne checks the batch removal against
+// removing the same IDs one at a time, on lists of many blocks (some of
+// them emptied whole) and with IDs the list does not hold.
+func TestRemoveSortedMatchesOneByOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 50; round++ {
+		var batch, single userMessages
+		n := rng.IntN(3000)
+		for id := int64(1); id <= int64(n); id++ {
+			if rng.IntN(4) > 0 {
+				batch.Put(userMessage{id: id})
+				single.Put(userMessage{id: id})
+			}
+		}
+		var ids []int64
+		runStart := int64(rng.IntN(n + 1))
+		for id := int64(0); id <= int64(n)+2; id++ {
+			// a dense run (whole blocks go) and scattered picks
+			if (id >= runStart && id < runStart+600) || rng.IntN(5) == 0 {
+				ids = append(ids, id)
+			}
+		}
+		want := 0
+		for _, id := range ids {
+			if single.Delete(id) {
+				want++
+			}
+		}
+		if got := batch.removeSorted(ids); got != want {
+			t.Fatalf("round %d: removed %d, want %d", round, got, want)
+		}
+		var got, exp []int64
+		batch.Ascend(0, func(um userMessage) bool { got = append(got, um.id); return true })
+		single.Ascend(0, func(um userMessage) bool { exp = append(exp, um.id); return true })
+		if !slices.Equal(got, exp) || batch.Len() != single.Len() {
+			t.Fatalf("round %d: %d entries left, want %d", round, batch.Len(), single.Len())
+		}
+		for bi, b := range batch.blocks {
+			if len(b) == 0 || batch.lastID[bi] != b[len(b)-1].id {
+				t.Fatalf("round %d: block %d empty or its last ID is stale", round, bi)
+			}
+		}
+		// The list stays usable: appends and inserts after a removal.
+		batch.Put(userMessage{id: int64(n) + 10})
+		batch.Put(userMessage{id: runStart})
+		if _, ok := batch.Get(runStart); !ok {
+			t.Fatalf("round %d: insert after removal lost", round)
+		}
+	}
+}

@@ -225,3 +225,41 @@ func (s *Store) UnreadCopies(userID int, fn func(Copy) bool) {
 		t.Ascend(0, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
 	}
 }
+
+// SetFlag sets (on) or clears one flag on userID's copies of the listed
+// messages, keeping the unread index in step: the batch form of SetFlags,
+// for marking a topic or a range read at once. ids must be ascending and
+// without repeats; IDs the user holds no copy of are skipped. Marking k
+// copies read costs one pass over the blocks holding them, not a block
+// shift per message.
+func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
+	t := s.received[userID]
+	if t == nil || len(ids) == 0 {
+		return
+	}
+	apply := func(um *userMessage) {
+		if on {
+			um.flags |= flag
+		} else {
+			um.flags &^= flag
+		}
+	}
+	switch {
+	case flag == message.Read && on:
+		t.each(ids, apply)
+		if u := s.unread[userID]; u != nil {
+			u.removeSorted(ids)
+		}
+	case flag == message.Read:
+		u := list(s.unread, userID)
+		t.each(ids, func(um *userMessage) {
+			apply(um)
+			u.Put(*um)
+		})
+	default:
+		t.each(ids, apply)
+		if u := s.unread[userID]; u != nil {
+			u.each(ids, apply)
+		}
+	}
+}

@@ -119,3 +119,66 @@ func TestRemoveTakesEveryIndexAndCopy(t *testing.T) {
 		t.Fatal("conversation index still lists message 3")
 	}
 }
+
+// TestSetFlagMatchesSetFlags checks the batch flag change against
+// SetFlags applied message by message: the same copies, flags and unread
+// list, for read and for another flag, on and off.
+func TestSetFlagMatchesSetFlags(t *testing.T) {
+	build := func() *Store {
+		s := New()
+		for id := int64(1); id <= 2000; id++ {
+			m := &message.Message{ID: id, Type: message.Channel, ChannelID: 1, Topic: "t", SenderID: 10}
+			s.Insert(m, 0)
+			var f message.Flags
+			if id%3 == 0 {
+				f = message.Read
+			}
+			if id%7 == 0 {
+				f |= message.Starred
+			}
+			if id%11 != 0 { // user 10 misses some messages
+				s.Deliver(10, m, f)
+			}
+		}
+		return s
+	}
+	snapshot := func(s *Store) (copies []Copy, unread []Copy) {
+		s.Copies(10, 0, func(c Copy) bool { copies = append(copies, c); return true })
+		s.UnreadCopies(10, func(c Copy) bool { unread = append(unread, c); return true })
+		return copies, unread
+	}
+	var ids []int64
+	for id := int64(0); id <= 2005; id++ {
+		if id%2 == 0 || (id > 500 && id < 1400) {
+			ids = append(ids, id)
+		}
+	}
+	for _, flag := range []message.Flags{message.Read, message.Starred} {
+		for _, on := range []bool{true, false} {
+			batch, single := build(), build()
+			batch.SetFlag(10, ids, flag, on)
+			for _, id := range ids {
+				if c, ok := single.Copy(10, id); ok {
+					f := c.Flags | flag
+					if !on {
+						f = c.Flags &^ flag
+					}
+					single.SetFlags(10, id, f)
+				}
+			}
+			gc, gu := snapshot(batch)
+			wc, wu := snapshot(single)
+			if diff := cmp.Diff(wc, gc); diff != "" {
+				t.Errorf("flag %v on=%v: copies differ:\n%s", flag.Names(), on, diff)
+			}
+			if diff := cmp.Diff(wu, gu); diff != "" {
+				t.Errorf("flag %v on=%v: unread lists differ:\n%s", flag.Names(), on, diff)
+			}
+		}
+	}
+	s := build()
+	s.SetFlag(99, ids, message.Read, true) // a user without copies: nothing to do
+	if s.HasCopy(99, 2) {
+		t.Fatal("SetFlag created a copy")
+	}
+}
