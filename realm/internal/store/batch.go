@@ -17,14 +17,30 @@ import (
 // pointing at the same messages, so they need no change.
 func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, recipientID int) {
 	newKey := topic.Key(topicName)
+	// Re-file the topic index once per source topic (a move takes one
+	// topic, or part of one, but nothing here relies on it).
+	type source struct {
+		channel int
+		key     string
+	}
+	groups := map[source][]*message.Message{}
+	var order []source
 	for _, m := range msgs {
 		if m.Type != message.Channel {
 			continue
 		}
-		oldKey := topic.Key(m.Topic)
-		if m.ChannelID != channelID || oldKey != newKey {
-			s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: oldKey, id: m.ID})
-			s.byTopic.ReplaceOrInsert(topicEntry{channelID, newKey, m.ID, m})
+		src := source{m.ChannelID, topic.Key(m.Topic)}
+		if groups[src] == nil {
+			order = append(order, src)
+		}
+		groups[src] = append(groups[src], m)
+	}
+	for _, src := range order {
+		s.byTopic.move(groups[src], src.channel, src.key, channelID, newKey)
+	}
+	for _, m := range msgs {
+		if m.Type != message.Channel {
+			continue
 		}
 		if m.ChannelID != channelID {
 			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
@@ -43,7 +59,7 @@ func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message
 	for _, m := range msgs {
 		s.byID.Delete(m)
 		if m.Type == message.Channel {
-			s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: topic.Key(m.Topic), id: m.ID})
+			s.byTopic.remove(m)
 			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
 		} else {
 			s.byConversation.Delete(keyedEntry{key: conversationID(m), id: m.ID})

@@ -97,3 +97,27 @@ func TestDeleteSortedAcrossBlocks(t *testing.T) {
 		t.Fatalf("left %d entries in %d blocks", l.Len(), len(l.blocks))
 	}
 }
+
+func TestMoveMergesWholeTopics(t *testing.T) {
+	s, msgs := fixture(t)
+	// Channel 1's "moat" (message 2) merges whole into "castle" (1, 5);
+	// then part of the merged topic (message 5) leaves it.
+	s.Move([]*message.Message{msgs[2]}, 1, "Castle", 100)
+	if up, _ := collect(s.Topic(1, "castle"), 0, 0); !cmp.Equal(up, []int64{1, 2, 5}) {
+		t.Fatalf("merged topic %v", up)
+	}
+	if up, _ := collect(s.Topic(1, "moat"), 0, 0); len(up) != 0 {
+		t.Fatalf("old topic %v", up)
+	}
+	s.Move([]*message.Message{msgs[5]}, 1, "split", 100)
+	for name, want := range map[string][]int64{"castle": {1, 2}, "split": {5}} {
+		if up, down := collect(s.Topic(1, name), 0, 6); !cmp.Equal(up, want) || len(down) != len(want) {
+			t.Errorf("%s: up %v down %v, want %v", name, up, down, want)
+		}
+	}
+	// Removing a topic's last message forgets it.
+	s.RemoveMany([]*message.Message{msgs[5]}, nil)
+	if _, ok := s.byTopic[1]["split"]; ok {
+		t.Fatal("an emptied topic keeps its tree")
+	}
+}

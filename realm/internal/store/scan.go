@@ -3,7 +3,6 @@ package store
 import (
 	"github.com/google/btree"
 	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/topic"
 )
 
 // Scan walks one set of messages in ID order, through the index that holds
@@ -32,19 +31,7 @@ func (s *Store) All() Scan {
 }
 
 // Topic scans one topic of a channel, matched case-insensitively.
-func (s *Store) Topic(channelID int, name string) Scan {
-	key := topic.Key(name)
-	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			s.byTopic.DescendRange(topicEntry{channel: channelID, key: key, id: below - 1}, topicEntry{channel: channelID, key: key, id: -1},
-				func(e topicEntry) bool { return fn(e.msg) })
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			s.byTopic.AscendRange(topicEntry{channel: channelID, key: key, id: from}, topicEntry{channel: channelID, key: key + "\x00", id: -1},
-				func(e topicEntry) bool { return fn(e.msg) })
-		},
-	}
-}
+func (s *Store) Topic(channelID int, name string) Scan { return s.byTopic.scan(channelID, name) }
 
 // Channel scans one channel's messages.
 func (s *Store) Channel(channelID int) Scan { return keyedScan(s.byChannel, channelID) }

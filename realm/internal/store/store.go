@@ -16,7 +16,6 @@ import (
 
 	"github.com/google/btree"
 	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/topic"
 )
 
 // btreeDegree is the fan-out of every message index.
@@ -26,7 +25,7 @@ const btreeDegree = 64
 // New.
 type Store struct {
 	byID           *btree.BTreeG[*message.Message]
-	byTopic        *btree.BTreeG[topicEntry]
+	byTopic        topics
 	byChannel      *btree.BTreeG[keyedEntry]
 	byConversation *btree.BTreeG[keyedEntry]
 	bySender       *btree.BTreeG[keyedEntry]
@@ -43,13 +42,6 @@ type Copy struct {
 	Flags   message.Flags
 }
 
-type topicEntry struct {
-	channel int
-	key     string // topic.Key of the topic
-	id      int64
-	msg     *message.Message
-}
-
 type keyedEntry struct {
 	key int // channel, conversation or sender id
 	id  int64
@@ -59,16 +51,8 @@ type keyedEntry struct {
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		byID: btree.NewG(btreeDegree, func(a, b *message.Message) bool { return a.ID < b.ID }),
-		byTopic: btree.NewG(btreeDegree, func(a, b topicEntry) bool {
-			if a.channel != b.channel {
-				return a.channel < b.channel
-			}
-			if a.key != b.key {
-				return a.key < b.key
-			}
-			return a.id < b.id
-		}),
+		byID:           btree.NewG(btreeDegree, func(a, b *message.Message) bool { return a.ID < b.ID }),
+		byTopic:        topics{},
 		byChannel:      btree.NewG(btreeDegree, keyedLess),
 		byConversation: btree.NewG(btreeDegree, keyedLess),
 		bySender:       btree.NewG(btreeDegree, keyedLess),
@@ -107,7 +91,7 @@ func (s *Store) Message(id int64) (*message.Message, bool) {
 func (s *Store) Insert(m *message.Message, conversationID int) {
 	s.byID.ReplaceOrInsert(m)
 	if m.Type == message.Channel {
-		s.byTopic.ReplaceOrInsert(topicEntry{m.ChannelID, topic.Key(m.Topic), m.ID, m})
+		s.byTopic.insert(m)
 		s.byChannel.ReplaceOrInsert(keyedEntry{m.ChannelID, m.ID, m})
 	} else {
 		s.byConversation.ReplaceOrInsert(keyedEntry{conversationID, m.ID, m})
@@ -120,7 +104,7 @@ func (s *Store) Insert(m *message.Message, conversationID int) {
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
 	s.byID.Delete(m)
 	if m.Type == message.Channel {
-		s.byTopic.Delete(topicEntry{channel: m.ChannelID, key: topic.Key(m.Topic), id: m.ID})
+		s.byTopic.remove(m)
 		s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
 	} else {
 		s.byConversation.Delete(keyedEntry{key: conversationID, id: m.ID})

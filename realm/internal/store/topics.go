@@ -1,0 +1,119 @@
+package store
+
+import (
+	"github.com/google/btree"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// topics indexes channel messages by channel and topic: one small btree
+// of message IDs per topic (names matched case-insensitively), so that a
+// whole topic moves or goes by re-filing its tree, not message by message.
+type topics map[int]map[string]*topicTree
+
+// topicTree holds one topic's messages by ID.
+type topicTree = btree.BTreeG[idEntry]
+
+type idEntry struct {
+	id  int64
+	msg *message.Message
+}
+
+func newTopicTree() *topicTree {
+	return btree.NewG(btreeDegree, func(a, b idEntry) bool { return a.id < b.id })
+}
+
+// tree returns the tree of a topic key, nil when it has no message.
+func (t topics) tree(channelID int, key string) *topicTree { return t[channelID][key] }
+
+// treeFor returns the tree of a topic key, creating it.
+func (t topics) treeFor(channelID int, key string) *topicTree {
+	byKey := t[channelID]
+	if byKey == nil {
+		byKey = map[string]*topicTree{}
+		t[channelID] = byKey
+	}
+	tr := byKey[key]
+	if tr == nil {
+		tr = newTopicTree()
+		byKey[key] = tr
+	}
+	return tr
+}
+
+func (t topics) insert(m *message.Message) {
+	t.treeFor(m.ChannelID, topic.Key(m.Topic)).ReplaceOrInsert(idEntry{m.ID, m})
+}
+
+func (t topics) remove(m *message.Message) {
+	key := topic.Key(m.Topic)
+	tr := t.tree(m.ChannelID, key)
+	if tr == nil {
+		return
+	}
+	tr.Delete(idEntry{id: m.ID})
+	if tr.Len() == 0 {
+		t.drop(m.ChannelID, key)
+	}
+}
+
+// drop forgets a topic's tree.
+func (t topics) drop(channelID int, key string) {
+	delete(t[channelID], key)
+	if len(t[channelID]) == 0 {
+		delete(t, channelID)
+	}
+}
+
+// move re-files msgs, all of one topic (channelID, key), under
+// (toChannel, toKey). When they are the whole topic, its tree moves (or
+// merges into the destination's) instead of each message.
+func (t topics) move(msgs []*message.Message, channelID int, key string, toChannel int, toKey string) {
+	if channelID == toChannel && key == toKey {
+		return
+	}
+	src := t.tree(channelID, key)
+	if src == nil {
+		return
+	}
+	if src.Len() != len(msgs) {
+		dst := t.treeFor(toChannel, toKey)
+		for _, m := range msgs {
+			src.Delete(idEntry{id: m.ID})
+			dst.ReplaceOrInsert(idEntry{m.ID, m})
+		}
+		if src.Len() == 0 {
+			t.drop(channelID, key)
+		}
+		return
+	}
+	t.drop(channelID, key)
+	dst := t.tree(toChannel, toKey)
+	if dst == nil {
+		t.treeFor(toChannel, toKey) // makes the map entries
+		t[toChannel][toKey] = src
+		return
+	}
+	small, big := src, dst
+	if small.Len() > big.Len() {
+		small, big = big, small
+	}
+	small.Ascend(func(e idEntry) bool { big.ReplaceOrInsert(e); return true })
+	t[toChannel][toKey] = big
+}
+
+// scan walks one topic's tree.
+func (t topics) scan(channelID int, name string) Scan {
+	tr := t.tree(channelID, topic.Key(name))
+	if tr == nil {
+		return Empty()
+	}
+	return Scan{
+		down: func(below int64, fn func(*message.Message) bool) {
+			tr.DescendLessOrEqual(idEntry{id: below - 1}, func(e idEntry) bool { return fn(e.msg) })
+		},
+		up: func(from int64, fn func(*message.Message) bool) {
+			tr.AscendGreaterOrEqual(idEntry{id: from}, func(e idEntry) bool { return fn(e.msg) })
+		},
+	}
+}
