@@ -59,8 +59,21 @@ func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
 	}
 	bulk := base
 	bulk.MessageIDs = ids
+	// Queues without bulk_message_deletion get one event per message;
+	// the bulk pass notes whether any such queue is listening, so the
+	// per-message events are built only when one is.
+	legacyListening := false
 	r.emitChange(&change{typ: "delete_message", payload: bulk,
-		filter: func(q *Queue) bool { return q.Config().opts.Capabilities.BulkMessageDeletion }}, holders)
+		filter: func(q *Queue) bool {
+			if !q.Config().opts.Capabilities.BulkMessageDeletion {
+				legacyListening = true
+				return false
+			}
+			return true
+		}}, holders)
+	if !legacyListening {
+		return
+	}
 	for _, id := range ids {
 		single := base
 		single.MessageID = id
