@@ -65,12 +65,12 @@ func HTMLDiff(oldHTML, newHTML string) string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			emit("", b[j])
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			emit("deleted", a[i]) // what went comes before what replaced it
+			i++
+		default:
 			emit("inserted", b[j])
 			j++
-		default:
-			emit("deleted", a[i])
-			i++
 		}
 	}
 	flush()
