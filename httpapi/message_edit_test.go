@@ -8,14 +8,6 @@ import (
 	"time"
 )
 
-// postMessage sends a channel message as email and returns its ID as a path segment.
-func (e *apiEnv) postMessage(email, channel, topic, content string) string {
-	e.t.Helper()
-	status, body := e.do(email, "POST", "/messages", url.Values{"type": {"stream"}, "to": {channel}, "topic": {topic}, "content": {content}})
-	e.wantSuccess(status, body)
-	return strconv.Itoa(int(body["id"].(float64)))
-}
-
 func (e *apiEnv) message(email, id string) map[string]any {
 	e.t.Helper()
 	status, body := e.do(email, "GET", "/messages/"+id, url.Values{"allow_empty_topic_name": {"true"}})
@@ -25,7 +17,7 @@ func (e *apiEnv) message(email, id string) map[string]any {
 
 func TestHTTPEditMessage(t *testing.T) {
 	e := newMsgEnv(t)
-	id := e.postMessage("hamlet@zulip.com", "Denmark", "castle", "draft")
+	id := fmt.Sprint(e.sendTo("hamlet@zulip.com", "Denmark", "castle", "draft"))
 	qid, _ := e.register("othello@zulip.com", url.Values{"event_types": {`["update_message","message"]`}, "apply_markdown": {"true"}})
 	e.clock.Advance(time.Minute)
 	status, body := e.do("hamlet@zulip.com", "PATCH", "/messages/"+id, url.Values{"content": {"final **text**"}})
@@ -79,10 +71,10 @@ func TestHTTPEditMessage(t *testing.T) {
 
 func TestHTTPEditMessageErrors(t *testing.T) {
 	e := newMsgEnv(t)
-	id := e.postMessage("hamlet@zulip.com", "Denmark", "castle", "hello")
-	old := e.postMessage("hamlet@zulip.com", "Denmark", "history", "old")
+	id := fmt.Sprint(e.sendTo("hamlet@zulip.com", "Denmark", "castle", "hello"))
+	old := fmt.Sprint(e.sendTo("hamlet@zulip.com", "Denmark", "history", "old"))
 	e.clock.Advance(8 * 24 * time.Hour)
-	recent := e.postMessage("hamlet@zulip.com", "Denmark", "history", "recent")
+	recent := fmt.Sprint(e.sendTo("hamlet@zulip.com", "Denmark", "history", "recent"))
 	before := e.message("hamlet@zulip.com", id)
 	cases := []struct {
 		email, id string
@@ -131,8 +123,8 @@ func mustAtoi(t *testing.T, s string) int {
 
 func TestHTTPDeleteTopic(t *testing.T) {
 	e := newMsgEnv(t)
-	a := e.postMessage("hamlet@zulip.com", "Denmark", "doomed", "one")
-	e.postMessage("hamlet@zulip.com", "Denmark", "Doomed", "two")
+	a := fmt.Sprint(e.sendTo("hamlet@zulip.com", "Denmark", "doomed", "one"))
+	e.sendTo("hamlet@zulip.com", "Denmark", "Doomed", "two")
 	status, body := e.do("hamlet@zulip.com", "POST", "/streams/2/delete_topic", url.Values{"topic_name": {"doomed"}})
 	e.wantError(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
 	status, body = e.do("iago@zulip.com", "POST", "/streams/2/delete_topic", url.Values{})

@@ -88,13 +88,26 @@ func fillChannel(r *Realm, name string, n, topics int) {
 	rendered := r.renderer.Render(benchContent)
 	now := r.clock.Now().Unix()
 	for i := 0; i < n; i++ {
-		m := &message.Message{
-			ID: r.nextMessageID, Type: message.Channel, SenderID: idIago, ChannelID: ch.ID,
-			RecipientID: ch.RecipientID, Topic: fmt.Sprintf("topic %d", i%topics),
-			Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
-		}
-		r.nextMessageID++
-		r.messages.Insert(m, 0)
-		r.messages.Deliver(idIago, m, message.Read)
+		r.storeBenchMessage(ch, idIago, fmt.Sprintf("topic %d", i%topics), rendered, now, message.Read, idIago)
 	}
+}
+
+// storeBenchMessage stores a pre-rendered channel message, bypassing
+// validation, and gives each holder a copy with the given flags. The
+// caller holds the write lock.
+func (r *Realm) storeBenchMessage(ch *storedChannel, senderID int, topicName, rendered string, now int64, flags message.Flags, holders ...int) *message.Message {
+	m := &message.Message{
+		ID: r.nextMessageID, Type: message.Channel, SenderID: senderID, ChannelID: ch.ID,
+		RecipientID: ch.RecipientID, Topic: topicName,
+		Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
+	}
+	r.nextMessageID++
+	r.messages.Insert(m, 0)
+	for _, uid := range holders {
+		r.messages.Deliver(uid, m, flags)
+	}
+	if ch.FirstMessageID == 0 {
+		ch.FirstMessageID = m.ID
+	}
+	return m
 }

@@ -36,30 +36,12 @@ func fillTopicRealm(b *testing.B, total, topicSize int) (*Realm, int64) {
 		if i%every == 0 {
 			name = "big"
 		}
-		m := r.benchMessage(ch, name, rendered, now)
+		m := r.storeBenchMessage(ch, idIago, name, rendered, now, message.Read, topicBenchSubscribers...)
 		if name == "big" && first == 0 {
 			first = m.ID
 		}
 	}
 	return r, first
-}
-
-// benchMessage stores a rendered channel message from iago, read by all.
-func (r *Realm) benchMessage(ch *storedChannel, topicName, rendered string, now int64) *message.Message {
-	m := &message.Message{
-		ID: r.nextMessageID, Type: message.Channel, SenderID: idIago, ChannelID: ch.ID,
-		RecipientID: ch.RecipientID, Topic: topicName,
-		Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
-	}
-	r.nextMessageID++
-	r.messages.Insert(m, 0)
-	for _, uid := range topicBenchSubscribers {
-		r.messages.Deliver(uid, m, message.Read)
-	}
-	if ch.FirstMessageID == 0 {
-		ch.FirstMessageID = m.ID
-	}
-	return m
 }
 
 // BenchmarkMoveTopic moves a 100,000-message topic with change_all,
@@ -127,7 +109,7 @@ func BenchmarkDeleteTopic(b *testing.B) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			for i := 0; i < topicSize; i++ {
-				r.benchMessage(ch, "big", rendered, r.clock.Now().Unix())
+				r.storeBenchMessage(ch, idIago, "big", rendered, r.clock.Now().Unix(), message.Read, topicBenchSubscribers...)
 			}
 			runtime.GC()
 		}

@@ -27,13 +27,7 @@ func fillUnreadTopic(r *Realm, name, topicName string, n int) (channelID int, id
 		if i%11 == 10 {
 			t = "elsewhere"
 		}
-		m := &message.Message{
-			ID: r.nextMessageID, Type: message.Channel, SenderID: idHamlet, ChannelID: ch.ID,
-			RecipientID: ch.RecipientID, Topic: t, Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
-		}
-		r.nextMessageID++
-		r.messages.Insert(m, 0)
-		r.messages.Deliver(idIago, m, 0)
+		m := r.storeBenchMessage(ch, idHamlet, t, rendered, now, 0, idIago)
 		if t == topicName {
 			ids = append(ids, m.ID)
 		}
