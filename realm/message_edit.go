@@ -60,8 +60,11 @@ type editPlan struct {
 	rendered markdown.Result
 	mentions mentionFlags
 
-	newTopic   *string        // stored new topic, nil when unchanged
-	newChan    *storedChannel // nil when the channel is unchanged
+	newTopic *string // stored new topic, nil when unchanged
+	// newChanID is the channel to move to, 0 when unchanged; newChan is
+	// that channel once checkChannelMove has found and checked it.
+	newChanID  int
+	newChan    *storedChannel
 	resolution topic.Resolution
 	// moved are the messages changing channel or topic, ascending, the
 	// target among them; nil for content-only edits.
@@ -71,13 +74,13 @@ type editPlan struct {
 }
 
 // moves reports whether the edit changes channel or topic.
-func (p *editPlan) moves() bool { return p.newTopic != nil || p.newChan != nil }
+func (p *editPlan) moves() bool { return p.newTopic != nil || p.newChanID != 0 }
 
 // pureResolution reports whether the edit only resolves or unresolves
 // the topic: such edits need only can_resolve_topics_group, are not
 // bound by the move time limits and do not count as moves.
 func (p *editPlan) pureResolution() bool {
-	return p.newChan == nil && p.resolution != topic.NotResolution
+	return p.newChanID == 0 && p.resolution != topic.NotResolution
 }
 
 // EditMessage edits a message's content and/or moves it (and, by
@@ -162,7 +165,7 @@ func (r *Realm) planEdit(me *user.User, req EditMessageRequest, mode string, con
 			return nil, err
 		}
 	}
-	if p.newChan != nil {
+	if p.newChanID != 0 {
 		if err := r.checkChannelMove(me, p, age, exempt); err != nil {
 			return nil, err
 		}
@@ -194,13 +197,10 @@ func (r *Realm) planPlace(p *editPlan, req EditMessageRequest) error {
 		}
 	}
 	if req.ChannelID != nil && m.Type == message.Channel && *req.ChannelID != m.ChannelID {
-		p.newChan = r.channels[*req.ChannelID]
-		if p.newChan == nil {
-			p.newChan = &storedChannel{ID: *req.ChannelID} // refused by checkChannelMove
-		}
+		p.newChanID = *req.ChannelID
 	}
 	switch {
-	case p.content == nil && p.newTopic == nil && p.newChan == nil && !(m.Type == message.Direct && (req.Topic != nil || req.ChannelID != nil)):
+	case p.content == nil && !p.moves() && !(m.Type == message.Direct && (req.Topic != nil || req.ChannelID != nil)):
 		return BadRequest("Nothing to change")
 	case m.Type == message.Direct && req.ChannelID != nil:
 		return BadRequest("Direct messages cannot be moved to channels.")
@@ -208,7 +208,7 @@ func (r *Realm) planPlace(p *editPlan, req EditMessageRequest) error {
 		return BadRequest("Direct messages cannot have topics.")
 	case p.mode != ChangeOne && !p.moves():
 		return BadRequest("Invalid propagate_mode without topic edit")
-	case p.newChan != nil && p.content != nil:
+	case p.newChanID != 0 && p.content != nil:
 		return BadRequest("Cannot change message content while changing stream")
 	case p.newTopic != nil && r.topicRules().ResolvesEmpty(m.Topic, *p.newTopic):
 		return BadRequest("General chat cannot be marked as resolved")
@@ -261,10 +261,11 @@ func (r *Realm) checkChannelMove(me *user.User, p *editPlan, age int64, exempt b
 		!r.channelAllows(p.oldChan, "can_move_messages_out_of_channel_group", me.ID) {
 		return BadRequest("You don't have permission to move this message")
 	}
-	dest := p.newChan
-	if dest.RecipientID == 0 || dest.IsArchived || !r.canAccessChannelForSend(me, dest) {
+	dest := r.channels[p.newChanID]
+	if dest == nil || dest.IsArchived || !r.canAccessChannelForSend(me, dest) {
 		return BadRequest("Invalid channel ID")
 	}
+	p.newChan = dest
 	if !r.inGroup(dest.CanSendMessageGroup, me.ID) {
 		return BadRequest("You do not have permission to post in this channel.")
 	}
