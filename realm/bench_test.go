@@ -83,13 +83,22 @@ func BenchmarkFetchNewestInTopic(b *testing.B) {
 func fillChannel(r *Realm, name string, n, topics int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch := r.addChannel(name, "", false, true, idIago)
-	r.subscribe(ch.ID, idIago)
-	rendered := r.renderer.Render(benchContent)
-	now := r.clock.Now().Unix()
+	ch, rendered, now := r.benchChannel(name, idIago)
 	for i := 0; i < n; i++ {
 		r.storeBenchMessage(ch, idIago, fmt.Sprintf("topic %d", i%topics), rendered, now, message.Read, idIago)
 	}
+}
+
+// benchChannel creates a public channel with these subscribers, for
+// benchmarks that store messages with storeBenchMessage: it returns the
+// channel, benchContent rendered, and the clock's time. The caller holds
+// the write lock.
+func (r *Realm) benchChannel(name string, subscribers ...int) (*storedChannel, string, int64) {
+	ch := r.addChannel(name, "", false, true, idIago)
+	for _, uid := range subscribers {
+		r.subscribe(ch.ID, uid)
+	}
+	return ch, r.renderer.Render(benchContent), r.clock.Now().Unix()
 }
 
 // storeBenchMessage stores a pre-rendered channel message, bypassing

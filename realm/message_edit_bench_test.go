@@ -23,12 +23,7 @@ func fillTopicRealm(b *testing.B, total, topicSize int) (*Realm, int64) {
 	defer runtime.GC()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch := r.addChannel("bench", "", false, true, idIago)
-	for _, uid := range topicBenchSubscribers {
-		r.subscribe(ch.ID, uid)
-	}
-	rendered := r.renderer.Render(benchContent)
-	now := r.clock.Now().Unix()
+	ch, rendered, now := r.benchChannel("bench", topicBenchSubscribers...)
 	every := total / topicSize
 	first := int64(0)
 	for i := 0; i < total; i++ {

@@ -18,10 +18,7 @@ const benchTopicSize = 100_000
 func fillUnreadTopic(r *Realm, name, topicName string, n int) (channelID int, ids []int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch := r.addChannel(name, "", false, true, idIago)
-	r.subscribe(ch.ID, idIago)
-	rendered := r.renderer.Render(benchContent)
-	now := r.clock.Now().Unix()
+	ch, rendered, now := r.benchChannel(name, idIago)
 	for i := 0; i < n+n/10; i++ {
 		t := topicName
 		if i%11 == 10 {
