@@ -565,3 +565,44 @@ func TestDeleteTopic(t *testing.T) {
 		return nil
 	})
 }
+
+func TestMoveGivesAndTakesCopies(t *testing.T) {
+	r, _ := newTestRealm(t)
+	// Scotland (iago, othello, shiva, prospero, zoe) to the private "core
+	// team" without shared history (hamlet, iago, desdemona): hamlet and
+	// desdemona get read copies, the rest of Scotland loses theirs.
+	id := send(t, r, idIago, "Scotland", "plans", "secret plans")
+	if r.messages.HasCopy(idHamlet, id) {
+		t.Fatal("hamlet had a copy before the move")
+	}
+	if err := edit(r, idIago, EditMessageRequest{MessageID: id, ChannelID: intPtr(6)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, uid := range []int{idHamlet, idDesdemona} {
+		if f := flagsOf(t, r, uid, id); f != message.Read {
+			t.Errorf("user %d gained flags %v, want [read]", uid, f.Names())
+		}
+	}
+	for _, uid := range []int{idOthello, idShiva, idProspero, idZoe} {
+		if r.messages.HasCopy(uid, id) {
+			t.Errorf("user %d kept a copy in a private channel he is not in", uid)
+		}
+	}
+	// A guest loses a message moved to a public channel he is not in;
+	// a member keeps access through the channel's public history.
+	v := send(t, r, idIago, "Verona", "open", "for all")
+	pq := mustQueue(t, r, idPolonius, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
+	aq := mustQueue(t, r, idAaron, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
+	if err := edit(r, idIago, EditMessageRequest{MessageID: v, ChannelID: intPtr(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(eventsOfType(t, r, idPolonius, pq, "delete_message")) != 1 {
+		t.Fatal("the guest was not told the message left his reach")
+	}
+	if len(eventsOfType(t, r, idAaron, aq, "delete_message")) != 0 {
+		t.Fatal("a member who can still read the public channel was told it was deleted")
+	}
+	if _, _, err := r.As(idAaron).GetMessage(bg, v, ViewOptions{}); err != nil {
+		t.Fatalf("aaron reads the moved message through public history: %v", err)
+	}
+}
