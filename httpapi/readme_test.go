@@ -21,7 +21,8 @@ func endpointTable(eps []Endpoint) string {
 }
 
 // README's table of endpoints is the route table: a route added or removed
-// without the README fails here, with the table to paste.
+// without the README fails here, with the table to paste. Run with
+// UPDATE_README=1 to rewrite the table in place.
 func TestReadmeListsEveryEndpoint(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -33,6 +34,13 @@ func TestReadmeListsEveryEndpoint(t *testing.T) {
 	want := endpointTable(New(nil).Endpoints())
 	if i < 0 || j < i {
 		t.Fatalf("README.md has no endpoint table between the markers; add:\n%s%s%s", start, want, end)
+	}
+	if got := text[i+len(start) : j]; got != want && os.Getenv("UPDATE_README") != "" {
+		text = text[:i+len(start)] + want + text[j:]
+		if err := os.WriteFile("../README.md", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
 	}
 	if got := text[i+len(start) : j]; got != want {
 		t.Fatalf("README.md's endpoint table drifted from the route table; it should read:\n%s", want)
