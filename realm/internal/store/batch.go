@@ -23,28 +23,40 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 		channel int
 		key     string
 	}
-	groups := map[source][]*message.Message{}
-	var order []source
+	type group struct {
+		source
+		msgs []*message.Message
+	}
+	var groups []group
+	index := map[source]int{}
+	cur := -1
+	var last *message.Message // messages of one topic come in runs: key each run once
 	for _, m := range msgs {
 		if m.Type != message.Channel {
 			continue
 		}
-		src := source{m.ChannelID, topic.Key(m.Topic)}
-		if groups[src] == nil {
-			order = append(order, src)
+		if last == nil || m.ChannelID != last.ChannelID || m.Topic != last.Topic {
+			src := source{m.ChannelID, topic.Key(m.Topic)}
+			var ok bool
+			if cur, ok = index[src]; !ok {
+				cur = len(groups)
+				index[src] = cur
+				groups = append(groups, group{source: src})
+			}
 		}
-		groups[src] = append(groups[src], m)
+		last = m
+		groups[cur].msgs = append(groups[cur].msgs, m)
 	}
-	for _, src := range order {
-		s.byTopic.move(groups[src], src.channel, src.key, channelID, newKey)
+	for _, g := range groups {
+		s.byTopic.move(g.msgs, g.channel, g.key, channelID, newKey)
 	}
 	for _, m := range msgs {
 		if m.Type != message.Channel {
 			continue
 		}
 		if m.ChannelID != channelID {
-			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
-			s.byChannel.ReplaceOrInsert(keyedEntry{channelID, m.ID, m})
+			s.byChannel.remove(m.ChannelID, m.ID)
+			s.byChannel.insert(channelID, m)
 		}
 		m.ChannelID, m.Topic, m.RecipientID = channelID, topicName, recipientID
 	}
@@ -57,14 +69,14 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
 	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
-		s.byID.Delete(m)
+		s.byID.Delete(idEntry{id: m.ID})
 		if m.Type == message.Channel {
 			s.byTopic.remove(m)
-			s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
+			s.byChannel.remove(m.ChannelID, m.ID)
 		} else {
-			s.byConversation.Delete(keyedEntry{key: conversationID(m), id: m.ID})
+			s.byConversation.remove(conversationID(m), m.ID)
 		}
-		s.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
+		s.bySender.remove(m.SenderID, m.ID)
 		ids = append(ids, m.ID)
 	}
 	slices.Sort(ids)

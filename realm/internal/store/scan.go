@@ -1,9 +1,6 @@
 package store
 
-import (
-	"github.com/google/btree"
-	"github.com/minizulip/minizulip/message"
-)
+import "github.com/minizulip/minizulip/message"
 
 // Scan walks one set of messages in ID order, through the index that holds
 // exactly that set. The callbacks return false to stop.
@@ -19,30 +16,21 @@ func (sc Scan) Down(below int64, fn func(*message.Message) bool) { sc.down(below
 func (sc Scan) Up(from int64, fn func(*message.Message) bool) { sc.up(from, fn) }
 
 // All scans every stored message.
-func (s *Store) All() Scan {
-	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			s.byID.DescendLessOrEqual(&message.Message{ID: below - 1}, fn)
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			s.byID.AscendGreaterOrEqual(&message.Message{ID: from}, fn)
-		},
-	}
-}
+func (s *Store) All() Scan { return treeScan(s.byID) }
 
 // Topic scans one topic of a channel, matched case-insensitively.
 func (s *Store) Topic(channelID int, name string) Scan { return s.byTopic.scan(channelID, name) }
 
 // Channel scans one channel's messages.
-func (s *Store) Channel(channelID int) Scan { return keyedScan(s.byChannel, channelID) }
+func (s *Store) Channel(channelID int) Scan { return s.byChannel.scan(channelID) }
 
 // Conversation scans one direct-message conversation.
 func (s *Store) Conversation(conversationID int) Scan {
-	return keyedScan(s.byConversation, conversationID)
+	return s.byConversation.scan(conversationID)
 }
 
 // Sender scans one user's sent messages.
-func (s *Store) Sender(userID int) Scan { return keyedScan(s.bySender, userID) }
+func (s *Store) Sender(userID int) Scan { return s.bySender.scan(userID) }
 
 // Received scans the messages userID has a copy of.
 func (s *Store) Received(userID int) Scan { return listScan(s.received[userID]) }
@@ -52,19 +40,6 @@ func (s *Store) Unread(userID int) Scan { return listScan(s.unread[userID]) }
 
 // Empty scans nothing.
 func Empty() Scan { return listScan(nil) }
-
-func keyedScan(t *btree.BTreeG[keyedEntry], key int) Scan {
-	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			t.DescendRange(keyedEntry{key: key, id: below - 1}, keyedEntry{key: key, id: -1},
-				func(e keyedEntry) bool { return fn(e.msg) })
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			t.AscendRange(keyedEntry{key: key, id: from}, keyedEntry{key: key + 1, id: -1},
-				func(e keyedEntry) bool { return fn(e.msg) })
-		},
-	}
-}
 
 func listScan(t *userMessages) Scan {
 	if t == nil {

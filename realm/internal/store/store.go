@@ -14,7 +14,6 @@ package store
 import (
 	"slices"
 
-	"github.com/google/btree"
 	"github.com/minizulip/minizulip/message"
 )
 
@@ -24,11 +23,11 @@ const btreeDegree = 64
 // Store holds every message of a realm. The zero value is not usable; call
 // New.
 type Store struct {
-	byID           *btree.BTreeG[*message.Message]
+	byID           *idTree // IDs inline, so a lookup compares without loading messages
 	byTopic        topics
-	byChannel      *btree.BTreeG[keyedEntry]
-	byConversation *btree.BTreeG[keyedEntry]
-	bySender       *btree.BTreeG[keyedEntry]
+	byChannel      keyed
+	byConversation keyed
+	bySender       keyed
 	// per user: every message delivered to them, and the unread subset
 	// (append-optimized lists, since new messages always have the highest ID).
 	received map[int]*userMessages
@@ -42,30 +41,17 @@ type Copy struct {
 	Flags   message.Flags
 }
 
-type keyedEntry struct {
-	key int // channel, conversation or sender id
-	id  int64
-	msg *message.Message
-}
-
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		byID:           btree.NewG(btreeDegree, func(a, b *message.Message) bool { return a.ID < b.ID }),
+		byID:           newIDTree(),
 		byTopic:        topics{},
-		byChannel:      btree.NewG(btreeDegree, keyedLess),
-		byConversation: btree.NewG(btreeDegree, keyedLess),
-		bySender:       btree.NewG(btreeDegree, keyedLess),
+		byChannel:      keyed{},
+		byConversation: keyed{},
+		bySender:       keyed{},
 		received:       map[int]*userMessages{},
 		unread:         map[int]*userMessages{},
 	}
-}
-
-func keyedLess(a, b keyedEntry) bool {
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	return a.id < b.id
 }
 
 func list(m map[int]*userMessages, userID int) *userMessages {
@@ -82,34 +68,35 @@ func (s *Store) Len() int { return s.byID.Len() }
 
 // Message returns the stored message with this ID.
 func (s *Store) Message(id int64) (*message.Message, bool) {
-	return s.byID.Get(&message.Message{ID: id})
+	e, ok := s.byID.Get(idEntry{id: id})
+	return e.msg, ok
 }
 
 // Insert adds a message to the shared indexes; conversationID identifies
 // a direct message's conversation (it is ignored for channel messages).
 // Personal copies are added with Deliver.
 func (s *Store) Insert(m *message.Message, conversationID int) {
-	s.byID.ReplaceOrInsert(m)
+	s.byID.ReplaceOrInsert(idEntry{m.ID, m})
 	if m.Type == message.Channel {
 		s.byTopic.insert(m)
-		s.byChannel.ReplaceOrInsert(keyedEntry{m.ChannelID, m.ID, m})
+		s.byChannel.insert(m.ChannelID, m)
 	} else {
-		s.byConversation.ReplaceOrInsert(keyedEntry{conversationID, m.ID, m})
+		s.byConversation.insert(conversationID, m)
 	}
-	s.bySender.ReplaceOrInsert(keyedEntry{m.SenderID, m.ID, m})
+	s.bySender.insert(m.SenderID, m)
 }
 
 // Remove deletes a message from every index, personal copies included,
 // and returns the users who held a copy, in ascending order.
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
-	s.byID.Delete(m)
+	s.byID.Delete(idEntry{id: m.ID})
 	if m.Type == message.Channel {
 		s.byTopic.remove(m)
-		s.byChannel.Delete(keyedEntry{key: m.ChannelID, id: m.ID})
+		s.byChannel.remove(m.ChannelID, m.ID)
 	} else {
-		s.byConversation.Delete(keyedEntry{key: conversationID, id: m.ID})
+		s.byConversation.remove(conversationID, m.ID)
 	}
-	s.bySender.Delete(keyedEntry{key: m.SenderID, id: m.ID})
+	s.bySender.remove(m.SenderID, m.ID)
 	for uid, t := range s.received {
 		if t.Delete(m.ID) {
 			holders = append(holders, uid)

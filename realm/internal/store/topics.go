@@ -1,7 +1,6 @@
 package store
 
 import (
-	"github.com/google/btree"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/topic"
 )
@@ -9,33 +8,21 @@ import (
 // topics indexes channel messages by channel and topic: one small btree
 // of message IDs per topic (names matched case-insensitively), so that a
 // whole topic moves or goes by re-filing its tree, not message by message.
-type topics map[int]map[string]*topicTree
-
-// topicTree holds one topic's messages by ID.
-type topicTree = btree.BTreeG[idEntry]
-
-type idEntry struct {
-	id  int64
-	msg *message.Message
-}
-
-func newTopicTree() *topicTree {
-	return btree.NewG(btreeDegree, func(a, b idEntry) bool { return a.id < b.id })
-}
+type topics map[int]map[string]*idTree
 
 // tree returns the tree of a topic key, nil when it has no message.
-func (t topics) tree(channelID int, key string) *topicTree { return t[channelID][key] }
+func (t topics) tree(channelID int, key string) *idTree { return t[channelID][key] }
 
 // treeFor returns the tree of a topic key, creating it.
-func (t topics) treeFor(channelID int, key string) *topicTree {
+func (t topics) treeFor(channelID int, key string) *idTree {
 	byKey := t[channelID]
 	if byKey == nil {
-		byKey = map[string]*topicTree{}
+		byKey = map[string]*idTree{}
 		t[channelID] = byKey
 	}
 	tr := byKey[key]
 	if tr == nil {
-		tr = newTopicTree()
+		tr = newIDTree()
 		byKey[key] = tr
 	}
 	return tr
@@ -104,16 +91,5 @@ func (t topics) move(msgs []*message.Message, channelID int, key string, toChann
 
 // scan walks one topic's tree.
 func (t topics) scan(channelID int, name string) Scan {
-	tr := t.tree(channelID, topic.Key(name))
-	if tr == nil {
-		return Empty()
-	}
-	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			tr.DescendLessOrEqual(idEntry{id: below - 1}, func(e idEntry) bool { return fn(e.msg) })
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			tr.AscendGreaterOrEqual(idEntry{id: from}, func(e idEntry) bool { return fn(e.msg) })
-		},
-	}
+	return treeScan(t.tree(channelID, topic.Key(name)))
 }
