@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/realm"
 )
 
 func (e *msgEnv) register(email string, form url.Values) (string, map[string]any) {
@@ -140,4 +142,22 @@ func TestHTTPTyping(t *testing.T) {
 	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'op' argument")
 	status, body = e.do("hamlet@zulip.com", "POST", "/typing", url.Values{"op": {"start"}, "to": {"11,12"}})
 	e.wantError(status, body, http.StatusBadRequest, "BAD_REQUEST", `Argument "to" is not valid JSON.`)
+}
+
+// A user at the per-user queue cap who registers again loses the queue
+// polled least recently; it answers as an expired queue does.
+func TestHTTPPerUserQueueCap(t *testing.T) {
+	e := newChanEnv(t, realm.WithMaxQueuesPerUser(2))
+	first, _ := e.register("iago@zulip.com", nil)
+	second, _ := e.register("iago@zulip.com", nil)
+	hamlets, _ := e.register("hamlet@zulip.com", nil)
+	e.clock.Advance(time.Second)
+	e.events("iago@zulip.com", first, -1, false) // first is polled after second
+	third, _ := e.register("iago@zulip.com", nil)
+	status, body := e.do("iago@zulip.com", "GET", "/events", url.Values{"queue_id": {second}, "last_event_id": {"-1"}, "dont_block": {"true"}})
+	e.wantError(status, body, 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+second)
+	for _, q := range []struct{ email, id string }{{"iago@zulip.com", first}, {"iago@zulip.com", third}, {"hamlet@zulip.com", hamlets}} {
+		status, body := e.do(q.email, "GET", "/events", url.Values{"queue_id": {q.id}, "last_event_id": {"-1"}, "dont_block": {"true"}})
+		e.wantSuccess(status, body)
+	}
 }

@@ -17,14 +17,21 @@ const (
 	DefaultQueueLifespan  = 600 * time.Second
 	MaxQueueLifespan      = 7 * 24 * time.Hour
 	DefaultMaxQueueEvents = 10000
+	// DefaultMaxQueuesPerUser bounds one user's queues. Zulip sets no such
+	// cap (its request rate limit bounds registrations instead); a fake
+	// whose test suites register without deleting would otherwise keep
+	// every queue for ten minutes, so the oldest go first past this many.
+	DefaultMaxQueuesPerUser = 100
 )
 
 // newEventHub makes the realm's queues, on the realm's clock.
-func newEventHub(clock Clock, maxEvents int) *eventHub {
-	return eventq.NewHub[queueConfig, queued](eventq.Clock{
+func newEventHub(clock Clock, maxEvents, maxPerUser int) *eventHub {
+	h := eventq.NewHub[queueConfig, queued](eventq.Clock{
 		Now:       clock.Now,
 		AfterFunc: func(d time.Duration, f func()) func() bool { return clock.AfterFunc(d, f).Stop },
 	}, maxEvents)
+	h.SetMaxPerUser(maxPerUser)
+	return h
 }
 
 // emit delivers a change with one payload for all to the queues of the

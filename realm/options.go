@@ -42,6 +42,9 @@ type Options struct {
 	// MaxQueueEvents bounds the unacknowledged events of one queue; a queue
 	// that overflows is dropped (its client re-registers).
 	MaxQueueEvents int
+	// MaxQueuesPerUser caps one user's live event queues; registering one
+	// more drops their least recently polled queue. 0 means no cap.
+	MaxQueuesPerUser int
 }
 
 // Option is one configuration step for New.
@@ -80,3 +83,6 @@ func WithHeartbeat(d time.Duration) Option { return func(o *Options) { o.Heartbe
 
 // WithMaxQueueEvents bounds the unacknowledged events per queue.
 func WithMaxQueueEvents(n int) Option { return func(o *Options) { o.MaxQueueEvents = n } }
+
+// WithMaxQueuesPerUser caps the live event queues of one user (0: no cap).
+func WithMaxQueuesPerUser(n int) Option { return func(o *Options) { o.MaxQueuesPerUser = n } }

@@ -89,12 +89,13 @@ type conversation struct {
 // system clock, advertising feature level 496.
 func New(opts ...Option) *Realm {
 	o := Options{
-		Clock:          SystemClock,
-		URL:            DefaultURL,
-		FeatureLevel:   DefaultFeatureLevel,
-		Version:        DefaultVersion,
-		Limits:         DefaultLimits(),
-		MaxQueueEvents: DefaultMaxQueueEvents,
+		Clock:            SystemClock,
+		URL:              DefaultURL,
+		FeatureLevel:     DefaultFeatureLevel,
+		Version:          DefaultVersion,
+		Limits:           DefaultLimits(),
+		MaxQueueEvents:   DefaultMaxQueueEvents,
+		MaxQueuesPerUser: DefaultMaxQueuesPerUser,
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -118,7 +119,7 @@ func New(opts ...Option) *Realm {
 		conversations:     map[string]*conversation{},
 		messages:          store.New(),
 		nextMessageID:     1,
-		events:            newEventHub(o.Clock, o.MaxQueueEvents),
+		events:            newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
 		nextLinkifierID:   1,
 		nextSnippetID:     1,
 	}

@@ -76,12 +76,13 @@ func (q *Queue[C, E]) Wants(typ string) bool {
 
 // Hub holds every event queue of a realm. Safe for concurrent use.
 type Hub[C, E any] struct {
-	mu        sync.Mutex
-	clock     Clock
-	maxEvents int
-	queues    map[string]*Queue[C, E]
-	byUser    map[int][]*Queue[C, E]
-	expiry    expiryHeap[C, E]
+	mu         sync.Mutex
+	clock      Clock
+	maxEvents  int
+	maxPerUser int // 0: no cap
+	queues     map[string]*Queue[C, E]
+	byUser     map[int][]*Queue[C, E]
+	expiry     expiryHeap[C, E]
 }
 
 // NewHub returns an empty hub on the given clock; a queue holding
@@ -103,7 +104,45 @@ type Options[C any] struct {
 	Lifespan time.Duration
 }
 
-// Add creates a queue, after dropping the queues idle past their lifespan.
+// SetMaxPerUser caps the live queues of one user at n (0: no cap). A
+// user who already has n queues and registers one more loses the queue
+// polled least recently, which then answers as an expired queue does, so
+// clients that leak queues keep working while their user's queues stay
+// bounded.
+func (h *Hub[C, E]) SetMaxPerUser(n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.maxPerUser = n
+}
+
+// evictForRoom drops userID's least recently polled queues until one
+// more fits under the per-user cap; queues with a poll waiting go last.
+// The caller holds h.mu.
+func (h *Hub[C, E]) evictForRoom(userID int) {
+	for h.maxPerUser > 0 && len(h.byUser[userID]) >= h.maxPerUser {
+		var victim *Queue[C, E]
+		for _, q := range h.byUser[userID] {
+			if victim == nil || q.evictsBefore(victim) {
+				victim = q
+			}
+		}
+		h.drop(victim)
+	}
+}
+
+// evictsBefore reports whether q should go before other when a user is
+// over the cap: queues nobody is polling first, then the least recently
+// polled.
+func (q *Queue[C, E]) evictsBefore(other *Queue[C, E]) bool {
+	if polling, otherPolling := q.waiting > 0, other.waiting > 0; polling != otherPolling {
+		return otherPolling
+	}
+	return q.lastAccess.Before(other.lastAccess)
+}
+
+// Add creates a queue, after dropping the queues idle past their lifespan
+// and, when the user is at the per-user cap, their least recently polled
+// queue.
 func (h *Hub[C, E]) Add(o Options[C]) *Queue[C, E] {
 	now := h.clock.Now()
 	q := &Queue[C, E]{id: newQueueID(), userID: o.UserID, config: o.Config, pruned: -1, lastAccess: now, lifespan: o.Lifespan}
@@ -116,6 +155,7 @@ func (h *Hub[C, E]) Add(o Options[C]) *Queue[C, E] {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.sweep(now)
+	h.evictForRoom(q.userID)
 	h.queues[q.id] = q
 	h.byUser[q.userID] = append(h.byUser[q.userID], q)
 	h.file(q)

@@ -229,3 +229,65 @@ func BenchmarkPollWithManyQueues(b *testing.B) {
 		})
 	}
 }
+
+func TestPerUserCapDropsLeastRecentlyPolledQueue(t *testing.T) {
+	h, fc := newHub(100)
+	h.SetMaxPerUser(2)
+	get := func(user int, q *Queue[config, string]) error {
+		_, err := h.Get(context.Background(), GetRequest{UserID: user, QueueID: q.ID(), LastEventID: -1, DontBlock: true})
+		return err
+	}
+	first := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	second := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	other := h.Add(Options[config]{UserID: 8, Lifespan: time.Hour})
+	fc.Advance(time.Second)
+	if err := get(7, first); err != nil { // first is now the fresher one
+		t.Fatal(err)
+	}
+	third := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	if err := get(7, second); !errors.Is(err, ErrNoQueue) {
+		t.Fatalf("least recently polled queue survived the cap: %v", err)
+	}
+	for _, q := range []*Queue[config, string]{first, third} {
+		if err := get(7, q); err != nil {
+			t.Fatalf("queue %s dropped: %v", q.ID(), err)
+		}
+	}
+	if err := get(8, other); err != nil || h.Count() != 3 {
+		t.Fatalf("another user's queue: %v, %d queues", err, h.Count())
+	}
+	h.SetMaxPerUser(0)
+	for i := 0; i < 5; i++ {
+		h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	}
+	if h.Count() != 8 {
+		t.Fatalf("uncapped hub holds %d queues", h.Count())
+	}
+}
+
+func TestPerUserCapSparesQueuesBeingPolled(t *testing.T) {
+	h, fc := newHub(100)
+	h.SetMaxPerUser(2)
+	polled := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	idle := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	fc.Advance(time.Second)
+	h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Get(ctx, GetRequest{UserID: 7, QueueID: polled.ID(), LastEventID: -1})
+		done <- err
+	}()
+	for !h.IsPolling(polled.ID()) {
+		time.Sleep(time.Millisecond)
+	}
+	h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	if !h.IsPolling(polled.ID()) {
+		t.Fatal("the queue being polled was dropped")
+	}
+	if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
+		t.Fatalf("the idle queue survived: %v", err)
+	}
+	cancel()
+	<-done
+}
