@@ -12,6 +12,7 @@ func (s *Server) messageRoutes() []route {
 		{method: "GET", path: "/messages/{message_id}", h: getMessage},
 		{method: "DELETE", path: "/messages/{message_id}", h: deleteMessage},
 		{method: "POST", path: "/messages/render", h: renderMessage},
+		{method: "GET", path: "/messages/matches_narrow", h: messagesMatchNarrow},
 	}
 }
 
@@ -141,4 +142,33 @@ func renderMessage(c *call) (any, error) {
 		return nil, err
 	}
 	return c.actor.RenderMessage(c.ctx(), content)
+}
+
+// matchesNarrow is the answer of GET /messages/matches_narrow.
+type matchesNarrow struct {
+	Messages map[string]realm.NarrowMatch `json:"messages"`
+}
+
+func messagesMatchNarrow(c *call) (any, error) {
+	if !c.p.has("msg_ids") {
+		return nil, realm.VariableMissing("msg_ids")
+	}
+	ids, _, err := c.p.optIntList("msg_ids")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.p.mustStr("narrow")
+	if err != nil {
+		return nil, err
+	}
+	narrow, err := message.ParseNarrow(raw)
+	if err != nil {
+		return nil, realm.VariableInvalid("narrow", raw)
+	}
+	msgIDs := make([]int64, len(ids))
+	for i, id := range ids {
+		msgIDs[i] = int64(id)
+	}
+	found, err := c.actor.MessagesMatchingNarrow(c.ctx(), msgIDs, narrow)
+	return matchesNarrow{Messages: found}, err
 }
