@@ -35,6 +35,9 @@ type Realm struct {
 
 	opts      Options
 	clock     Clock
+	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
+	// the no-going-back check holds.
+	clockMu sync.Mutex
 	settings  Settings
 	createdAt time.Time
 	renderer  *markdown.Renderer
