@@ -33,11 +33,11 @@ import (
 type Realm struct {
 	mu sync.RWMutex
 
-	opts      Options
-	clock     Clock
+	opts  Options
+	clock Clock
 	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
 	// the no-going-back check holds.
-	clockMu sync.Mutex
+	clockMu   sync.Mutex
 	settings  Settings
 	createdAt time.Time
 	renderer  *markdown.Renderer
