@@ -33,11 +33,8 @@ import (
 type Realm struct {
 	mu sync.RWMutex
 
-	opts  Options
-	clock Clock
-	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
-	// the no-going-back check holds.
-	clockMu   sync.Mutex
+	opts      Options
+	clock     Clock
 	settings  Settings
 	createdAt time.Time
 	renderer  *markdown.Renderer
@@ -79,6 +76,10 @@ type Realm struct {
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
+
+	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
+	// the no-going-back check holds.
+	clockMu sync.Mutex
 }
 
 // conversation is one direct-message conversation: a set of users.
