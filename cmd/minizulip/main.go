@@ -54,6 +54,8 @@ type config struct {
 	apiKeySeed   string
 	allowHosts   string
 	logFormat    string
+	control      bool
+	strict       bool
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -72,6 +74,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
+	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -103,7 +107,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if base == "" {
 		base = "http://" + advertisedHost(ln.Addr())
 	}
-	opts := []realm.Option{realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
+	// Real time, which POST /minizulip/clock can move ahead.
+	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}
@@ -119,7 +124,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		}
 		account = emptyRealmOwner
 	}
-	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints)}
+	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict)}
 	switch c.logFormat {
 	case "text":
 		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewTextHandler(stdout, nil))))
