@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -334,4 +335,18 @@ func TestRunControlAndStrictFlags(t *testing.T) {
 	if status, body := mainGetJSON(t, req); status != 400 || body["msg"] != "minizulip does not implement GET /api/v1/nope (strict mode)" {
 		t.Fatalf("-strict: %d %v", status, body)
 	}
+}
+
+// README's flag table lists every flag.
+func TestReadmeListsEveryFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c config
+	newFlagSet(&c, io.Discard).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(string(readme), "| `-"+f.Name+"` |") {
+			t.Errorf("README.md's flag table lacks -%s", f.Name)
+		}
+	})
 }
