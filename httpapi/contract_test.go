@@ -167,6 +167,11 @@ func contractCheck(req *http.Request, status int, header http.Header, body []byt
 		return
 	}
 	path := req.URL.Path
+	if !strings.HasPrefix(path, "/api/v1/") && !strings.HasPrefix(path, "/json/") {
+		// Not a Zulip API path: the test-control API (/minizulip/), which
+		// does not reach the observer anyway, or a path nothing serves.
+		return
+	}
 	path = strings.TrimPrefix(strings.TrimPrefix(path, "/json"), "/api/v1")
 	u := *req.URL
 	u.Scheme, u.Host, u.Path = "http", "example.com", "/api/v1"+path

@@ -9,11 +9,18 @@ import (
 
 // WithLogger logs every request to l: method, path, user, status and
 // duration, at Info level (Warn for 5xx). Without it nothing is logged.
+// Requests of the test-control API (/minizulip/) are not logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.logger = l } }
 
 // requestInfo collects what the log line of a request needs from deeper
 // down the handler (the authenticated user).
-type requestInfo struct{ userID int }
+type requestInfo struct {
+	userID int
+	// faultID is the injected fault that answered the request, if any.
+	faultID int
+	// dropped: the connection was closed without an answer (a drop fault).
+	dropped bool
+}
 
 type requestInfoKey struct{}
 
@@ -42,19 +49,47 @@ func (w *statusWriter) Flush() {
 	}
 }
 
-// serveLogged serves req through next and logs it.
-func (s *Server) serveLogged(w http.ResponseWriter, req *http.Request, next http.Handler) {
+// Unwrap gives http.ResponseController the connection (a drop fault
+// hijacks it).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// serveTracked serves a request of the Zulip API and accounts for it: the
+// request log (Requests), the slog logger when set (WithLogger). Injected
+// faults (faults.go) apply here, before the routes.
+func (s *Server) serveTracked(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
 	info := &requestInfo{}
 	req = req.WithContext(context.WithValue(req.Context(), requestInfoKey{}, info))
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	next.ServeHTTP(sw, req)
+	// A drop fault may end the handler with http.ErrAbortHandler; the
+	// request is accounted for all the same.
+	defer func() { s.account(req, info, sw.status, time.Since(start)) }()
+	if !s.hostAllowed(req) {
+		writeBadHost(sw)
+		return
+	}
+	if s.applyFault(sw, req, info) {
+		return
+	}
+	s.serve(sw, req)
+}
+
+// account records a served request in the request log and the logger.
+func (s *Server) account(req *http.Request, info *requestInfo, status int, d time.Duration) {
+	if info.dropped {
+		status = 0
+	}
+	s.tc.requests.add(RequestRecord{Method: req.Method, Path: req.URL.Path, UserID: info.userID,
+		Status: status, Duration: d, FaultID: info.faultID, Dropped: info.dropped})
+	if s.logger == nil {
+		return
+	}
 	level := slog.LevelInfo
-	if sw.status >= 500 {
+	if status >= 500 {
 		level = slog.LevelWarn
 	}
 	s.logger.LogAttrs(req.Context(), level, "request",
 		slog.String("method", req.Method), slog.String("path", req.URL.Path),
-		slog.Int("user", info.userID), slog.Int("status", sw.status),
-		slog.Duration("duration", time.Since(start)))
+		slog.Int("user", info.userID), slog.Int("status", status),
+		slog.Duration("duration", d))
 }

@@ -41,6 +41,8 @@ type Server struct {
 	allowedHosts map[string]bool
 	// logger, when set, logs every request (WithLogger).
 	logger *slog.Logger
+	// tc is the test-control layer under /minizulip/ (control.go).
+	tc testControl
 }
 
 // Option configures a Server.
@@ -68,6 +70,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
 	}
 	s.mux.HandleFunc("/", s.notRouted)
+	s.setUpControl()
 	slices.SortFunc(s.endpoints, func(a, b Endpoint) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
@@ -94,13 +97,14 @@ func (s *Server) Endpoints() []Endpoint {
 func (s *Server) Realm() *realm.Realm { return s.realm }
 
 // ServeHTTP implements http.Handler. Unknown paths get a JSON 404; known
-// paths with another method a JSON 405.
+// paths with another method a JSON 405. Paths under /minizulip/ are the
+// test-control API when it is on (WithTestControl).
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if s.logger != nil {
-		s.serveLogged(w, req, http.HandlerFunc(s.serve))
+	if s.tc.on && strings.HasPrefix(req.URL.Path, ControlPrefix) {
+		s.serveControl(w, req)
 		return
 	}
-	s.serve(w, req)
+	s.serveTracked(w, req)
 }
 
 // serve answers a request: the host check, then the routes.
@@ -146,11 +150,17 @@ func (w *recordingWriter) Flush() {
 	}
 }
 
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // notRouted answers requests no route pattern took: the catch-all "/"
 // pattern is less specific than every route, so it only sees those.
 func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
 	if _, pattern := s.paths.Handler(req); pattern != "" {
 		s.paths.ServeHTTP(w, req) // serving through the mux sets the path values
+		return
+	}
+	if s.unsupportedEndpoint(w, req) {
 		return
 	}
 	writeNotFound(w)
@@ -236,7 +246,11 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 			writeError(w, err)
 			return
 		}
-		writeSuccess(w, result, p.ignored())
+		ignored := p.ignored()
+		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
+			return
+		}
+		writeSuccess(w, result, ignored)
 	})
 }
 
@@ -319,6 +333,9 @@ func (s *Server) methodNotAllowed(pattern string, methods []string) http.Handler
 		w.Header().Set("Allow", allow)
 		if req.Method == http.MethodOptions {
 			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if s.unsupportedEndpoint(w, req) {
 			return
 		}
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{

@@ -66,10 +66,12 @@ func Run(opts ...realm.Option) (*TestServer, error) {
 }
 
 // Serve runs a TestServer on an existing listener, which it takes over; the
-// realm URL is http:// and the listener's address.
+// realm URL is http:// and the listener's address. Unless opts choose a
+// clock, the realm runs on an OffsetClock: real time, which the test (or
+// POST /minizulip/clock) can move ahead.
 func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
 	base := "http://" + ln.Addr().String()
-	r := realm.New(append([]realm.Option{realm.WithURL(base)}, opts...)...)
+	r := realm.New(append([]realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base)}, opts...)...)
 	api := New(r)
 	srv, cancel := NewHTTPServer(api)
 	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{})}

@@ -170,3 +170,18 @@ func BenchmarkRunT(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// A TestServer's realm follows real time on a clock the test can move.
+func TestRunTClockCanBeMoved(t *testing.T) {
+	ts := RunT(t)
+	before := ts.Realm.Now()
+	if d := time.Since(before).Abs(); d > time.Minute {
+		t.Fatalf("the clock is %v off real time", d)
+	}
+	if err := ts.Realm.AdvanceClock(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if d := ts.Realm.Now().Sub(before); d < time.Hour {
+		t.Fatalf("advanced by %v", d)
+	}
+}

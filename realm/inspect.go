@@ -40,3 +40,14 @@ func (r *Realm) UpdateUserSettings(userID int, fn func(*user.Settings)) bool {
 	})
 	return found
 }
+
+// UserEmail is a user's delivery email, the address they log in with.
+func (r *Realm) UserEmail(userID int) (email string, ok bool) {
+	_ = r.view(func() error {
+		if u := r.users[userID]; u != nil {
+			email, ok = u.DeliveryEmail, true
+		}
+		return nil
+	})
+	return email, ok
+}

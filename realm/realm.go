@@ -76,6 +76,10 @@ type Realm struct {
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
+
+	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
+	// the no-going-back check holds.
+	clockMu sync.Mutex
 }
 
 // conversation is one direct-message conversation: a set of users.

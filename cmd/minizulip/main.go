@@ -54,6 +54,8 @@ type config struct {
 	apiKeySeed   string
 	allowHosts   string
 	logFormat    string
+	control      bool
+	strict       bool
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -61,17 +63,7 @@ const emptyRealmOwner = "owner@zulip.com"
 
 func parseFlags(args []string, out io.Writer) (config, error) {
 	var c config
-	fs := flag.NewFlagSet("minizulip", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&c.addr, "addr", "127.0.0.1:9991", "listen address (port 0 picks a free port)")
-	fs.StringVar(&c.url, "url", "", "realm URL (realm_uri) to advertise; default http://<addr>")
-	fs.IntVar(&c.featureLevel, "feature-level", realm.DefaultFeatureLevel, "zulip_feature_level to advertise")
-	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
-	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
-	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
-	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
-	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
-	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs := newFlagSet(&c, out)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -85,6 +77,24 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf(`-seed must be "dev" or "empty", not %q`, c.seed)
 	}
 	return c, nil
+}
+
+// newFlagSet defines the command's flags, which set c.
+func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("minizulip", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:9991", "listen address (port 0 picks a free port)")
+	fs.StringVar(&c.url, "url", "", "realm URL (realm_uri) to advertise; default http://<addr>")
+	fs.IntVar(&c.featureLevel, "feature-level", realm.DefaultFeatureLevel, "zulip_feature_level to advertise")
+	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
+	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
+	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
+	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
+	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
+	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
+	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
+	return fs
 }
 
 // run serves the realm the arguments describe until ctx ends, then shuts
@@ -103,7 +113,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if base == "" {
 		base = "http://" + advertisedHost(ln.Addr())
 	}
-	opts := []realm.Option{realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
+	// Real time, which POST /minizulip/clock can move ahead.
+	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}
@@ -119,7 +130,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		}
 		account = emptyRealmOwner
 	}
-	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints)}
+	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict)}
 	switch c.logFormat {
 	case "text":
 		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewTextHandler(stdout, nil))))

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -298,4 +299,54 @@ func TestRequestLog(t *testing.T) {
 	if _, err := parseFlags([]string{"-log", "yaml"}, io.Discard); err == nil {
 		t.Fatal("-log yaml accepted")
 	}
+}
+
+// The test-control API is on by default, on a clock that follows real
+// time until moved; -control=false turns it off, -strict refuses what the
+// server does not support.
+func TestRunControlAndStrictFlags(t *testing.T) {
+	base, _, _ := mainStart(t)
+	req, _ := http.NewRequest("GET", base+"/minizulip/clock", nil)
+	status, body := mainGetJSON(t, req)
+	now, _ := body["now"].(float64)
+	if status != 200 || time.Since(time.UnixMicro(int64(now*1e6))).Abs() > time.Minute {
+		t.Fatalf("clock %d %v", status, body)
+	}
+	req, _ = http.NewRequest("POST", base+"/minizulip/clock", strings.NewReader("advance=86400"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	status, body = mainGetJSON(t, req)
+	moved, _ := body["now"].(float64)
+	if status != 200 || moved-now < 86400 || moved-now > 86400+60 {
+		t.Fatalf("advance a day: %d %v (was %v)", status, body, now)
+	}
+	req, _ = http.NewRequest("GET", base+"/api/v1/nope", nil)
+	if status, body := mainGetJSON(t, req); status != 404 {
+		t.Fatalf("without -strict: %d %v", status, body)
+	}
+
+	off, _, _ := mainStart(t, "-control=false")
+	req, _ = http.NewRequest("GET", off+"/minizulip/clock", nil)
+	if status, body := mainGetJSON(t, req); status != 404 || body["msg"] != "Not Found" {
+		t.Fatalf("-control=false: %d %v", status, body)
+	}
+
+	strict, _, _ := mainStart(t, "-strict")
+	req, _ = http.NewRequest("GET", strict+"/api/v1/nope", nil)
+	if status, body := mainGetJSON(t, req); status != 400 || body["msg"] != "minizulip does not implement GET /api/v1/nope (strict mode)" {
+		t.Fatalf("-strict: %d %v", status, body)
+	}
+}
+
+// README's flag table lists every flag.
+func TestReadmeListsEveryFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c config
+	newFlagSet(&c, io.Discard).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(string(readme), "| `-"+f.Name+"` |") {
+			t.Errorf("README.md's flag table lacks -%s", f.Name)
+		}
+	})
 }

@@ -223,8 +223,8 @@ func (h *Hub[C, E]) push(q *Queue[C, E], typ string, e E) {
 	}
 }
 
-// drop removes a queue and wakes any poll waiting on it; the caller holds
-// h.mu.
+// drop removes a queue and wakes any poll waiting on it, which completes
+// with the queue's events; the caller holds h.mu.
 func (h *Hub[C, E]) drop(q *Queue[C, E]) {
 	if q.dead {
 		return
@@ -243,7 +243,9 @@ func (h *Hub[C, E]) drop(q *Queue[C, E]) {
 	} else {
 		h.byUser[q.userID] = list
 	}
-	q.pending = nil
+	if q.waiting == 0 {
+		q.pending = nil
+	}
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
@@ -320,7 +322,12 @@ func (h *Hub[C, E]) Get(ctx context.Context, req GetRequest) ([]Pending[E], erro
 	}
 	q.lastAccess = h.clock.Now()
 	if q.dead {
-		return nil, ErrNoQueue
+		// As Zulip finishes the handler of a queue it garbage-collects or
+		// deletes: the waiting poll completes with what the queue held;
+		// the next poll learns that the queue is gone.
+		evs := q.snapshot()
+		q.pending = nil
+		return evs, nil
 	}
 	if heartbeat && len(q.pending) == 0 {
 		var zero E
@@ -367,8 +374,9 @@ func (h *Hub[C, E]) Delete(userID int, queueID string) error {
 	return nil
 }
 
-// Expire drops a queue at once, as if idle collection had taken it. It
-// reports whether the queue existed.
+// Expire drops a queue at once, as if idle collection had taken it: a poll
+// waiting on it completes with the queue's events, and the next poll gets
+// ErrNoQueue. It reports whether the queue existed.
 func (h *Hub[C, E]) Expire(queueID string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()

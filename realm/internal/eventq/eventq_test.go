@@ -171,11 +171,16 @@ func TestLongPollWakesAndHeartbeats(t *testing.T) {
 	if got := <-ch; len(got) != 1 || got[0].Type != HeartbeatType || got[0].ID != 1 {
 		t.Fatalf("heartbeat %+v", got)
 	}
-	// Deleting the queue ends a waiting poll with ErrNoQueue.
-	errc := make(chan error, 1)
+	// Deleting the queue completes a waiting poll, as Zulip finishes its
+	// handler first (with no events); the next poll finds no queue.
+	type answer struct {
+		evs []Pending[string]
+		err error
+	}
+	ans := make(chan answer, 1)
 	go func() {
-		_, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
-		errc <- err
+		evs, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
+		ans <- answer{evs, err}
 	}()
 	for !h.IsPolling(q.ID()) {
 		time.Sleep(50 * time.Microsecond)
@@ -183,8 +188,31 @@ func TestLongPollWakesAndHeartbeats(t *testing.T) {
 	if err := h.Delete(7, q.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-errc; !errors.Is(err, ErrNoQueue) {
-		t.Fatalf("poll on a deleted queue: %v", err)
+	if a := <-ans; a.err != nil || len(a.evs) != 0 {
+		t.Fatalf("poll on a deleted queue: %v %v", entries(a.evs), a.err)
+	}
+	if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
+		t.Fatalf("poll after the delete: %v", err)
+	}
+}
+
+// A queue expired while a poll waits, with an event that arrived just
+// before, hands the event to that poll; the next poll gets ErrNoQueue.
+func TestExpireCompletesWaitingPollWithItsEvents(t *testing.T) {
+	h, _ := newHub(10)
+	q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	h.mu.Lock()
+	q.waiting++ // a poll is about to take the lock again
+	h.push(q, "message", "late")
+	h.drop(q)
+	q.waiting--
+	evs := q.snapshot()
+	h.mu.Unlock()
+	if got := entries(evs); !cmp.Equal([]string{"message:late"}, got) {
+		t.Fatalf("a waiting poll's queue lost its events on expiry: %v", got)
+	}
+	if h.Expire(q.ID()) {
+		t.Fatal("expired twice")
 	}
 }
 

@@ -1,0 +1,51 @@
+package realm
+
+import "time"
+
+// Clock is the realm's clock, as given by WithClock.
+func (r *Realm) Clock() Clock { return r.clock }
+
+// AdvanceClock moves the realm's clock forward by d, running every timer
+// it passes: long polls whose heartbeat falls due end, idle event queues
+// go, and later reads of time (edit limits…) see the new time. The clock
+// must be an AdjustableClock (ManualClock, OffsetClock); a negative d is
+// refused and nothing moves.
+func (r *Realm) AdvanceClock(d time.Duration) error {
+	c, err := r.adjustableClock()
+	if err != nil {
+		return err
+	}
+	if d < 0 {
+		return BadRequest("The clock cannot go backwards (advance %v)", d)
+	}
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	c.Advance(d)
+	return nil
+}
+
+// SetClock moves the realm's clock to t, as AdvanceClock does; t before
+// the clock's current time is refused and nothing moves.
+func (r *Realm) SetClock(t time.Time) error {
+	c, err := r.adjustableClock()
+	if err != nil {
+		return err
+	}
+	r.clockMu.Lock()
+	defer r.clockMu.Unlock()
+	if now := c.Now(); t.Before(now) {
+		return BadRequest("The clock cannot go backwards (now %s, asked for %s)",
+			now.UTC().Format(time.RFC3339Nano), t.UTC().Format(time.RFC3339Nano))
+	}
+	c.Set(t)
+	return nil
+}
+
+// adjustableClock is the realm's clock if it can be moved.
+func (r *Realm) adjustableClock() (AdjustableClock, error) {
+	c, ok := r.clock.(AdjustableClock)
+	if !ok {
+		return nil, BadRequest("The realm's clock cannot be moved: it runs on the system clock (use realm.NewOffsetClock or realm.NewManualClock)")
+	}
+	return c, nil
+}
