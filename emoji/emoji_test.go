@@ -63,26 +63,32 @@ func TestReadImage(t *testing.T) {
 	_ = gif.EncodeAll(&anim, &gif.GIF{Image: []*image.Paletted{frame, frame}, Delay: []int{1, 1}})
 	_ = png.Encode(&pngData, frame)
 
-	if im, ok := ReadImage(pngData.Bytes()); !ok || im.ContentType != "image/png" || im.Animated() {
-		t.Fatalf("png: %+v %v", im, ok)
+	if im, why := ReadImage(pngData.Bytes()); why != "" || im.ContentType != "image/png" || im.Animated() {
+		t.Fatalf("png: %+v %q", im, why)
 	}
-	if im, ok := ReadImage(still.Bytes()); !ok || im.ContentType != "image/gif" || im.Animated() {
-		t.Fatalf("one-frame gif: %v", ok)
+	if im, why := ReadImage(still.Bytes()); why != "" || im.ContentType != "image/gif" || im.Animated() {
+		t.Fatalf("one-frame gif: %q", why)
 	}
-	im, ok := ReadImage(anim.Bytes())
-	if !ok || !im.Animated() {
-		t.Fatalf("animated gif: %v", ok)
+	im, why := ReadImage(anim.Bytes())
+	if why != "" || !im.Animated() {
+		t.Fatalf("animated gif: %q", why)
 	}
 	if first, err := png.Decode(bytes.NewReader(im.Still)); err != nil || first.Bounds().Dx() != 2 {
 		t.Fatalf("still frame: %v", err)
 	}
-	if im, ok := ReadImage([]byte("RIFF\x00\x00\x00\x00WEBPVP8 ")); !ok || im.ContentType != "image/webp" {
+	if im, why := ReadImage([]byte("RIFF\x00\x00\x00\x00WEBPVP8 ")); why != "" || im.ContentType != "image/webp" {
 		t.Fatal("webp refused")
 	}
-	if _, ok := ReadImage([]byte("not an image")); ok {
-		t.Fatal("text accepted as an image")
+	for name, data := range map[string][]byte{"text": []byte("not an image"), "empty": nil,
+		"truncated gif": anim.Bytes()[:20], "gif with a bad block": append(append([]byte{}, still.Bytes()[:len(still.Bytes())-1]...), 0x99)} {
+		if _, why := ReadImage(data); why != ErrUndecodable {
+			t.Errorf("%s: %q", name, why)
+		}
 	}
-	if _, ok := ReadImage(nil); ok {
-		t.Fatal("empty file accepted")
+	// A huge canvas is refused before anything is decoded.
+	bomb := append([]byte{}, anim.Bytes()...)
+	copy(bomb[6:10], []byte{0xff, 0xff, 0xff, 0xff}) // logical screen: 65535 x 65535
+	if _, why := ReadImage(bomb); why != ErrTooLarge {
+		t.Fatalf("decompression bomb: %q", why)
 	}
 }

@@ -112,9 +112,9 @@ func (a *Actor) AddRealmEmoji(ctx context.Context, req EmojiUpload) error {
 		if len(file.Data) > emoji.MaxFileSizeMiB<<20 {
 			return BadRequest("Uploaded file is larger than the allowed limit of %d MiB", emoji.MaxFileSizeMiB)
 		}
-		img, ok := emoji.ReadImage(file.Data)
-		if !ok {
-			return badImage(emoji.ErrUndecodable)
+		img, refusal := emoji.ReadImage(file.Data)
+		if refusal != "" {
+			return badImage(refusal)
 		}
 		id := strconv.Itoa(r.nextRealmEmojiID())
 		e := &storedEmoji{image: img, fileName: id + imageExtension(file.Name),
