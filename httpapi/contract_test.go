@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -255,6 +256,8 @@ var allowed = []struct {
 		"user objects below feature level 363, which removed it"},
 	{"is_billing_admin", "realm_users", openapi3.NewBoolSchema(),
 		"register's own-user fields below feature level 363"},
+	{"user", "emoji_code", openapi3.NewObjectSchema(),
+		"message objects' reactions below feature level 328, which removed it"},
 	{"dense_mode", "web_home_view", openapi3.NewBoolSchema(),
 		"personal settings below feature level 364, which removed it"},
 	{"realm_notifications_stream_id", "realm_new_stream_announcements_stream_id", openapi3.NewIntegerSchema(),
@@ -277,6 +280,13 @@ var allowed = []struct {
 		"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED errors, as first_message_id_allowed_to_move"},
 }
 
+// allowedValues are enum values the spec names that Zulip's description
+// lacks, each added to every enum of its field that is missing it.
+var allowedValues = []struct{ field, value, why string }{
+	{"reaction_type", "service_extra_emoji",
+		"the special built-in emoji's reaction type as the spec names it at level 496 (spec: Reaction); the description says zulip_extra_emoji"},
+}
+
 // groupSettingSchema is a group-setting value: a group ID or an object of
 // direct members and subgroups.
 func groupSettingSchema() *openapi3.Schema {
@@ -287,7 +297,8 @@ func groupSettingSchema() *openapi3.Schema {
 }
 
 // allowNewer adds the allowed fields to every object schema below s that
-// carries their anchor.
+// carries their anchor, and the allowed values to the enums of their
+// fields.
 func allowNewer(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
 	if s == nil || seen[s] {
 		return
@@ -298,6 +309,11 @@ func allowNewer(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
 			if _, has := s.Properties[a.field]; !has {
 				s.Properties[a.field] = openapi3.NewSchemaRef("", a.schema)
 			}
+		}
+	}
+	for _, a := range allowedValues {
+		if p := s.Properties[a.field]; p != nil && p.Value != nil && len(p.Value.Enum) > 0 && !slices.Contains(p.Value.Enum, any(a.value)) {
+			p.Value.Enum = append(p.Value.Enum, a.value)
 		}
 	}
 	for _, c := range children(s) {

@@ -47,8 +47,13 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 	_, snip := e.do("iago@zulip.com", "POST", "/saved_snippets", url.Values{"title": {"t"}, "content": {"c"}})
 	sid, _ := snip["saved_snippet_id"].(float64)
 	e.do("iago@zulip.com", "DELETE", "/saved_snippets/"+strconv.Itoa(int(sid)), nil)
-	// Deleting the channel's only message changes its first_message_id.
+	// Reactions and custom emoji.
 	mid, _ := sent["id"].(float64)
+	reactions := "/messages/" + strconv.Itoa(int(mid)) + "/reactions"
+	e.do("hamlet@zulip.com", "POST", reactions, url.Values{"emoji_name": {"zulip"}})
+	e.do("hamlet@zulip.com", "DELETE", reactions, url.Values{"emoji_name": {"zulip"}, "reaction_type": {"service_extra_emoji"}})
+	e.uploadEmoji("iago@zulip.com", "crab", emojiFile{"f", "crab.png", pngBytes(t)})
+	// Deleting the channel's only message changes its first_message_id.
 	e.do("iago@zulip.com", "DELETE", "/messages/"+strconv.Itoa(int(mid)), nil)
 
 	got := map[string][]string{
@@ -60,9 +65,9 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 			"subscription:peer_remove", "realm_user:add", "realm_bot:add", "user_group:add", "user_group:update",
 			"user_group:add_members", "user_group:remove_members", "user_group:add_subgroups",
 			"user_group:remove_subgroups", "realm_linkifiers:", "saved_snippets:add", "saved_snippets:remove",
-			"delete_message:", "stream:update"},
+			"reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:", "stream:update"},
 		"hamlet": {"message:", "muted_topics:", "user_topic:", "subscription:add", "subscription:remove",
-			"realm_user:add", "delete_message:"},
+			"realm_user:add", "reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:"},
 	} {
 		for _, want := range wants {
 			if !slices.Contains(got[who], want) {

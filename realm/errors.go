@@ -33,6 +33,14 @@ const (
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
+	// CodeReactionAlreadyExists is adding a reaction the caller already
+	// has on the message (feature level 193; BAD_REQUEST before).
+	CodeReactionAlreadyExists Code = "REACTION_ALREADY_EXISTS"
+	// CodeReactionDoesNotExist is removing a reaction the caller does not
+	// have (feature level 193; BAD_REQUEST before).
+	CodeReactionDoesNotExist Code = "REACTION_DOES_NOT_EXIST"
+	// CodeBadImage is an uploaded image that cannot be decoded.
+	CodeBadImage Code = "BAD_IMAGE"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
@@ -121,6 +129,11 @@ func streamNameDoesNotExist(name string) *Error {
 func streamIDDoesNotExist(id int) *Error {
 	return &Error{Code: CodeStreamDoesNotExist, Msg: fmt.Sprintf("Channel with ID '%d' does not exist", id),
 		Status: statusBadRequest, Extra: map[string]any{"stream_id": id}}
+}
+
+// badImage reports an upload that is not a usable image.
+func badImage(msg string) *Error {
+	return &Error{Code: CodeBadImage, Msg: msg, Status: statusBadRequest}
 }
 
 func invalidMessage() *Error { return BadRequest("Invalid message(s)") }

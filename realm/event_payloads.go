@@ -12,6 +12,8 @@ func (LinkifiersEvent) isEventPayload()         {}
 func (MessageEvent) isEventPayload()            {}
 func (MutedTopicsEvent) isEventPayload()        {}
 func (RealmBotAddEvent) isEventPayload()        {}
+func (RealmEmojiEvent) isEventPayload()         {}
+func (ReactionEvent) isEventPayload()           {}
 func (RealmUpdateDictEvent) isEventPayload()    {}
 func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}

@@ -55,13 +55,14 @@ type TopicLink struct {
 	URL  string `json:"url"`
 }
 
-// Reaction is a reaction as the API returns it.
+// Reaction is a reaction as the API returns it. User is the deprecated
+// copy of the reacting user, sent below feature level 328.
 type Reaction struct {
-	EmojiName    string       `json:"emoji_name"`
-	EmojiCode    string       `json:"emoji_code"`
-	ReactionType string       `json:"reaction_type"`
-	UserID       int          `json:"user_id"`
-	User         ReactionUser `json:"user"`
+	EmojiName    string        `json:"emoji_name"`
+	EmojiCode    string        `json:"emoji_code"`
+	ReactionType string        `json:"reaction_type"`
+	UserID       int           `json:"user_id"`
+	User         *ReactionUser `json:"user,omitempty"`
 }
 
 // ReactionUser is the deprecated user object inside a reaction.
@@ -158,15 +159,18 @@ var (
 	noReactions   = []Reaction{}
 )
 
+// reactionViews lists m's reactions in the order they were made.
 func (r *Realm) reactionViews(m *message.Message) []Reaction {
 	if len(m.Reactions) == 0 {
 		return noReactions
 	}
 	out := make([]Reaction, 0, len(m.Reactions))
+	withUser := r.opts.FeatureLevel < reactionUserRemovedLevel
 	for _, re := range m.Reactions {
-		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: re.ReactionType, UserID: re.UserID}
-		if u := r.users[re.UserID]; u != nil {
-			rv.User = ReactionUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName}
+		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: r.reactionTypeName(re.ReactionType),
+			UserID: re.UserID}
+		if u := r.users[re.UserID]; u != nil && withUser {
+			rv.User = &ReactionUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName}
 		}
 		out = append(out, rv)
 	}

@@ -69,7 +69,7 @@ type Realm struct {
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int
 
-	realmEmoji []RealmEmoji // custom emoji
+	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
 
 	snippets      map[int][]*SavedSnippet // each user's saved snippets
 	nextSnippetID int

@@ -1,41 +1,241 @@
 package realm
 
 import (
+	"context"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/minizulip/minizulip/emoji"
 	"github.com/minizulip/minizulip/user"
 )
 
-// RealmEmoji is a custom emoji of the realm, as register's realm_emoji
-// lists it.
+// Custom emoji: POST /realm/emoji/{name}, GET /realm/emoji and DELETE
+// /realm/emoji/{name}, as zerver/views/realm_emoji.py and
+// zerver/actions/realm_emoji.py do them. Images are kept in memory and
+// served below EmojiImagePrefix.
+
+// EmojiImagePrefix is the path below which custom emoji images are
+// served: the dev realm's (ID 2) emoji directory of Zulip's local upload
+// backend.
+const EmojiImagePrefix = "/user_avatars/2/emoji/images/"
+
+// RealmEmoji is a custom emoji as the API lists it.
 type RealmEmoji struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	SourceURL   string `json:"source_url"`
-	StillURL    any    `json:"still_url"`
-	Deactivated bool   `json:"deactivated"`
-	AuthorID    int    `json:"author_id"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	SourceURL string `json:"source_url"`
+	// StillURL is a still image of an animated emoji; null otherwise.
+	StillURL    *string `json:"still_url"`
+	Deactivated bool    `json:"deactivated"`
+	AuthorID    int     `json:"author_id"`
+}
+
+// storedEmoji is a custom emoji with its image (none for the seeded one).
+type storedEmoji struct {
+	RealmEmoji
+	image emoji.Image
+	// fileName is the image's name below EmojiImagePrefix: the ID and
+	// the uploaded file's extension.
+	fileName string
+}
+
+// EmojiFile is one file of an upload request: the name the client gave
+// it and its bytes.
+type EmojiFile struct {
+	Name string
+	Data []byte
+}
+
+// EmojiUpload is POST /realm/emoji/{emoji_name}: the name as sent, and
+// one entry per file form field of the request (a custom emoji takes
+// exactly one).
+type EmojiUpload struct {
+	Name  string
+	Files []EmojiFile
+}
+
+// RealmEmojiEvent reports the realm's custom emoji after a change: all
+// of them, deactivated ones included.
+type RealmEmojiEvent struct {
+	Op         string                `json:"op"`
+	RealmEmoji map[string]RealmEmoji `json:"realm_emoji"`
 }
 
 // seedRealmEmoji adds the dev realm's custom emoji, green_tick by iago.
 func (r *Realm) seedRealmEmoji() {
 	iago := r.usersByEmail["iago@zulip.com"]
-	r.realmEmoji = append(r.realmEmoji, RealmEmoji{ID: "1", Name: "green_tick",
-		SourceURL: "/user_avatars/2/emoji/images/1.png", AuthorID: iago.ID})
+	r.realmEmoji = append(r.realmEmoji, &storedEmoji{RealmEmoji: RealmEmoji{ID: "1", Name: "green_tick",
+		SourceURL: EmojiImagePrefix + "1.png", AuthorID: iago.ID}, fileName: "1.png"})
+}
+
+// RealmEmojiList answers GET /realm/emoji: every custom emoji by ID,
+// deactivated ones included. The list is public to the realm's users.
+func (a *Actor) RealmEmojiList(ctx context.Context) (list map[string]RealmEmoji, err error) {
+	err = a.read(func(*user.User) error {
+		list = a.r.realmEmojiMap()
+		return nil
+	})
+	return list, err
+}
+
+// AddRealmEmoji uploads a custom emoji. Members (not guests, not bots) in
+// the realm's can_add_custom_emoji_group may add one under a name no
+// active custom emoji has; only administrators may shadow a built-in
+// emoji's name. Every active user gets a realm_emoji event.
+func (a *Actor) AddRealmEmoji(ctx context.Context, req EmojiUpload) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		if me.IsGuest() {
+			return BadRequest("Not allowed for guest users")
+		}
+		if me.IsBot() {
+			return BadRequest("This endpoint does not accept bot requests.")
+		}
+		name := emoji.NormalizeCustomName(req.Name)
+		if msg := emoji.CheckCustomName(name); msg != "" {
+			return BadRequest("%s", msg)
+		}
+		if !r.settingHas(r.settings.CanAddCustomEmojiGroup, me.ID) {
+			return BadRequest("Insufficient permission")
+		}
+		if _, taken := r.realmEmojiByName(name); taken {
+			return BadRequest("A custom emoji with this name already exists.")
+		}
+		if len(req.Files) != 1 {
+			return BadRequest("You must upload exactly one file.")
+		}
+		if _, builtIn := emoji.UnicodeCode(name); builtIn && !me.Role.IsAdmin() {
+			return BadRequest("Only administrators can override default emoji.")
+		}
+		file := req.Files[0]
+		if len(file.Data) > emoji.MaxFileSizeMiB<<20 {
+			return BadRequest("Uploaded file is larger than the allowed limit of %d MiB", emoji.MaxFileSizeMiB)
+		}
+		img, refusal := emoji.ReadImage(file.Data)
+		if refusal != "" {
+			return badImage(refusal)
+		}
+		id := strconv.Itoa(r.nextRealmEmojiID())
+		e := &storedEmoji{image: img, fileName: id + imageExtension(file.Name),
+			RealmEmoji: RealmEmoji{ID: id, Name: name, AuthorID: me.ID}}
+		e.SourceURL = EmojiImagePrefix + e.fileName
+		if img.Animated() {
+			e.StillURL = ptr(EmojiImagePrefix + "still/" + id + ".png")
+		}
+		r.realmEmoji = append(r.realmEmoji, e)
+		r.emitRealmEmoji()
+		return nil
+	})
+}
+
+// DeactivateRealmEmoji deactivates the active custom emoji of that name:
+// administrators may deactivate any, other users the ones they added.
+// Messages and reactions using it keep it.
+func (a *Actor) DeactivateRealmEmoji(ctx context.Context, name string) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		e := r.activeRealmEmoji(name)
+		if e == nil {
+			return NotFound("Emoji '" + name + "' does not exist")
+		}
+		if !me.Role.IsAdmin() && e.AuthorID != me.ID {
+			return BadRequest("Must be an organization administrator or emoji author")
+		}
+		e.Deactivated = true
+		r.emitRealmEmoji()
+		return nil
+	})
+}
+
+// RealmEmojiImage is the image served at EmojiImagePrefix+file: an
+// uploaded custom emoji's image, or the still image of an animated one.
+// Images stay served after deactivation, as old messages show them.
+func (r *Realm) RealmEmojiImage(file string) (data []byte, contentType string, ok bool) {
+	_ = r.view(func() error {
+		for _, e := range r.realmEmoji {
+			switch {
+			case e.image.Data == nil:
+			case file == e.fileName:
+				data, contentType, ok = e.image.Data, e.image.ContentType, true
+			case e.image.Animated() && file == "still/"+e.ID+".png":
+				data, contentType, ok = e.image.Still, "image/png", true
+			}
+			if ok {
+				break
+			}
+		}
+		return nil
+	})
+	return data, contentType, ok
+}
+
+// imageExtension is the extension of an uploaded file's name, as the
+// stored file keeps it; one holding anything but letters and digits is
+// dropped, so that the image's URL is a plain path.
+func imageExtension(fileName string) string {
+	ext := path.Ext(strings.TrimLeft(fileName, "."))
+	for _, c := range strings.TrimPrefix(ext, ".") {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return ""
+		}
+	}
+	return ext
+}
+
+// nextRealmEmojiID is one more than the highest custom emoji ID.
+func (r *Realm) nextRealmEmojiID() int {
+	highest := 0
+	for _, e := range r.realmEmoji {
+		if id, _ := strconv.Atoi(e.ID); id > highest {
+			highest = id
+		}
+	}
+	return highest + 1
+}
+
+// emitRealmEmoji sends every active user the realm's custom emoji.
+func (r *Realm) emitRealmEmoji() {
+	r.emit("realm_emoji", RealmEmojiEvent{Op: "update", RealmEmoji: r.realmEmojiMap()}, r.activeUserIDs()...)
+}
+
+// realmEmojiMap is every custom emoji by ID, as a new map.
+func (r *Realm) realmEmojiMap() map[string]RealmEmoji {
+	m := make(map[string]RealmEmoji, len(r.realmEmoji))
+	for _, e := range r.realmEmoji {
+		m[e.ID] = e.RealmEmoji
+	}
+	return m
+}
+
+// activeRealmEmoji is the active custom emoji of that name, or nil.
+func (r *Realm) activeRealmEmoji(name string) *storedEmoji {
+	for _, e := range r.realmEmoji {
+		if e.Name == name && !e.Deactivated {
+			return e
+		}
+	}
+	return nil
+}
+
+// realmEmojiByID is the custom emoji with that ID, deactivated or not.
+func (r *Realm) realmEmojiByID(id string) *storedEmoji {
+	for _, e := range r.realmEmoji {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
 }
 
 // realmEmojiByName finds an active custom emoji, for the renderer.
 func (r *Realm) realmEmojiByName(name string) (RealmEmoji, bool) {
-	for _, e := range r.realmEmoji {
-		if e.Name == name && !e.Deactivated {
-			return e, true
-		}
+	if e := r.activeRealmEmoji(name); e != nil {
+		return e.RealmEmoji, true
 	}
 	return RealmEmoji{}, false
 }
 
 func fillRealmEmoji(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	m := make(map[string]RealmEmoji, len(r.realmEmoji))
-	for _, e := range r.realmEmoji {
-		m[e.ID] = e
-	}
-	out.RealmEmojiState = &RealmEmojiState{RealmEmoji: m}
+	out.RealmEmojiState = &RealmEmojiState{RealmEmoji: r.realmEmojiMap()}
 }

@@ -69,6 +69,7 @@ type realmGroupRule struct {
 // the realm keeps (REALM_PERMISSION_GROUP_SETTINGS). role:internet is
 // never allowed.
 var realmGroupRules = map[string]realmGroupRule{
+	"can_add_custom_emoji_group":               {allowNobody: true},
 	"can_add_subscribers_group":                {allowNobody: true},
 	"can_create_groups":                        {allowNobody: true, ownerOnly: true},
 	"can_create_private_channel_group":         {allowNobody: true},

@@ -243,6 +243,7 @@ func TestUpdateRealmTimeLimits(t *testing.T) {
 func TestUpdateRealmGroupSettings(t *testing.T) {
 	e := newRealmUpdateEnv(t)
 	field := map[string]func(Settings) GroupSetting{
+		"can_add_custom_emoji_group":               func(s Settings) GroupSetting { return s.CanAddCustomEmojiGroup },
 		"can_add_subscribers_group":                func(s Settings) GroupSetting { return s.CanAddSubscribersGroup },
 		"can_create_groups":                        func(s Settings) GroupSetting { return s.CanCreateGroups },
 		"can_create_private_channel_group":         func(s Settings) GroupSetting { return s.CanCreatePrivateChannelGroup },

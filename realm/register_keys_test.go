@@ -91,7 +91,7 @@ var realmSectionKeys = []string{
 	"max_message_length", "max_stream_description_length", "max_stream_name_length", "max_topic_length",
 	"password_min_guesses", "password_min_length", "realm_allow_edit_history", "realm_allow_message_editing",
 	"realm_authentication_methods", "realm_available_video_chat_providers", "realm_avatar_changes_disabled",
-	"realm_bot_domain", "realm_can_add_subscribers_group", "realm_can_create_groups", "realm_can_create_private_channel_group",
+	"realm_bot_domain", "realm_can_add_custom_emoji_group", "realm_can_add_subscribers_group", "realm_can_create_groups", "realm_can_create_private_channel_group",
 	"realm_can_create_public_channel_group", "realm_can_delete_any_message_group",
 	"realm_can_delete_own_message_group", "realm_can_manage_all_groups", "realm_can_mention_many_users_group",
 	"realm_can_move_messages_between_channels_group", "realm_can_move_messages_between_topics_group",

@@ -22,6 +22,7 @@ type RealmState struct {
 	RealmCanCreatePublicChannelGroup               GroupSetting                         `json:"realm_can_create_public_channel_group"`
 	RealmCanCreatePrivateChannelGroup              GroupSetting                         `json:"realm_can_create_private_channel_group"`
 	RealmCanAddSubscribersGroup                    GroupSetting                         `json:"realm_can_add_subscribers_group"`
+	RealmCanAddCustomEmojiGroup                    GroupSetting                         `json:"realm_can_add_custom_emoji_group"`
 	RealmCanCreateGroups                           GroupSetting                         `json:"realm_can_create_groups"`
 	RealmCanManageAllGroups                        GroupSetting                         `json:"realm_can_manage_all_groups"`
 	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`

@@ -178,6 +178,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmCanCreatePublicChannelGroup:               s.CanCreatePublicChannelGroup,
 		RealmCanCreatePrivateChannelGroup:              s.CanCreatePrivateChannelGroup,
 		RealmCanAddSubscribersGroup:                    s.CanAddSubscribersGroup,
+		RealmCanAddCustomEmojiGroup:                    s.CanAddCustomEmojiGroup,
 		RealmCanCreateGroups:                           s.CanCreateGroups,
 		RealmCanManageAllGroups:                        s.CanManageAllGroups,
 		RealmWildcardMentionPolicy:                     r.wildcardMentionPolicy(),

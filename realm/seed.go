@@ -121,6 +121,7 @@ func (r *Realm) seed(s Seed) {
 	r.settings.CanCreatePublicChannelGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanCreatePrivateChannelGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanAddSubscribersGroup = NamedGroupSetting(gid(group.Members))
+	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanCreateGroups = NamedGroupSetting(gid(group.Members))
 	r.settings.CanManageAllGroups = NamedGroupSetting(gid(group.Owners))
 	nobody := gid(group.Nobody)

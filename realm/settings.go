@@ -31,6 +31,7 @@ type Settings struct {
 	CanCreatePublicChannelGroup         GroupSetting
 	CanCreatePrivateChannelGroup        GroupSetting
 	CanAddSubscribersGroup              GroupSetting
+	CanAddCustomEmojiGroup              GroupSetting
 	CanCreateGroups                     GroupSetting
 	CanManageAllGroups                  GroupSetting
 }
@@ -91,6 +92,7 @@ func (s *Settings) groupSettings() []struct {
 		name string
 		id   *GroupSetting
 	}{
+		{"can_add_custom_emoji_group", &s.CanAddCustomEmojiGroup},
 		{"can_add_subscribers_group", &s.CanAddSubscribersGroup},
 		{"can_create_groups", &s.CanCreateGroups},
 		{"can_create_private_channel_group", &s.CanCreatePrivateChannelGroup},

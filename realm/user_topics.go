@@ -92,6 +92,31 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 	return &result
 }
 
+// applyParticipationTopicPolicy runs Zulip's automatic follow/unmute
+// rules after the user took part in m's topic otherwise than by sending
+// (a reaction): only the "on participation" choices apply, only for a
+// subscriber, and a followed topic stays followed. It returns the new
+// policy when it changed.
+func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) *int {
+	s := r.subs[m.ChannelID][u.ID]
+	if u.IsBot() || s == nil || !s.Active {
+		return nil
+	}
+	result := PolicyInherit
+	switch {
+	case u.Settings.AutomaticallyFollowTopicsPolicy == user.AutoOnParticipation:
+		result = PolicyFollowed
+	case s.IsMuted && u.Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy == user.AutoOnParticipation:
+		result = PolicyUnmuted
+	}
+	current := r.userTopicPolicy(u.ID, m.ChannelID, m.Topic)
+	if result == PolicyInherit || result == current || current == PolicyFollowed {
+		return nil
+	}
+	r.setUserTopicPolicy(u.ID, m.ChannelID, m.Topic, result)
+	return &result
+}
+
 // senderSawEarlierMessage reports whether the topic of m holds an earlier
 // message the user can see.
 func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {

@@ -99,3 +99,19 @@ func emojiCode(name string) (string, bool) {
 	c, ok := emojiData().byName[name]
 	return c, ok
 }
+
+// EmojiCode is the code of a Unicode emoji name or alias (Zulip's
+// name_to_codepoint): dash-separated hex codepoints.
+func EmojiCode(name string) (string, bool) { return emojiCode(name) }
+
+// EmojiName is the canonical name of a Unicode emoji code, as Zulip's
+// codepoint_to_name has it: the code must be spelled exactly as the table
+// spells it.
+func EmojiName(code string) (string, bool) {
+	t := emojiData()
+	name, ok := t.byCode[strings.ReplaceAll(code, "-fe0f", "")]
+	if !ok || t.byName[name] != code {
+		return "", false
+	}
+	return name, true
+}

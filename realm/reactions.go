@@ -1,0 +1,247 @@
+package realm
+
+import (
+	"context"
+	"slices"
+
+	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// Emoji reactions: POST and DELETE /messages/{message_id}/reactions, as
+// zerver/views/reactions.py and zerver/actions/reactions.py do them.
+
+// ReactionRequest names a reaction on a message as the add and remove
+// requests send it: the emoji's name, code and reaction type, each nil
+// when not sent.
+type ReactionRequest struct {
+	MessageID    int64
+	EmojiName    *string
+	EmojiCode    *string
+	ReactionType *string
+}
+
+// ReactionEvent reports a reaction added to or removed from a message.
+// User is the deprecated copy of the reacting user, absent at the levels
+// that had removed it.
+type ReactionEvent struct {
+	Op           string             `json:"op"`
+	UserID       int                `json:"user_id"`
+	User         *ReactionEventUser `json:"user,omitempty"`
+	MessageID    int64              `json:"message_id"`
+	EmojiName    string             `json:"emoji_name"`
+	EmojiCode    string             `json:"emoji_code"`
+	ReactionType string             `json:"reaction_type"`
+}
+
+// ReactionEventUser is the deprecated user object of a reaction event.
+type ReactionEventUser struct {
+	UserID   int    `json:"user_id"`
+	Email    string `json:"email"`
+	FullName string `json:"full_name"`
+}
+
+// AddReaction adds the caller's reaction to a message they may see. A
+// missing code or type is looked up from the name (custom emoji first);
+// a reaction with the same code and type that someone already made is
+// joined under its name, without checking the emoji again; otherwise the
+// name, code and type must agree. A caller without a copy of the message
+// gets a historical one, so that they hear of later changes.
+func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
+	if req.EmojiName == nil {
+		return VariableMissing("emoji_name")
+	}
+	r := a.r
+	return a.write(func(me *user.User) error {
+		m := r.accessibleMessage(me, req.MessageID)
+		if m == nil {
+			return invalidMessage()
+		}
+		name := *req.EmojiName
+		code, typ, err := r.completeEmoji(name, req.EmojiCode, req.ReactionType)
+		if err != nil {
+			return err
+		}
+		existing := -1
+		for i, re := range m.Reactions {
+			if re.EmojiCode != code || re.ReactionType != typ {
+				continue
+			}
+			if re.UserID == me.ID {
+				return &Error{Code: CodeReactionAlreadyExists, Msg: "Reaction already exists.", Status: statusBadRequest}
+			}
+			if existing < 0 {
+				existing = i
+			}
+		}
+		if existing >= 0 {
+			name = m.Reactions[existing].EmojiName
+		} else if err := r.checkEmoji(name, code, typ); err != nil {
+			return err
+		}
+		if !r.messages.HasCopy(me.ID, m.ID) {
+			r.messages.Deliver(me.ID, m, historicalFlags)
+		}
+		re := message.Reaction{EmojiName: name, EmojiCode: code, ReactionType: typ, UserID: me.ID}
+		m.Reactions = append(m.Reactions, re)
+		if m.Type == message.Channel {
+			if p := r.applyParticipationTopicPolicy(me, m); p != nil {
+				r.emitUserTopic(me.ID, m.ChannelID, m.Topic, *p)
+			}
+		}
+		r.emitReaction(me, m, re, "add")
+		return nil
+	})
+}
+
+// RemoveReaction removes the caller's reaction from a message they may
+// see. A missing code is looked up from the name; a missing type is
+// unicode_emoji. The emoji is not checked again: a reaction stays
+// removable after its custom emoji is deactivated.
+func (a *Actor) RemoveReaction(ctx context.Context, req ReactionRequest) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		m := r.accessibleMessage(me, req.MessageID)
+		if m == nil {
+			return invalidMessage()
+		}
+		var code string
+		switch {
+		case req.EmojiCode != nil:
+			code = *req.EmojiCode
+		case req.EmojiName == nil:
+			return BadRequest("At least one of the following arguments must be present: emoji_name, emoji_code")
+		default:
+			var err error
+			if code, _, err = r.emojiByName(*req.EmojiName); err != nil {
+				return err
+			}
+		}
+		typ := emoji.Unicode
+		if req.ReactionType != nil {
+			typ = emoji.CanonicalType(*req.ReactionType)
+		}
+		i := slices.IndexFunc(m.Reactions, func(re message.Reaction) bool {
+			return re.UserID == me.ID && re.EmojiCode == code && re.ReactionType == typ
+		})
+		if i < 0 {
+			return &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist.", Status: statusBadRequest}
+		}
+		re := m.Reactions[i]
+		m.Reactions = slices.Delete(m.Reactions, i, i+1)
+		r.emitReaction(me, m, re, "remove")
+		return nil
+	})
+}
+
+// completeEmoji fills in a code or type the request left out from the
+// emoji's name.
+func (r *Realm) completeEmoji(name string, code, typ *string) (string, string, error) {
+	if code != nil && typ != nil {
+		return *code, emoji.CanonicalType(*typ), nil
+	}
+	foundCode, foundType, err := r.emojiByName(name)
+	if err != nil {
+		return "", "", err
+	}
+	if code != nil {
+		foundCode = *code
+	}
+	if typ != nil {
+		foundType = emoji.CanonicalType(*typ)
+	}
+	return foundCode, foundType, nil
+}
+
+// emojiByName finds the emoji a name means now: an active custom emoji,
+// the special built-in one, or a Unicode emoji, in that order.
+func (r *Realm) emojiByName(name string) (code, typ string, err error) {
+	if e := r.activeRealmEmoji(name); e != nil {
+		return e.ID, emoji.Realm, nil
+	}
+	if name == emoji.ExtraName {
+		return name, emoji.ServiceExtra, nil
+	}
+	if c, ok := emoji.UnicodeCode(name); ok {
+		return c, emoji.Unicode, nil
+	}
+	return "", "", BadRequest("Emoji '%s' does not exist", name)
+}
+
+// checkEmoji reports whether name, code and type name one emoji that new
+// reactions may use: the code exists in the type's namespace, the name
+// is its name, and a custom emoji is active.
+func (r *Realm) checkEmoji(name, code, typ string) error {
+	switch typ {
+	case emoji.Realm:
+		e := r.realmEmojiByID(code)
+		switch {
+		case e == nil:
+			return BadRequest("Invalid custom emoji.")
+		case e.Name != name:
+			return BadRequest("Invalid custom emoji name.")
+		case e.Deactivated:
+			return BadRequest("This custom emoji has been deactivated.")
+		}
+	case emoji.ServiceExtra:
+		if code != emoji.ExtraName {
+			return BadRequest("Invalid emoji code.")
+		}
+		if name != code {
+			return BadRequest("Invalid emoji name.")
+		}
+	case emoji.Unicode:
+		if !emoji.IsUnicodeCode(code) {
+			return BadRequest("Invalid emoji code.")
+		}
+		if c, _ := emoji.UnicodeCode(name); c != code {
+			return BadRequest("Invalid emoji name.")
+		}
+	default:
+		return BadRequest("Invalid emoji type.")
+	}
+	return nil
+}
+
+// reactionTypeName is a stored reaction type as the realm's feature
+// level spells it.
+func (r *Realm) reactionTypeName(typ string) string {
+	if typ == emoji.ServiceExtra && r.opts.FeatureLevel < serviceExtraEmojiLevel {
+		return emoji.LegacyServiceExtra
+	}
+	return typ
+}
+
+// emitReaction tells those who can see m of a reaction change: the users
+// holding a copy of it and, in a channel whose history subscribers may
+// read, its subscribers.
+func (r *Realm) emitReaction(me *user.User, m *message.Message, re message.Reaction, op string) {
+	ev := ReactionEvent{Op: op, UserID: me.ID, MessageID: m.ID, EmojiName: re.EmojiName, EmojiCode: re.EmojiCode,
+		ReactionType: r.reactionTypeName(re.ReactionType)}
+	if lvl := r.opts.FeatureLevel; lvl < reactionUserRemovedLevel || lvl >= reactionEventUserRestoredLevel {
+		ev.User = &ReactionEventUser{UserID: me.ID, Email: r.apiEmail(me), FullName: me.FullName}
+	}
+	r.emit("reaction", ev, r.messageAudience(m)...)
+}
+
+// messageAudience lists the active users who hear of changes to m, in
+// ascending order: holders of a copy, and for a channel with shared
+// history its subscribers.
+func (r *Realm) messageAudience(m *message.Message) []int {
+	var shared *storedChannel
+	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.HistoryPublicToSubscribers {
+		shared = ch
+	}
+	var out []int
+	for uid, u := range r.users {
+		if !u.IsActive {
+			continue
+		}
+		if r.messages.HasCopy(uid, m.ID) || (shared != nil && r.isSubscribed(shared.ID, uid)) {
+			out = append(out, uid)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
