@@ -76,6 +76,12 @@ type Realm struct {
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
+
+	statuses map[int]*storedStatus // each user's status, once set
+	// presence holds each user's presence, once reported; presenceUpdates
+	// counts the changes to it (the last_update_id of the API).
+	presence        map[int]*presenceRecord
+	presenceUpdates int
 }
 
 // conversation is one direct-message conversation: a set of users.
