@@ -135,7 +135,9 @@ func (r *Realm) presenceResult(modern bool, lastUpdateID, historyDays *int) Pres
 
 // serverTimestamp is a time as the API's server_timestamp: fractional
 // UNIX seconds.
-func serverTimestamp(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+func serverTimestamp(t time.Time) float64 {
+	return float64(t.Unix()) + float64(t.Nanosecond())/1e9
+}
 
 // PresenceState is the presence section of POST /register: presences in
 // the format slim_presence chose, when they were fetched, and (feature
