@@ -112,14 +112,14 @@ func (r *Realm) presenceResult(modern bool, lastUpdateID, historyDays *int) Pres
 		out.Legacy = map[string]LegacyPresence{}
 	}
 	for id, rec := range r.presence {
-		u := r.realmUser(id)
-		if u == nil || !u.IsActive || u.IsBot() {
-			continue
-		}
 		if lastUpdateID != nil && rec.updateID <= *lastUpdateID {
 			continue
 		}
 		if limitHistory && rec.lastConnected.Before(since) {
+			continue
+		}
+		u := r.realmUser(id)
+		if u == nil || !u.IsActive || u.IsBot() {
 			continue
 		}
 		newest = max(newest, rec.updateID)
