@@ -280,7 +280,7 @@ func TestHTTPUserPresence(t *testing.T) {
 func TestHTTPPresenceBadInput(t *testing.T) {
 	e := newPresenceEnv(t)
 	for _, c := range []struct {
-		form       url.Values
+		form      url.Values
 		code, msg string
 	}{
 		{url.Values{}, "REQUEST_VARIABLE_MISSING", "Missing 'status' argument"},
