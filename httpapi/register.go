@@ -39,8 +39,13 @@ func register(c *call) (any, error) {
 	if q.AllPublicStreams, err = c.p.optBool("all_public_streams", false); err != nil {
 		return nil, err
 	}
-	if _, err = c.p.optBool("slim_presence", false); err != nil {
+	if q.SlimPresence, err = c.p.optBool("slim_presence", false); err != nil {
 		return nil, err
+	}
+	if c.actor.Realm().FeatureLevel() >= presenceHistoryLimitLevel {
+		if req.PresenceHistoryLimitDays, err = optIntPtr(c, "presence_history_limit_days"); err != nil {
+			return nil, err
+		}
 	}
 	if raw, ok := c.p.str("include_subscribers"); ok && raw == "partial" {
 		req.IncludeSubscribers = true

@@ -46,4 +46,13 @@ const (
 	botMembershipLookupLevel = 458
 	// botGroupRequestsLevel: bots may use the group membership endpoints.
 	botGroupRequestsLevel = 496
+	// presenceLastUpdateIDLevel: presence is fetched incrementally by
+	// last_update_id, and answers carry presence_last_update_id (Zulip 9.0).
+	presenceLastUpdateIDLevel = 263
+	// presenceHistoryLimitLevel: history_limit_days and register's
+	// presence_history_limit_days (Zulip 10.0).
+	presenceHistoryLimitLevel = 288
+	// simplifiedPresenceEventsLevel: the simplified_presence_events client
+	// capability (Zulip 11.0).
+	simplifiedPresenceEventsLevel = 419
 )

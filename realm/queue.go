@@ -30,7 +30,10 @@ type QueueOptions struct {
 	ApplyMarkdown    bool
 	ClientGravatar   bool
 	AllPublicStreams bool
-	Capabilities     ClientCapabilities
+	// SlimPresence drops the email from legacy presence events, and asks
+	// register for presence keyed by user ID.
+	SlimPresence bool
+	Capabilities ClientCapabilities
 	// LifespanSecs is how long the queue survives without a GET; 0 means
 	// the default of 600 s, and it is capped at 7 days.
 	LifespanSecs int

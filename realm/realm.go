@@ -79,7 +79,12 @@ type Realm struct {
 
 	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
 	// the no-going-back check holds.
-	clockMu sync.Mutex
+	clockMu  sync.Mutex
+	statuses map[int]*storedStatus // each user's status, once set
+	// presence holds each user's presence, once reported; presenceUpdates
+	// counts the changes to it (the last_update_id of the API).
+	presence        map[int]*presenceRecord
+	presenceUpdates int
 }
 
 // conversation is one direct-message conversation: a set of users.

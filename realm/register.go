@@ -18,6 +18,9 @@ type RegisterRequest struct {
 	// Queue.EventTypes (and nil there means every section).
 	FetchEventTypes    []string
 	IncludeSubscribers bool
+	// PresenceHistoryLimitDays bounds the age of the presence fetched
+	// (feature level 288); nil means 14 days.
+	PresenceHistoryLimitDays *int
 }
 
 // RegisterResult is the answer of POST /register: the queue, the version
@@ -86,10 +89,7 @@ var stateSections = []stateSection{
 	{"muted_users", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.MutedUsersState = &MutedUsersState{MutedUsers: []MutedUser{}}
 	}},
-	{"presence", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.PresenceState = &PresenceState{Presences: map[string]UserPresence{},
-			ServerTimestamp: float64(r.clock.Now().UnixNano()) / 1e9}
-	}},
+	{"presence", fillPresence},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
@@ -122,9 +122,7 @@ var stateSections = []stateSection{
 		}
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}},
-	{"user_status", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}
-	}},
+	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},
 	{"video_calls", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.VideoCallsState = &VideoCallsState{HasZoomToken: false}

@@ -61,7 +61,7 @@ var wantSectionKeys = map[string][]string{
 	"message":                      {"max_message_id"},
 	"muted_topics":                 {"muted_topics"},
 	"muted_users":                  {"muted_users"},
-	"presence":                     {"presences", "server_timestamp"},
+	"presence":                     {"presence_last_update_id", "presences", "server_timestamp"},
 	"realm":                        realmSectionKeys,
 	"realm_bot":                    {"realm_bots"},
 	"realm_emoji":                  {"realm_emoji"},

@@ -68,15 +68,6 @@ type MutedUsersState struct {
 // MutedUser is a muted user; muting is not modelled yet.
 type MutedUser struct{}
 
-// PresenceState is the presence section.
-type PresenceState struct {
-	Presences       map[string]UserPresence `json:"presences"`
-	ServerTimestamp float64                 `json:"server_timestamp"`
-}
-
-// UserPresence is one user's presence; presence is not modelled yet.
-type UserPresence struct{}
-
 // RealmEmojiState is the realm_emoji section: custom emoji by ID.
 type RealmEmojiState struct {
 	RealmEmoji map[string]RealmEmoji `json:"realm_emoji"`
@@ -197,9 +188,6 @@ type UserSettingsState struct {
 type UserStatusState struct {
 	UserStatus map[string]UserStatus `json:"user_status"`
 }
-
-// UserStatus is a user's status; statuses are not modelled yet.
-type UserStatus struct{}
 
 // UserTopicState is the user_topic section.
 type UserTopicState struct {

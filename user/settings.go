@@ -24,6 +24,9 @@ type Settings struct {
 	AutomaticallyUnmuteTopicsInMutedStreamsPolicy AutoTopicPolicy
 	AutomaticallyFollowTopicsWhereMentioned       bool
 	EnterSends                                    bool
+	// PresenceEnabled shares the user's presence with the realm; when off,
+	// the user's presence is not updated and reads as offline.
+	PresenceEnabled bool
 }
 
 // DefaultSettings are a new account's settings on a current Zulip server.
@@ -33,6 +36,7 @@ func DefaultSettings() Settings {
 		AutomaticallyFollowTopicsPolicy:               AutoOnInitiation,
 		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: AutoOnSend,
 		AutomaticallyFollowTopicsWhereMentioned:       true,
+		PresenceEnabled:                               true,
 	}
 }
 

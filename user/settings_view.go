@@ -145,7 +145,7 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility) Setting
 		AutomaticallyFollowTopicsPolicy:               s.AutomaticallyFollowTopicsPolicy,
 		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: s.AutomaticallyUnmuteTopicsInMutedStreamsPolicy,
 		AutomaticallyFollowTopicsWhereMentioned:       s.AutomaticallyFollowTopicsWhereMentioned,
-		PresenceEnabled:                               true,
+		PresenceEnabled:                               s.PresenceEnabled,
 		SendPrivateTypingNotifications:                true,
 		SendStreamTypingNotifications:                 true,
 		SendReadReceipts:                              true,
