@@ -6,6 +6,7 @@ func (s *Server) userStatusRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/{user_id}/status", h: getUserStatus},
 		{method: "POST", path: "/users/me/status", h: updateUserStatus},
+		{method: "POST", path: "/users/{user_id}/status", h: updateStatusForUser},
 	}
 }
 
@@ -27,7 +28,7 @@ func getUserStatus(c *call) (any, error) {
 }
 
 func updateUserStatus(c *call) (any, error) {
-	var req realm.StatusUpdate
+	req := statusUpdate(c)
 	away, set, err := c.p.optBoolSet("away")
 	if err != nil {
 		return nil, err
@@ -35,6 +36,20 @@ func updateUserStatus(c *call) (any, error) {
 	if set {
 		req.Away = &away
 	}
+	return nil, c.actor.UpdateStatus(c.ctx(), req)
+}
+
+func updateStatusForUser(c *call) (any, error) {
+	id, err := c.pathInt("user_id")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.UpdateStatusFor(c.ctx(), id, statusUpdate(c))
+}
+
+// statusUpdate reads the status fields both status endpoints take.
+func statusUpdate(c *call) realm.StatusUpdate {
+	var req realm.StatusUpdate
 	for _, f := range []struct {
 		name string
 		dst  **string
@@ -46,5 +61,5 @@ func updateUserStatus(c *call) (any, error) {
 			*f.dst = &v
 		}
 	}
-	return nil, c.actor.UpdateStatus(c.ctx(), req)
+	return req
 }

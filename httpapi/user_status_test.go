@@ -231,3 +231,36 @@ func TestHTTPUserStatusAwayIsPresenceEnabled(t *testing.T) {
 		t.Fatalf("presence after coming back %v", got)
 	}
 }
+
+// POST /users/{user_id}/status: administrators set another user's status.
+func TestHTTPUpdateStatusForUser(t *testing.T) {
+	e := newUsersEnv(t)
+	qid, _ := e.register("cordelia@zulip.com", url.Values{"event_types": {`["user_status"]`}})
+	e.ok(e.do("iago@zulip.com", "POST", "/users/10/status", url.Values{"status_text": {"in a meeting"}, "emoji_name": {"car"}}))
+	if got := e.statusOf("10"); got["status_text"] != "in a meeting" || got["emoji_name"] != "car" || got["emoji_code"] != "1f697" {
+		t.Fatalf("hamlet's status set by iago: %v", got)
+	}
+	evs := e.eventsOfType("cordelia@zulip.com", qid, "user_status")
+	if len(evs) != 1 || evs[0]["user_id"] != float64(10) || evs[0]["status_text"] != "in a meeting" {
+		t.Fatalf("user_status events %v", evs)
+	}
+	for _, c := range []struct {
+		email, path string
+		form        url.Values
+		msg         string
+	}{
+		{"hamlet@zulip.com", "/users/8/status", url.Values{"status_text": {"hacked"}}, "Insufficient permission"},
+		{"iago@zulip.com", "/users/9999/status", url.Values{"status_text": {"x"}}, "No such user"},
+		{"iago@zulip.com", "/users/10/status", nil, "Client did not pass any new values."},
+		{"iago@zulip.com", "/users/10/status", url.Values{"status_text": {strings.Repeat("x", 61)}}, "status_text is too long (limit: 60 characters)"},
+	} {
+		status, body := e.do(c.email, "POST", c.path, c.form)
+		e.fail(status, body, 400, "BAD_REQUEST", c.msg)
+	}
+	if got := e.statusOf("10"); got["status_text"] != "in a meeting" {
+		t.Fatalf("a refused request changed the status: %v", got)
+	}
+	if got := e.statusOf("8"); len(got) != 0 {
+		t.Fatalf("a refused request set cordelia's status: %v", got)
+	}
+}

@@ -78,39 +78,63 @@ func (a *Actor) GetUserStatus(ctx context.Context, userID int) (ans UserStatus, 
 // the emoji. Every active user is told with a user_status event. Away,
 // when given, sets presence_enabled to its inverse first.
 func (a *Actor) UpdateStatus(ctx context.Context, req StatusUpdate) error {
-	r := a.r
 	return a.write(func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
-		ev, err := r.checkStatusUpdate(req)
-		if err != nil {
-			return err
-		}
-		ev.UserID = me.ID
-		if req.Away != nil {
-			r.setPresenceEnabled(me, !*req.Away)
-		}
-		s := r.statuses[me.ID]
-		if s == nil {
-			s = &storedStatus{emoji: emoji.Unicode}
-			if r.statuses == nil {
-				r.statuses = map[int]*storedStatus{}
-			}
-			r.statuses[me.ID] = s
-		}
-		if ev.StatusText != nil {
-			s.text = *ev.StatusText
-		}
-		if ev.EmojiName != nil {
-			s.emojiName, s.emojiCode, s.emoji = *ev.EmojiName, *ev.EmojiCode, *ev.ReactionType
-			spelled := r.reactionTypeName(s.emoji)
-			ev.ReactionType = &spelled
-		}
-		c := &change{typ: "user_status", payload: ev}
-		r.emitToActiveUsers("user_status", func(*Queue) *change { return c })
-		return nil
+		return a.r.updateStatus(me, req)
 	})
+}
+
+// UpdateStatusFor answers POST /users/{user_id}/status: an administrator
+// sets another user's status, under the same rules as UpdateStatus.
+func (a *Actor) UpdateStatusFor(ctx context.Context, userID int, req StatusUpdate) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		if !me.Role.IsAdmin() {
+			return BadRequest("Insufficient permission")
+		}
+		target := r.realmUser(userID)
+		if target == nil || target.IsBot() {
+			return noSuchUser()
+		}
+		if !target.IsActive {
+			return BadRequest("User is deactivated")
+		}
+		return r.updateStatus(target, req)
+	})
+}
+
+// updateStatus checks and applies a status change of u and tells every
+// active user. The caller holds the write lock.
+func (r *Realm) updateStatus(u *user.User, req StatusUpdate) error {
+	ev, err := r.checkStatusUpdate(req)
+	if err != nil {
+		return err
+	}
+	ev.UserID = u.ID
+	if req.Away != nil {
+		r.setPresenceEnabled(u, !*req.Away)
+	}
+	s := r.statuses[u.ID]
+	if s == nil {
+		s = &storedStatus{emoji: emoji.Unicode}
+		if r.statuses == nil {
+			r.statuses = map[int]*storedStatus{}
+		}
+		r.statuses[u.ID] = s
+	}
+	if ev.StatusText != nil {
+		s.text = *ev.StatusText
+	}
+	if ev.EmojiName != nil {
+		s.emojiName, s.emojiCode, s.emoji = *ev.EmojiName, *ev.EmojiCode, *ev.ReactionType
+		spelled := r.reactionTypeName(s.emoji)
+		ev.ReactionType = &spelled
+	}
+	c := &change{typ: "user_status", payload: ev}
+	r.emitToActiveUsers("user_status", func(*Queue) *change { return c })
+	return nil
 }
 
 // checkStatusUpdate validates a status change, filling in the emoji code
