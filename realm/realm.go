@@ -41,6 +41,8 @@ type Realm struct {
 
 	users        map[int]*user.User
 	usersByEmail map[string]*user.User // normalized delivery and API emails
+	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
+	fakeEmailDomain string
 	nextUserID   int
 
 	channels       map[int]*storedChannel
@@ -104,6 +106,7 @@ func New(opts ...Option) *Realm {
 		clock:             o.Clock,
 		renderer:          markdown.New(markdown.WithRealmURL(o.URL)),
 		users:             map[int]*user.User{},
+		fakeEmailDomain:   user.FakeEmailDomainFor(urlHost(o.URL)),
 		usersByEmail:      map[string]*user.User{},
 		nextUserID:        1,
 		channels:          map[int]*storedChannel{},

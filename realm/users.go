@@ -245,7 +245,7 @@ func (r *Realm) realmUser(id int) *user.User {
 // userByEmailFor resolves an email as GET /users/{email} does for viewer;
 // the caller holds the lock.
 func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
-	if id, ok := user.ParseFakeEmail(email); ok {
+	if id, ok := user.ParseFakeEmailIn(email, r.fakeEmailDomain); ok {
 		if u := r.realmUser(id); u != nil {
 			return u
 		}
