@@ -78,6 +78,10 @@ type Realm struct {
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
+
+	// mail is what the realm would have emailed, and the email changes
+	// waiting for confirmation.
+	mail mailState
 }
 
 // conversation is one direct-message conversation: a set of users.

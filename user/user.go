@@ -70,6 +70,9 @@ type User struct {
 	// ProfileData maps custom profile field id to its value.
 	ProfileData map[int]ProfileValue
 	Settings    Settings
+	// EditedSettings names the settings the user changed themselves (an
+	// administrator's bulk update may skip them).
+	EditedSettings map[string]bool
 }
 
 // ProfileValue is one custom profile field value of a user.
