@@ -43,7 +43,7 @@ type Realm struct {
 	usersByEmail map[string]*user.User // normalized delivery and API emails
 	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
 	fakeEmailDomain string
-	nextUserID   int
+	nextUserID      int
 
 	channels       map[int]*storedChannel
 	channelsByName map[string]*storedChannel // lower-cased names
