@@ -41,9 +41,10 @@ type Realm struct {
 
 	users        map[int]*user.User
 	usersByEmail map[string]*user.User // normalized delivery and API emails
+	nextUserID   int
+
 	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
 	fakeEmailDomain string
-	nextUserID      int
 
 	channels       map[int]*storedChannel
 	channelsByName map[string]*storedChannel // lower-cased names
