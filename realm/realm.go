@@ -135,6 +135,11 @@ func New(opts ...Option) *Realm {
 	if o.Settings != nil {
 		o.Settings(&r.settings)
 	}
+	for _, email := range o.AccountManagers {
+		if u := r.userByEmail(email); u != nil && !u.IsSystemBot {
+			u.CanCreateUsers, u.CanChangeUserEmails = true, true
+		}
+	}
 	return r
 }
 

@@ -66,7 +66,10 @@ type User struct {
 	// AvatarURL is the avatar's URL, kept current by the realm whenever the
 	// email or avatar changes.
 	AvatarURL      string
-	CanCreateUsers bool
+	// CanCreateUsers and CanChangeUserEmails are the account-management
+	// permissions a Zulip server grants only by a management command.
+	CanCreateUsers      bool
+	CanChangeUserEmails bool
 	// ProfileData maps custom profile field id to its value.
 	ProfileData map[int]ProfileValue
 	Settings    Settings

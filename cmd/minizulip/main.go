@@ -54,6 +54,8 @@ type config struct {
 	apiKeySeed   string
 	allowHosts   string
 	logFormat    string
+	// accountManagers are granted can_create_users and can_change_user_emails.
+	accountManagers []string
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -72,6 +74,15 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs.Func("can-create-users", "comma-separated emails of users granted can_create_users and can_change_user_emails (the dev realm's iago has both)",
+		func(v string) error {
+			for _, e := range strings.Split(v, ",") {
+				if e = strings.TrimSpace(e); e != "" {
+					c.accountManagers = append(c.accountManagers, e)
+				}
+			}
+			return nil
+		})
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -110,7 +121,14 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.apiKeySeed != "" {
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
 	}
+	opts = append(opts, realm.WithAccountManagers(c.accountManagers...))
 	r := realm.New(opts...)
+	for _, email := range c.accountManagers {
+		if _, ok := r.UserIDByEmail(email); !ok {
+			ln.Close()
+			return fmt.Errorf("-can-create-users: no user %s", email)
+		}
+	}
 	account := "iago@zulip.com"
 	if c.seed == "empty" {
 		// An organization needs someone to run it: one owner.
