@@ -65,7 +65,7 @@ type User struct {
 	AvatarVersion int
 	// AvatarURL is the avatar's URL, kept current by the realm whenever the
 	// email or avatar changes.
-	AvatarURL      string
+	AvatarURL string
 	// CanCreateUsers and CanChangeUserEmails are the account-management
 	// permissions a Zulip server grants only by a management command.
 	CanCreateUsers      bool
