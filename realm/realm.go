@@ -67,7 +67,9 @@ type Realm struct {
 
 	events *eventHub
 
-	profileFields []CustomProfileField // custom profile fields, ID = index+1
+	profileFields []CustomProfileField // custom profile fields, by order
+	// nextProfileFieldID numbers new fields; IDs are never reused.
+	nextProfileFieldID int
 
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int

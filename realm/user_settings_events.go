@@ -98,3 +98,7 @@ func (r *Realm) emitAvatarChange(u *user.User) {
 		"user_id": u.ID, "avatar_url": u.AvatarURL, "avatar_source": u.AvatarSource,
 		"avatar_url_medium": mediumAvatarURL(u), "avatar_version": u.AvatarVersion}}, r.activeUserIDs()...)
 }
+
+func (UserSettingsEvent) isEventPayload()              {}
+func (UpdateDisplaySettingsEvent) isEventPayload()     {}
+func (UpdateGlobalNotificationsEvent) isEventPayload() {}
