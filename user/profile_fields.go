@@ -52,7 +52,9 @@ type ProfileFieldError string
 
 func (e ProfileFieldError) Error() string { return string(e) }
 
-func fieldErr(format string, args ...any) error { return ProfileFieldError(fmt.Sprintf(format, args...)) }
+func fieldErr(format string, args ...any) error {
+	return ProfileFieldError(fmt.Sprintf(format, args...))
+}
 
 // ValidFieldType reports whether t is one of the eight field types.
 func ValidFieldType(t int) bool { return t >= FieldShortText && t <= FieldPronouns }
