@@ -129,7 +129,7 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 			return err
 		}
 		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
-			PasswordHash: user.HashPassword(*p.Password)})
+			PasswordHash: user.HashPassword(*p.Password), JoinsOnFirstLogin: true})
 		r.announceNewUser(u)
 		ans = u.ID
 		return nil

@@ -58,7 +58,10 @@ type User struct {
 	IsDeleted      bool
 	Timezone       string
 	DateJoined     int64 // UNIX seconds
-	APIKey         string
+	// JoinsOnFirstLogin marks an account created through the API (or
+	// imported): its DateJoined becomes the time of its first login.
+	JoinsOnFirstLogin bool
+	APIKey            string
 	// PasswordHash is a HashPassword value; empty means no password login.
 	PasswordHash  string
 	AvatarSource  string // "G" gravatar, "U" uploaded
