@@ -98,7 +98,7 @@ func TestHTTPCreateProfileField(t *testing.T) {
 	body := e.ok(e.do("iago@zulip.com", "POST", "/realm/profile_fields", url.Values{
 		"name": {" Favorite language "}, "hint": {"Which one?"}, "field_type": {"3"},
 		"field_data": {`{"go": {"text": "Go", "order": "1"}, "py": {"text": "Python", "order": "2"}}`},
-		"required": {"true"}, "editable_by_user": {"false"},
+		"required":   {"true"}, "editable_by_user": {"false"},
 	}))
 	if body["id"] != 10.0 {
 		t.Fatalf("id %v", body["id"])
