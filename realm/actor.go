@@ -78,15 +78,6 @@ func (a *Actor) me() (*user.User, error) {
 	return u, nil
 }
 
-// apiEmail is the address the API shows for u under the realm's email
-// visibility (see user.EmailVisibility.APIEmail).
-func (r *Realm) apiEmail(u *user.User) string { return r.settings.EmailAddressVisibility.APIEmail(u) }
-
-// canSeeDeliveryEmail reports whether viewer may see target's real address.
-func (r *Realm) canSeeDeliveryEmail(viewer, target *user.User) bool {
-	return r.settings.EmailAddressVisibility.CanSeeDeliveryEmail(viewer, target)
-}
-
 // APIKey returns the API key of the user with that email (delivery or API
 // address), for test set-up and the dev login endpoint.
 func (r *Realm) APIKey(email string) (userID int, key string, ok bool) {

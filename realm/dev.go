@@ -43,7 +43,7 @@ func (r *Realm) login(username string, password *string) (DevLogin, error) {
 	}
 	incorrect := &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
 	var login DevLogin
-	err := r.view(func() error {
+	err := r.update(func() error {
 		u := r.usersByEmail[user.NormalizeEmail(username)]
 		if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
 			return incorrect
@@ -58,6 +58,10 @@ func (r *Realm) login(username string, password *string) (DevLogin, error) {
 			return &Error{Code: CodeUserDeactivated, Msg: "Account is deactivated", Status: statusUnauthorized}
 		}
 		login = DevLogin{APIKey: u.APIKey, Email: u.DeliveryEmail, UserID: u.ID}
+		if u.JoinsOnFirstLogin {
+			// An API-created account joins when it first logs in.
+			u.DateJoined, u.JoinsOnFirstLogin = r.clock.Now().Unix(), false
+		}
 		return nil
 	})
 	return login, err

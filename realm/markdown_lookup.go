@@ -8,7 +8,16 @@ import (
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/message/markdown"
 	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
 )
+
+// renderAs renders a message's Markdown as sent by sender, whose
+// translate_emoticons setting turns :) and friends into emoji. The caller
+// holds the lock.
+func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
+	return r.renderer.RenderFor(content, markdown.Context{Lookup: markdownLookup{r},
+		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons})
+}
 
 // markdownLookup shows the realm to the Markdown renderer. Its methods
 // read realm state without locking: whoever renders with it holds r.mu.

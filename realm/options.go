@@ -39,6 +39,9 @@ type Options struct {
 	// HeartbeatInterval is how long a GET /events waits before answering
 	// with a heartbeat; 0 means Zulip's 45-55 s.
 	HeartbeatInterval time.Duration
+	// AccountManagers are granted can_create_users and
+	// can_change_user_emails, by email (case-insensitive).
+	AccountManagers []string
 	// MaxQueueEvents bounds the unacknowledged events of one queue; a queue
 	// that overflows is dropped (its client re-registers).
 	MaxQueueEvents int
@@ -80,6 +83,14 @@ func WithSettings(fn func(*Settings)) Option { return func(o *Options) { o.Setti
 
 // WithHeartbeat sets the long-poll heartbeat interval.
 func WithHeartbeat(d time.Duration) Option { return func(o *Options) { o.HeartbeatInterval = d } }
+
+// WithAccountManagers grants can_create_users and can_change_user_emails
+// to the users with these emails (delivery or API addresses), as a Zulip
+// server's management command does; unknown emails are skipped (the dev
+// realm grants both to iago already).
+func WithAccountManagers(emails ...string) Option {
+	return func(o *Options) { o.AccountManagers = append(o.AccountManagers, emails...) }
+}
 
 // WithMaxQueueEvents bounds the unacknowledged events per queue.
 func WithMaxQueueEvents(n int) Option { return func(o *Options) { o.MaxQueueEvents = n } }

@@ -203,7 +203,8 @@ func (r *Realm) recordPresence(u *user.User, at time.Time, active, force bool) {
 // minutes older than the offline threshold) when turned off.
 func (r *Realm) setPresenceEnabled(u *user.User, enabled bool) {
 	u.Settings.PresenceEnabled = enabled
-	r.emitNotificationSetting(u, "presence_enabled", enabled)
+	def, _ := user.LookupSetting("presence_enabled")
+	r.emitSettingEvent(u, def, enabled)
 	now := r.clock.Now()
 	if enabled {
 		r.recordPresence(u, now, true, true)

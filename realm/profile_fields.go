@@ -1,17 +1,21 @@
 package realm
 
-import "github.com/minizulip/minizulip/user"
+import (
+	"slices"
 
-// Custom profile field types, Zulip's numbers.
+	"github.com/minizulip/minizulip/user"
+)
+
+// Custom profile field types, Zulip's numbers (see package user).
 const (
-	FieldShortText       = 1
-	FieldLongText        = 2
-	FieldSelect          = 3
-	FieldDate            = 4
-	FieldURL             = 5
-	FieldUser            = 6
-	FieldExternalAccount = 7
-	FieldPronouns        = 8
+	FieldShortText       = user.FieldShortText
+	FieldLongText        = user.FieldLongText
+	FieldSelect          = user.FieldSelect
+	FieldDate            = user.FieldDate
+	FieldURL             = user.FieldURL
+	FieldUser            = user.FieldUser
+	FieldExternalAccount = user.FieldExternalAccount
+	FieldPronouns        = user.FieldPronouns
 )
 
 // CustomProfileField is a realm's custom profile field definition.
@@ -28,9 +32,7 @@ type CustomProfileField struct {
 }
 
 // renderable reports whether values of this field type carry Markdown.
-func (f CustomProfileField) renderable() bool {
-	return f.Type == FieldShortText || f.Type == FieldLongText
-}
+func (f CustomProfileField) renderable() bool { return user.Renderable(f.Type) }
 
 // devProfileFields are the dev realm's fields, IDs 1-9 in this order.
 var devProfileFields = []CustomProfileField{
@@ -59,17 +61,32 @@ func (r *Realm) seedProfileFields() {
 		f.ID, f.Order, f.EditableByUser = i+1, i+1, true
 		r.profileFields = append(r.profileFields, f)
 	}
+	r.nextProfileFieldID = len(devProfileFields) + 1
 	for email, values := range devProfileValues {
 		u := r.usersByEmail[user.NormalizeEmail(email)]
 		u.ProfileData = map[int]user.ProfileValue{}
 		for id, v := range values {
-			pv := user.ProfileValue{Value: v}
-			if r.profileFields[id-1].renderable() {
-				pv.RenderedValue = r.renderer.Render(v)
-			}
-			u.ProfileData[id] = pv
+			u.ProfileData[id] = r.profileValue(r.profileField(id), v)
 		}
 	}
+}
+
+// profileField is the field with that ID, or nil.
+func (r *Realm) profileField(id int) *CustomProfileField {
+	i := slices.IndexFunc(r.profileFields, func(f CustomProfileField) bool { return f.ID == id })
+	if i < 0 {
+		return nil
+	}
+	return &r.profileFields[i]
+}
+
+// profileValue is a stored value of field f, rendered when f is Markdown.
+func (r *Realm) profileValue(f *CustomProfileField, v string) user.ProfileValue {
+	pv := user.ProfileValue{Value: v}
+	if f.renderable() {
+		pv.RenderedValue = r.renderer.Render(v)
+	}
+	return pv
 }
 
 // ProfileFieldValue is one value in a user's profile_data.
@@ -83,8 +100,12 @@ type ProfileFieldValue struct {
 func (r *Realm) profileData(u *user.User) map[string]ProfileFieldValue {
 	out := make(map[string]ProfileFieldValue, len(u.ProfileData))
 	for id, v := range u.ProfileData {
+		f := r.profileField(id)
+		if f == nil {
+			continue
+		}
 		pv := ProfileFieldValue{Value: v.Value}
-		if id >= 1 && id <= len(r.profileFields) && r.profileFields[id-1].renderable() {
+		if f.renderable() {
 			rv := v.RenderedValue
 			pv.RenderedValue = &rv
 		}
@@ -93,16 +114,24 @@ func (r *Realm) profileData(u *user.User) map[string]ProfileFieldValue {
 	return out
 }
 
+// profileFieldTypes is custom_profile_field_types of POST /register.
+var profileFieldTypes = map[string]ProfileFieldType{
+	"SHORT_TEXT":       {ID: FieldShortText, Name: "Text (short)"},
+	"LONG_TEXT":        {ID: FieldLongText, Name: "Text (long)"},
+	"SELECT":           {ID: FieldSelect, Name: "List of options"},
+	"DATE":             {ID: FieldDate, Name: "Date picker"},
+	"URL":              {ID: FieldURL, Name: "Link"},
+	"USER":             {ID: FieldUser, Name: "Users"},
+	"EXTERNAL_ACCOUNT": {ID: FieldExternalAccount, Name: "External account"},
+	"PRONOUNS":         {ID: FieldPronouns, Name: "Pronouns"},
+}
+
 func fillCustomProfileFields(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	fields := append([]CustomProfileField{}, r.profileFields...)
-	out.CustomProfileFieldsState = &CustomProfileFieldsState{CustomProfileFields: fields, CustomProfileFieldTypes: map[string]ProfileFieldType{
-		"SHORT_TEXT":       {ID: FieldShortText, Name: "Text (short)"},
-		"LONG_TEXT":        {ID: FieldLongText, Name: "Text (long)"},
-		"SELECT":           {ID: FieldSelect, Name: "List of options"},
-		"DATE":             {ID: FieldDate, Name: "Date picker"},
-		"URL":              {ID: FieldURL, Name: "Link"},
-		"USER":             {ID: FieldUser, Name: "Users"},
-		"EXTERNAL_ACCOUNT": {ID: FieldExternalAccount, Name: "External account"},
-		"PRONOUNS":         {ID: FieldPronouns, Name: "Pronouns"},
-	}}
+	out.CustomProfileFieldsState = &CustomProfileFieldsState{CustomProfileFields: r.profileFieldList(),
+		CustomProfileFieldTypes: profileFieldTypes}
+}
+
+// profileFieldList is a copy of the fields, in their order.
+func (r *Realm) profileFieldList() []CustomProfileField {
+	return append([]CustomProfileField{}, r.profileFields...)
 }

@@ -43,6 +43,9 @@ type Realm struct {
 	usersByEmail map[string]*user.User // normalized delivery and API emails
 	nextUserID   int
 
+	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
+	fakeEmailDomain string
+
 	channels       map[int]*storedChannel
 	channelsByName map[string]*storedChannel // lower-cased names
 	nextChannelID  int
@@ -64,7 +67,9 @@ type Realm struct {
 
 	events *eventHub
 
-	profileFields []CustomProfileField // custom profile fields, ID = index+1
+	profileFields []CustomProfileField // custom profile fields, by order
+	// nextProfileFieldID numbers new fields; IDs are never reused.
+	nextProfileFieldID int
 
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int
@@ -85,6 +90,9 @@ type Realm struct {
 	// counts the changes to it (the last_update_id of the API).
 	presence        map[int]*presenceRecord
 	presenceUpdates int
+	// mail is what the realm would have emailed, and the email changes
+	// waiting for confirmation.
+	mail mailState
 }
 
 // conversation is one direct-message conversation: a set of users.
@@ -114,6 +122,7 @@ func New(opts ...Option) *Realm {
 		clock:             o.Clock,
 		renderer:          markdown.New(markdown.WithRealmURL(o.URL)),
 		users:             map[int]*user.User{},
+		fakeEmailDomain:   user.FakeEmailDomainFor(urlHost(o.URL)),
 		usersByEmail:      map[string]*user.User{},
 		nextUserID:        1,
 		channels:          map[int]*storedChannel{},
@@ -136,6 +145,11 @@ func New(opts ...Option) *Realm {
 	r.seed(o.Seed)
 	if o.Settings != nil {
 		o.Settings(&r.settings)
+	}
+	for _, email := range o.AccountManagers {
+		if u := r.userByEmail(email); u != nil && !u.IsSystemBot {
+			u.CanCreateUsers, u.CanChangeUserEmails = true, true
+		}
 	}
 	return r
 }

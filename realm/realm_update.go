@@ -94,15 +94,6 @@ func RealmGroupSettingNames() []string {
 	return names
 }
 
-// realmLanguages are the language codes default_language accepts: the
-// codes of the languages Zulip's server is translated into.
-var realmLanguages = []string{
-	"ar", "be", "bg", "bn", "bqi", "ca", "cs", "cy", "da", "de", "el", "en", "en-gb", "eo", "es", "et",
-	"fa", "fi", "fr", "gl", "gu", "hi", "hu", "id", "id-id", "it", "ja", "kk", "ko", "lt", "lv", "ml",
-	"mn", "my", "nb-no", "nl", "no", "pl", "pt", "pt-br", "pt-pt", "ro", "ru", "si", "sl", "sr", "sv",
-	"ta", "tl", "tr", "uk", "vi", "zh-hans", "zh-hant", "zh-tw",
-}
-
 // UpdateRealm changes realm settings, as PATCH /realm: administrators
 // only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups
 // and can_manage_all_groups. Every value is checked before any changes;
@@ -159,7 +150,7 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 			return s, nil, BadRequest("Invalid realm setting: %s", name)
 		}
 	}
-	if req.DefaultLanguage != nil && !slices.Contains(realmLanguages, *req.DefaultLanguage) {
+	if req.DefaultLanguage != nil && !knownLanguage(*req.DefaultLanguage) {
 		return s, nil, BadRequest("Invalid language '%s'", *req.DefaultLanguage)
 	}
 	if me.Role != user.RoleOwner {
@@ -336,4 +327,11 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 		return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
 	}
 	return nil
+}
+
+// knownLanguage reports whether code is a language Zulip's server is
+// translated into (user.LanguageName).
+func knownLanguage(code string) bool {
+	_, ok := user.LanguageName(code)
+	return ok
 }

@@ -116,7 +116,7 @@ var stateSections = []stateSection{
 		}
 	}},
 	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		view := me.Settings.View(me.Timezone, r.settings.EmailAddressVisibility)
+		view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
 		if r.opts.FeatureLevel < denseModeRemovedLevel {
 			view = view.WithDenseMode()
 		}

@@ -98,8 +98,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 
 		// Rendering reads realm state (mentioned users, groups, channels), so
 		// it happens under the lock.
-		// translate_emoticons is not a stored user setting yet (always off).
-		rendered := r.renderer.RenderWith(content, markdownLookup{r})
+		rendered := r.renderAs(sender, content)
 		m.Rendered = rendered.HTML
 		m.Facts = factsOf(rendered)
 		mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
@@ -322,8 +321,8 @@ type RenderResult struct {
 func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult, error) {
 	content = message.Truncate(content, a.r.opts.Limits.MaxMessageLength)
 	var ans RenderResult
-	err := a.read(func(*user.User) error {
-		ans.Rendered = a.r.renderer.RenderWith(content, markdownLookup{a.r}).HTML
+	err := a.read(func(me *user.User) error {
+		ans.Rendered = a.r.renderAs(me, content).HTML
 		return nil
 	})
 	return ans, err

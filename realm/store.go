@@ -125,13 +125,13 @@ func (r *Realm) subscribe(channelID, userID int) bool {
 }
 
 // userByEmail finds an account by delivery email or by its API email
-// (user<ID>@zulipdev.com), case-insensitively.
+// (user<ID>@zulipdev.com and the like), case-insensitively.
 func (r *Realm) userByEmail(email string) *user.User {
 	norm := user.NormalizeEmail(email)
 	if u := r.usersByEmail[norm]; u != nil {
 		return u
 	}
-	if id, ok := user.ParseFakeEmail(email); ok {
+	if id, ok := user.ParseFakeEmailIn(email, r.fakeEmailDomain); ok {
 		if u := r.users[id]; u != nil && r.apiEmail(u) != u.DeliveryEmail {
 			return u
 		}

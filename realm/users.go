@@ -129,7 +129,7 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 			return err
 		}
 		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
-			PasswordHash: user.HashPassword(*p.Password)})
+			PasswordHash: user.HashPassword(*p.Password), JoinsOnFirstLogin: true})
 		r.announceNewUser(u)
 		ans = u.ID
 		return nil
@@ -245,7 +245,7 @@ func (r *Realm) realmUser(id int) *user.User {
 // userByEmailFor resolves an email as GET /users/{email} does for viewer;
 // the caller holds the lock.
 func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
-	if id, ok := user.ParseFakeEmail(email); ok {
+	if id, ok := user.ParseFakeEmailIn(email, r.fakeEmailDomain); ok {
 		if u := r.realmUser(id); u != nil {
 			return u
 		}

@@ -269,7 +269,7 @@ func TestCreateUserPermissions(t *testing.T) {
 	// The role check comes before the parameters.
 	_, err := r.As(idHamlet).CreateUser(bg, CreateUserRequest{})
 	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
-	for _, id := range []int{idIago, idDesdemona} {
+	for _, id := range []int{idDesdemona} {
 		_, err := r.As(id).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 		wantCode(t, err, CodeBadRequest, "User not authorized to create users")
 	}
@@ -573,5 +573,28 @@ func TestRegisterUserSections(t *testing.T) {
 		"owner_id", "default_sending_stream", "default_events_register_stream", "default_all_public_streams", "services")
 	if b["owner_id"] != float64(idZoe) || b["email"] != "webhook-bot@zulip.com" {
 		t.Errorf("zoe's bot %v", b)
+	}
+}
+
+func TestAccountManagers(t *testing.T) {
+	r := New()
+	// The dev realm grants iago both permissions, nobody else.
+	for _, id := range []int{idIago, idDesdemona, idHamlet} {
+		u := r.users[id]
+		if u.CanCreateUsers != (id == idIago) || u.CanChangeUserEmails != (id == idIago) {
+			t.Fatalf("user %d: %v %v", id, u.CanCreateUsers, u.CanChangeUserEmails)
+		}
+	}
+	r = New(WithAccountManagers("DESDEMONA@zulip.com", "user10@zulipdev.com", "nobody@zulip.com", "notification-bot@zulip.com"))
+	for _, id := range []int{idDesdemona, idHamlet} {
+		if u := r.users[id]; !u.CanCreateUsers || !u.CanChangeUserEmails {
+			t.Fatalf("user %d not granted", id)
+		}
+	}
+	if id, err := r.As(idDesdemona).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person")); err != nil || id == 0 {
+		t.Fatalf("desdemona: %d %v", id, err)
+	}
+	if r.usersByEmail["notification-bot@zulip.com"].CanCreateUsers {
+		t.Fatal("a system bot was granted")
 	}
 }

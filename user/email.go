@@ -9,8 +9,19 @@ import (
 )
 
 // FakeEmailDomain is the domain of the API addresses a realm shows in place
-// of real ones it hides (user<ID>@zulipdev.com on a Zulip dev server).
+// of real ones it hides when its own host cannot make addresses
+// (user<ID>@zulipdev.com on a Zulip dev server at localhost:9991).
 const FakeEmailDomain = "zulipdev.com"
+
+// FakeEmailDomainFor is the domain of a realm's fake API addresses, as
+// Zulip chooses it: the realm's host when "bot@<host>" is a valid address
+// (zulip.testserver), else FakeEmailDomain (a host with a port is not).
+func FakeEmailDomainFor(host string) string {
+	if host != "" && ValidNewEmail("bot@"+host) {
+		return NormalizeEmail(host)
+	}
+	return FakeEmailDomain
+}
 
 // NormalizeEmail folds an email address for case-insensitive matching.
 func NormalizeEmail(email string) string {
@@ -71,17 +82,26 @@ func asciiLabels(domain string) string {
 	}, domain)
 }
 
-// FakeEmail is the API address of user id when the realm hides real ones.
-func FakeEmail(id int) string { return "user" + strconv.Itoa(id) + "@" + FakeEmailDomain }
+// FakeEmail is the API address of user id when the realm hides real ones
+// and has the default fake domain.
+func FakeEmail(id int) string { return FakeEmailIn(id, FakeEmailDomain) }
+
+// FakeEmailIn is the API address of user id in a realm whose fake
+// addresses end in domain: user<ID>@<domain>.
+func FakeEmailIn(id int, domain string) string { return "user" + strconv.Itoa(id) + "@" + domain }
 
 // ParseFakeEmail reads the user ID out of an API address of the form
 // user<ID>@zulipdev.com (any case), as FakeEmail makes them.
-func ParseFakeEmail(email string) (id int, ok bool) {
+func ParseFakeEmail(email string) (id int, ok bool) { return ParseFakeEmailIn(email, FakeEmailDomain) }
+
+// ParseFakeEmailIn reads the user ID out of an API address of the form
+// user<ID>@<domain> (any case), as FakeEmailIn makes them.
+func ParseFakeEmailIn(email, domain string) (id int, ok bool) {
 	rest, ok := strings.CutPrefix(NormalizeEmail(email), "user")
 	if !ok {
 		return 0, false
 	}
-	digits, ok := strings.CutSuffix(rest, "@"+FakeEmailDomain)
+	digits, ok := strings.CutSuffix(rest, "@"+NormalizeEmail(domain))
 	if !ok || digits == "" || len(digits) > 9 {
 		return 0, false
 	}

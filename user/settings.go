@@ -16,43 +16,153 @@ const (
 // Valid reports whether p is one of the four policies.
 func (p AutoTopicPolicy) Valid() bool { return p >= AutoOnParticipation && p <= AutoNever }
 
-// Settings are the personal settings the realm needs for its rules. The full
-// settings surface (PATCH /settings) grows in its own issue.
+// Settings are a user's personal settings (PATCH /settings), each under
+// the Go name of its API name. The time zone and the full name live on
+// User. Settings is comparable: the zero value means "not set up yet".
 type Settings struct {
-	ReceivesTypingNotifications                   bool
+	TwentyFourHourTime                 bool
+	WebMarkReadOnScrollPolicy          int
+	WebChannelDefaultView              int
+	StarredMessageCounts               bool
+	ReceivesTypingNotifications        bool
+	WebSuggestUpdateTimezone           bool
+	FluidLayoutWidth                   bool
+	HighContrastMode                   bool
+	WebFontSizePx                      int
+	WebLineHeightPercent               int
+	ColorScheme                        int
+	EnableDraftsSynchronization        bool
+	TranslateEmoticons                 bool
+	DisplayEmojiReactionUsers          bool
+	DefaultLanguage                    string
+	WebHomeView                        string // "recent_topics", "inbox" or "all_messages"
+	WebEscapeNavigatesToHomeView       bool
+	LeftSideUserlist                   bool
+	Emojiset                           string
+	DemoteInactiveStreams              int
+	UserListStyle                      int
+	WebAnimateImagePreviews            string
+	WebStreamUnreadsCountDisplayPolicy int
+	HideAiFeatures                     bool
+	WebInboxShowChannelFolders         bool
+	EnterSends                         bool
+
+	EnableStreamDesktopNotifications          bool
+	EnableStreamEmailNotifications            bool
+	EnableStreamPushNotifications             bool
+	EnableStreamAudibleNotifications          bool
+	NotificationSound                         string
+	EnableDesktopNotifications                bool
+	EnableSounds                              bool
+	EmailNotificationsBatchingPeriodSeconds   int
+	EnableOfflineEmailNotifications           bool
+	EnableOfflinePushNotifications            bool
+	EnableOnlinePushNotifications             bool
+	EnableFollowedTopicDesktopNotifications   bool
+	EnableFollowedTopicEmailNotifications     bool
+	EnableFollowedTopicPushNotifications      bool
+	EnableFollowedTopicAudibleNotifications   bool
+	EnableFollowedTopicWildcardMentionsNotify bool
+	EnableDigestEmails                        bool
+	EnableMarketingEmails                     bool
+	EnableLoginEmails                         bool
+	MessageContentInEmailNotifications        bool
+	PMContentInDesktopNotifications           bool
+	WildcardMentionsNotify                    bool
+	DesktopIconCountDisplay                   int
+	RealmNameInEmailNotificationsPolicy       int
+
 	AutomaticallyFollowTopicsPolicy               AutoTopicPolicy
 	AutomaticallyUnmuteTopicsInMutedStreamsPolicy AutoTopicPolicy
 	AutomaticallyFollowTopicsWhereMentioned       bool
-	EnterSends                                    bool
-	// PresenceEnabled shares the user's presence with the realm; when off,
-	// the user's presence is not updated and reads as offline.
-	PresenceEnabled bool
+	PresenceEnabled                               bool
+	SendPrivateTypingNotifications                bool
+	SendStreamTypingNotifications                 bool
+	SendReadReceipts                              bool
+	AllowPrivateDataExport                        bool
+	// EmailAddressVisibility is who may see the user's real address; 0
+	// means the realm's default (its email_address_visibility setting).
+	EmailAddressVisibility   EmailVisibility
+	WebNavigateToSentMessage bool
 }
 
 // DefaultSettings are a new account's settings on a current Zulip server.
 func DefaultSettings() Settings {
 	return Settings{
+		WebMarkReadOnScrollPolicy:                     1,
+		WebChannelDefaultView:                         1,
+		StarredMessageCounts:                          true,
 		ReceivesTypingNotifications:                   true,
+		WebSuggestUpdateTimezone:                      true,
+		WebFontSizePx:                                 16,
+		WebLineHeightPercent:                          140,
+		ColorScheme:                                   1,
+		EnableDraftsSynchronization:                   true,
+		DisplayEmojiReactionUsers:                     true,
+		DefaultLanguage:                               "en",
+		WebHomeView:                                   "inbox",
+		WebEscapeNavigatesToHomeView:                  true,
+		Emojiset:                                      "google",
+		DemoteInactiveStreams:                         1,
+		UserListStyle:                                 2,
+		WebAnimateImagePreviews:                       "on_hover",
+		WebStreamUnreadsCountDisplayPolicy:            2,
+		WebInboxShowChannelFolders:                    true,
+		NotificationSound:                             "zulip",
+		EnableDesktopNotifications:                    true,
+		EnableSounds:                                  true,
+		EmailNotificationsBatchingPeriodSeconds:       120,
+		EnableOfflineEmailNotifications:               true,
+		EnableOfflinePushNotifications:                true,
+		EnableOnlinePushNotifications:                 true,
+		EnableFollowedTopicDesktopNotifications:       true,
+		EnableFollowedTopicEmailNotifications:         true,
+		EnableFollowedTopicPushNotifications:          true,
+		EnableFollowedTopicAudibleNotifications:       true,
+		EnableFollowedTopicWildcardMentionsNotify:     true,
+		EnableDigestEmails:                            true,
+		EnableMarketingEmails:                         true,
+		EnableLoginEmails:                             true,
+		MessageContentInEmailNotifications:            true,
+		PMContentInDesktopNotifications:               true,
+		WildcardMentionsNotify:                        true,
+		DesktopIconCountDisplay:                       1,
+		RealmNameInEmailNotificationsPolicy:           1,
 		AutomaticallyFollowTopicsPolicy:               AutoOnInitiation,
 		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: AutoOnSend,
 		AutomaticallyFollowTopicsWhereMentioned:       true,
 		PresenceEnabled:                               true,
+		SendPrivateTypingNotifications:                true,
+		SendStreamTypingNotifications:                 true,
+		SendReadReceipts:                              true,
+		WebNavigateToSentMessage:                      true,
 	}
 }
 
-// SettingError names a personal setting whose value was refused.
-type SettingError struct{ Name string }
+// SettingError names a personal setting whose value was refused, with
+// Zulip's message for it.
+type SettingError struct {
+	Name string
+	Msg  string // empty: "Invalid <name>"
+}
 
-func (e *SettingError) Error() string { return "Invalid " + e.Name }
+func (e *SettingError) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
+	return "Invalid " + e.Name
+}
 
 // Validate checks every setting's value, naming the first bad one as
-// Zulip's API calls it.
+// Zulip's API calls it. Feature level 0 applies the oldest value sets.
 func (s Settings) Validate() error {
-	if !s.AutomaticallyFollowTopicsPolicy.Valid() {
-		return &SettingError{Name: "automatically_follow_topics_policy"}
-	}
-	if !s.AutomaticallyUnmuteTopicsInMutedStreamsPolicy.Valid() {
-		return &SettingError{Name: "automatically_unmute_topics_in_muted_streams_policy"}
+	for _, d := range SettingDefs {
+		if d.Name == "email_address_visibility" && s.EmailAddressVisibility == 0 {
+			continue // the realm's default
+		}
+		if err := d.Check(d.Get(&s), 0); err != nil {
+			return err
+		}
 	}
 	return nil
 }

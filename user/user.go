@@ -58,18 +58,27 @@ type User struct {
 	IsDeleted      bool
 	Timezone       string
 	DateJoined     int64 // UNIX seconds
-	APIKey         string
+	// JoinsOnFirstLogin marks an account created through the API (or
+	// imported): its DateJoined becomes the time of its first login.
+	JoinsOnFirstLogin bool
+	APIKey            string
 	// PasswordHash is a HashPassword value; empty means no password login.
 	PasswordHash  string
 	AvatarSource  string // "G" gravatar, "U" uploaded
 	AvatarVersion int
 	// AvatarURL is the avatar's URL, kept current by the realm whenever the
 	// email or avatar changes.
-	AvatarURL      string
-	CanCreateUsers bool
+	AvatarURL string
+	// CanCreateUsers and CanChangeUserEmails are the account-management
+	// permissions a Zulip server grants only by a management command.
+	CanCreateUsers      bool
+	CanChangeUserEmails bool
 	// ProfileData maps custom profile field id to its value.
 	ProfileData map[int]ProfileValue
 	Settings    Settings
+	// EditedSettings names the settings the user changed themselves (an
+	// administrator's bulk update may skip them).
+	EditedSettings map[string]bool
 }
 
 // ProfileValue is one custom profile field value of a user.

@@ -97,9 +97,19 @@ func TestEmailVisibility(t *testing.T) {
 			}
 		}
 	}
-	if EmailVisibilityEveryone.APIEmail(member) != "member@zulip.com" || EmailVisibilityAdmins.APIEmail(member) != "user4@zulipdev.com" ||
-		EmailVisibilityNobody.APIEmail(bot) != "bot@zulip.com" {
+	if EmailVisibilityEveryone.APIEmail(member, FakeEmailDomain) != "member@zulip.com" ||
+		EmailVisibilityAdmins.APIEmail(member, FakeEmailDomain) != "user4@zulipdev.com" ||
+		EmailVisibilityAdmins.APIEmail(member, "zulip.testserver") != "user4@zulip.testserver" ||
+		EmailVisibilityNobody.APIEmail(bot, FakeEmailDomain) != "bot@zulip.com" {
 		t.Fatal("API emails")
+	}
+	// A user's own choice wins over the realm's default; bots always show theirs.
+	if member.EmailVisibility(EmailVisibilityAdmins) != EmailVisibilityAdmins {
+		t.Fatal("default visibility")
+	}
+	member.Settings.EmailAddressVisibility = EmailVisibilityEveryone
+	if member.EmailVisibility(EmailVisibilityAdmins) != EmailVisibilityEveryone || bot.EmailVisibility(EmailVisibilityNobody) != EmailVisibilityEveryone {
+		t.Fatal("own visibility")
 	}
 	if !EmailVisibilityModerators.Valid() || EmailVisibility(0).Valid() || EmailVisibility(6).Valid() {
 		t.Fatal("Valid")
@@ -137,7 +147,7 @@ func TestDefaultSettings(t *testing.T) {
 		!s.AutomaticallyFollowTopicsWhereMentioned || s.EnterSends {
 		t.Fatalf("%+v", s)
 	}
-	view := s.View("Europe/Paris", EmailVisibilityAdmins)
+	view := s.View("Europe/Paris", EmailVisibilityAdmins, 496)
 	if view.Timezone != "Europe/Paris" || view.EmailAddressVisibility != EmailVisibilityAdmins || !view.ReceivesTypingNotifications ||
 		view.AutomaticallyFollowTopicsPolicy != AutoOnInitiation || len(view.EmojisetChoices) != 3 {
 		t.Fatalf("view %v", view)
@@ -192,5 +202,22 @@ func TestPasswords(t *testing.T) {
 	}
 	if CheckPassword("", "") || CheckPassword("nohash", "nohash") {
 		t.Fatal("an account without a password accepted one")
+	}
+}
+
+func TestFakeEmailDomainFor(t *testing.T) {
+	for host, want := range map[string]string{
+		"localhost:9991": FakeEmailDomain, "": FakeEmailDomain, "zulip.testserver": "zulip.testserver",
+		"Chat.Example.COM": "chat.example.com", "localhost": "localhost", "under_score.com": FakeEmailDomain,
+	} {
+		if got := FakeEmailDomainFor(host); got != want {
+			t.Errorf("%q: got %q, want %q", host, got, want)
+		}
+	}
+	if id, ok := ParseFakeEmailIn("USER12@zulip.testserver", "zulip.testserver"); !ok || id != 12 {
+		t.Fatalf("parse: %d %v", id, ok)
+	}
+	if _, ok := ParseFakeEmailIn("user12@zulipdev.com", "zulip.testserver"); ok {
+		t.Fatal("an address of another domain parsed")
 	}
 }

@@ -1,7 +1,8 @@
 package user
 
-// EmailVisibility is the realm's email_address_visibility policy: who may
-// see a user's real (delivery) address. Values are Zulip's.
+// EmailVisibility is an email_address_visibility policy: who may see a
+// user's real (delivery) address. Each user has one (a personal setting
+// since feature level 163); the realm's is the default. Values are Zulip's.
 type EmailVisibility int
 
 // The email_address_visibility values.
@@ -19,7 +20,7 @@ func (v EmailVisibility) Valid() bool {
 }
 
 // CanSeeDeliveryEmail reports whether viewer may see target's real address
-// under the policy: everyone sees their own and bots' addresses.
+// when target's policy is v: everyone sees their own and bots' addresses.
 func (v EmailVisibility) CanSeeDeliveryEmail(viewer, target *User) bool {
 	if viewer.ID == target.ID || target.IsBot() {
 		return true
@@ -37,12 +38,25 @@ func (v EmailVisibility) CanSeeDeliveryEmail(viewer, target *User) bool {
 	return false
 }
 
-// APIEmail is the address the API shows for u (its `email` field): the
-// real one for bots and when everyone may see real addresses, else
-// user<ID>@zulipdev.com.
-func (v EmailVisibility) APIEmail(u *User) string {
+// APIEmail is the address the API shows for u (its `email` field) when
+// u's policy is v: the real one for bots and when everyone may see real
+// addresses, else user<ID>@fakeDomain (see FakeEmailIn).
+func (v EmailVisibility) APIEmail(u *User, fakeDomain string) string {
 	if u.IsBot() || v == EmailVisibilityEveryone {
 		return u.DeliveryEmail
 	}
-	return FakeEmail(u.ID)
+	return FakeEmailIn(u.ID, fakeDomain)
+}
+
+// EmailVisibility is u's email_address_visibility: the user's own choice,
+// or realmDefault when the user never made one. Bots always show their
+// address.
+func (u *User) EmailVisibility(realmDefault EmailVisibility) EmailVisibility {
+	if u.IsBot() {
+		return EmailVisibilityEveryone
+	}
+	if u.Settings.EmailAddressVisibility != 0 {
+		return u.Settings.EmailAddressVisibility
+	}
+	return realmDefault
 }

@@ -56,6 +56,8 @@ type config struct {
 	logFormat    string
 	control      bool
 	strict       bool
+	// accountManagers are granted can_create_users and can_change_user_emails.
+	accountManagers []string
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -94,6 +96,15 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
 	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
+	fs.Func("can-create-users", "comma-separated emails of users granted can_create_users and can_change_user_emails (the dev realm's iago has both)",
+		func(v string) error {
+			for _, e := range strings.Split(v, ",") {
+				if e = strings.TrimSpace(e); e != "" {
+					c.accountManagers = append(c.accountManagers, e)
+				}
+			}
+			return nil
+		})
 	return fs
 }
 
@@ -121,7 +132,14 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.apiKeySeed != "" {
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
 	}
+	opts = append(opts, realm.WithAccountManagers(c.accountManagers...))
 	r := realm.New(opts...)
+	for _, email := range c.accountManagers {
+		if _, ok := r.UserIDByEmail(email); !ok {
+			ln.Close()
+			return fmt.Errorf("-can-create-users: no user %s", email)
+		}
+	}
 	account := "iago@zulip.com"
 	if c.seed == "empty" {
 		// An organization needs someone to run it: one owner.

@@ -350,3 +350,31 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 		}
 	})
 }
+
+func TestCanCreateUsersFlag(t *testing.T) {
+	createAs := func(base, email string) (int, map[string]any) {
+		key := user.DerivedAPIKey("s", email)
+		form := url.Values{"email": {"new@zulip.com"}, "password": {"pw"}, "full_name": {"New Person"}}
+		req, _ := http.NewRequest("POST", base+"/api/v1/users", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(email, key)
+		return mainGetJSON(t, req)
+	}
+	// Without the flag only iago, as in Zulip's test database, may.
+	base, _, _ := mainStart(t, "-api-key-seed", "s")
+	if status, body := createAs(base, "desdemona@zulip.com"); status != 400 || body["msg"] != "User not authorized to create users" {
+		t.Fatalf("desdemona without the flag: %d %v", status, body)
+	}
+	if status, body := createAs(base, "iago@zulip.com"); status != 200 || body["user_id"] == nil {
+		t.Fatalf("iago: %d %v", status, body)
+	}
+	base, _, _ = mainStart(t, "-api-key-seed", "s", "-can-create-users", " DESDEMONA@zulip.com ,")
+	if status, body := createAs(base, "desdemona@zulip.com"); status != 200 || body["user_id"] == nil {
+		t.Fatalf("desdemona with the flag: %d %v", status, body)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-can-create-users", "nobody@zulip.com"}, &out, nil); err == nil ||
+		!strings.Contains(err.Error(), "no user nobody@zulip.com") {
+		t.Fatalf("unknown user: %v", err)
+	}
+}
