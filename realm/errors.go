@@ -33,6 +33,9 @@ const (
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
+	// CodeInvalidZoomToken is a call whose provider needs the user's
+	// OAuth token, which the user does not have (or which expired).
+	CodeInvalidZoomToken Code = "INVALID_ZOOM_TOKEN"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
@@ -42,6 +45,10 @@ const (
 	statusUnauthorized = 401
 	statusForbidden    = 403
 	statusNotFound     = 404
+	// The statuses of the resumable-upload (tus) protocol's refusals.
+	statusConflict        = 409
+	statusContentTooLarge = 413
+	statusLocked          = 423
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

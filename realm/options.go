@@ -1,6 +1,10 @@
 package realm
 
-import "time"
+import (
+	"time"
+
+	"github.com/minizulip/minizulip/upload"
+)
 
 // Seed chooses what a new realm starts with.
 type Seed int
@@ -42,6 +46,12 @@ type Options struct {
 	// MaxQueueEvents bounds the unacknowledged events of one queue; a queue
 	// that overflows is dropped (its client re-registers).
 	MaxQueueEvents int
+	// UploadStore keeps uploaded files; nil means in memory
+	// (WithUploadStore).
+	UploadStore upload.Store
+	// CallProviders are the video-call providers configured
+	// (WithCallProvider).
+	CallProviders []CallProvider
 }
 
 // Option is one configuration step for New.

@@ -76,6 +76,9 @@ type Realm struct {
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
+
+	files uploadState // uploaded files, attachments, resumable uploads
+	calls callState   // video-call providers and users' tokens
 }
 
 // conversation is one direct-message conversation: a set of users.
@@ -123,6 +126,8 @@ func New(opts ...Option) *Realm {
 		nextSnippetID:     1,
 	}
 	r.createdAt = r.clock.Now()
+	r.files.init(o.UploadStore)
+	r.calls.init(o.CallProviders)
 	r.seed(o.Seed)
 	if o.Settings != nil {
 		o.Settings(&r.settings)
