@@ -36,6 +36,8 @@ const (
 	// CodeInvalidZoomToken is a call whose provider needs the user's
 	// OAuth token, which the user does not have (or which expired).
 	CodeInvalidZoomToken Code = "INVALID_ZOOM_TOKEN"
+	// CodeInvalidAPIKey is a bad legacy ?api_key= credential on a file URL.
+	CodeInvalidAPIKey Code = "INVALID_API_KEY"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;

@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"io"
 	"time"
@@ -340,4 +341,25 @@ func (r *Realm) OpenTemporaryUpload(ctx context.Context, token string) (*Uploade
 		return nil
 	})
 	return out, err
+}
+
+// AuthenticateFileKey checks the legacy ?api_key= credential that file
+// URLs accept: the key alone names the user. Failures are 401
+// INVALID_API_KEY.
+func (r *Realm) AuthenticateFileKey(apiKey string) (*Actor, error) {
+	bad := &Error{Code: CodeInvalidAPIKey, Msg: "Invalid API key", Status: statusUnauthorized}
+	if !user.WellFormedAPIKey(apiKey) {
+		return nil, bad
+	}
+	var actor *Actor
+	err := r.view(func() error {
+		for _, u := range r.users {
+			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) == 1 && u.IsActive {
+				actor = r.As(u.ID)
+				return nil
+			}
+		}
+		return bad
+	})
+	return actor, err
 }
