@@ -65,6 +65,7 @@ type oneFile struct {
 	mr         *multipart.Reader
 	part       *multipart.Part
 	fieldBytes int64
+	end        error // the body's end once reached: io.EOF or a refusal
 }
 
 // next skips plain fields up to the next file part; nil at the end.
@@ -92,6 +93,9 @@ func (f *oneFile) next() (*multipart.Part, error) {
 }
 
 func (f *oneFile) Read(b []byte) (int, error) {
+	if f.end != nil {
+		return 0, f.end
+	}
 	n, err := f.part.Read(b)
 	switch {
 	case err == nil:
@@ -102,11 +106,13 @@ func (f *oneFile) Read(b []byte) (int, error) {
 	more, err := f.next()
 	switch {
 	case err != nil:
-		return n, err
+		f.end = err
 	case more != nil:
-		return n, errSeveralFiles
+		f.end = errSeveralFiles
+	default:
+		f.end = io.EOF
 	}
-	return n, io.EOF
+	return n, f.end
 }
 
 // temporaryURL is the answer of GET /api/v1/user_uploads/{realm}/{path}.
