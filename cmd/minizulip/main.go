@@ -25,6 +25,7 @@ import (
 
 	"github.com/minizulip/minizulip/httpapi"
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/upload"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -54,6 +55,34 @@ type config struct {
 	apiKeySeed   string
 	allowHosts   string
 	logFormat    string
+	uploadDir    string
+	calls        []callFlag
+}
+
+// callFlag is one fake video-call provider of -calls: a provider name
+// and the URL its meetings live below.
+type callFlag struct{ provider, baseURL string }
+
+// parseCalls reads -calls: comma-separated provider=url pairs, e.g.
+// zoom=https://zoom.example/j/,bigbluebutton=https://bbb.example/.
+func parseCalls(v string) ([]callFlag, error) {
+	var out []callFlag
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		name, base, ok := strings.Cut(item, "=")
+		switch name {
+		case realm.CallZoom, realm.CallBigBlueButton, realm.CallConstructorGroups, realm.CallNextcloudTalk:
+		default:
+			return nil, fmt.Errorf("-calls: unknown provider %q (zoom, bigbluebutton, constructorgroups, nextcloud_talk)", name)
+		}
+		if u, err := url.Parse(base); !ok || err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, fmt.Errorf("-calls: %q needs an absolute meeting URL: %s=https://…", item, name)
+		}
+		out = append(out, callFlag{provider: name, baseURL: base})
+	}
+	return out, nil
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -72,7 +101,13 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
+	calls := fs.String("calls", "", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token")
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var err error
+	if c.calls, err = parseCalls(*calls); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -110,7 +145,22 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.apiKeySeed != "" {
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
 	}
+	if c.uploadDir != "" {
+		store, err := upload.NewDirStore(c.uploadDir)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, realm.WithUploadStore(store))
+	}
+	for _, cf := range c.calls {
+		opts = append(opts, realm.WithCallProvider(realm.NewFakeCallProvider(cf.provider, cf.baseURL)))
+	}
 	r := realm.New(opts...)
+	for _, cf := range c.calls {
+		if err := r.GrantCallTokensToAll(cf.provider); err != nil {
+			return err
+		}
+	}
 	account := "iago@zulip.com"
 	if c.seed == "empty" {
 		// An organization needs someone to run it: one owner.
