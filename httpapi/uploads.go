@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"errors"
 	"html"
 	"io"
@@ -25,6 +26,9 @@ func (s *Server) attachmentRoutes() []route {
 	}
 }
 
+// uploadReadBuffer is the read buffer of an upload's body.
+const uploadReadBuffer = 64 << 10
+
 // maxUploadFieldBytes bounds the form fields that may come with an
 // uploaded file, which are read and dropped.
 const maxUploadFieldBytes = 1 << 20
@@ -44,7 +48,10 @@ func uploadFile(c *call) (any, error) {
 	if ct != "multipart/form-data" || ctParams["boundary"] == "" {
 		return nil, errNoFile
 	}
-	body := &oneFile{mr: multipart.NewReader(c.req.Body, ctParams["boundary"])}
+	// A larger read buffer than multipart's own 4 KiB lets the file come
+	// in larger pieces.
+	buffered := bufio.NewReaderSize(c.req.Body, uploadReadBuffer)
+	body := &oneFile{mr: multipart.NewReader(buffered, ctParams["boundary"])}
 	part, err := body.next()
 	if err != nil {
 		return nil, err

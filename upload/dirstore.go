@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // DirStore is a Store keeping each blob as a file below a directory, at
@@ -51,11 +52,43 @@ func (s *DirStore) Append(pathID string, r io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(f, r)
+	n, err := copyInBlocks(f, r)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return n, err
+}
+
+// copyBlockSize is how much a DirStore writes at once: sources such as a
+// multipart part return a few KiB per read, and one write per read would
+// cost a system call each.
+const copyBlockSize = 256 << 10
+
+var copyBlocks = sync.Pool{New: func() any { b := make([]byte, copyBlockSize); return &b }}
+
+// copyInBlocks copies r to w in blocks of copyBlockSize, with a buffer
+// shared between uploads.
+func copyInBlocks(w io.Writer, r io.Reader) (int64, error) {
+	bp := copyBlocks.Get().(*[]byte)
+	defer copyBlocks.Put(bp)
+	buf := *bp
+	var total int64
+	for {
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return total, nil
+		case err != nil:
+			return total, err
+		}
+	}
 }
 
 // Open implements Store.
