@@ -250,6 +250,8 @@ var allowed = []struct {
 		"GET /users/me of a bot: Zulip answers with its user row, bot fields included (zerver/views/users.py get_profile_backend); the description omits them"},
 	{"bot_owner_id", "max_message_id", openapi3.NewIntegerSchema().WithNullable(),
 		"GET /users/me of a bot, as bot_type"},
+	{"message_ids", "path_id", openapi3.NewArraySchema().WithItems(openapi3.NewIntegerSchema()),
+		"attachments, feature level 472 (spec: Attachment; it replaces messages)"},
 	// Fields of older levels, sent only when the realm advertises a level
 	// below the one that removed or renamed them.
 	{"is_billing_admin", "is_bot", openapi3.NewBoolSchema(),

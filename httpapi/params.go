@@ -90,14 +90,26 @@ func parseParams(req *http.Request) (*params, error) {
 			p.files = form.File
 		}
 	}
+	return p, p.addQuery(req)
+}
+
+// parseQuery reads only the query string's parameters, for the routes
+// that stream their body themselves (uploads).
+func parseQuery(req *http.Request) (*params, error) {
+	p := &params{vals: map[string]string{}, used: map[string]bool{}}
+	return p, p.addQuery(req)
+}
+
+// addQuery adds the query string's parameters.
+func (p *params) addQuery(req *http.Request) error {
 	if req.URL.RawQuery != "" {
 		q, err := url.ParseQuery(req.URL.RawQuery)
 		if err != nil {
-			return nil, realm.BadRequest("Malformed query string")
+			return realm.BadRequest("Malformed query string")
 		}
 		p.addValues(q)
 	}
-	return p, nil
+	return nil
 }
 
 func (p *params) addValues(v map[string][]string) {

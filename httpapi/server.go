@@ -60,13 +60,14 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)
 		}
 	}
 	s.handleEmojiImages()
+	s.handleFileRoutes()
 	for path, methods := range s.allowed {
 		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
 	}
@@ -184,6 +185,9 @@ type route struct {
 	// webhookBots lets incoming-webhook bots call the route; Zulip keeps
 	// them off every other one.
 	webhookBots bool
+	// rawBody leaves the body to the handler (streamed uploads): only the
+	// query string is parsed into parameters.
+	rawBody bool
 }
 
 // call is one authenticated request being served.
@@ -236,7 +240,11 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 			c.actor = actor
 			noteUser(req, actor.UserID())
 		}
-		p, err := parseParams(req)
+		parse := parseParams
+		if rt.rawBody {
+			parse = parseQuery
+		}
+		p, err := parse(req)
 		if err != nil {
 			writeError(w, err)
 			return

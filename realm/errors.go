@@ -41,6 +41,11 @@ const (
 	CodeReactionDoesNotExist Code = "REACTION_DOES_NOT_EXIST"
 	// CodeBadImage is an uploaded image that cannot be decoded.
 	CodeBadImage Code = "BAD_IMAGE"
+	// CodeInvalidZoomToken is a call whose provider needs the user's
+	// OAuth token, which the user does not have (or which expired).
+	CodeInvalidZoomToken Code = "INVALID_ZOOM_TOKEN"
+	// CodeInvalidAPIKey is a bad legacy ?api_key= credential on a file URL.
+	CodeInvalidAPIKey Code = "INVALID_API_KEY"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
@@ -50,6 +55,10 @@ const (
 	statusUnauthorized = 401
 	statusForbidden    = 403
 	statusNotFound     = 404
+	// The statuses of the resumable-upload (tus) protocol's refusals.
+	statusConflict        = 409
+	statusContentTooLarge = 413
+	statusLocked          = 423
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

@@ -6,7 +6,9 @@ package realm
 // them is complete.
 type EventPayload interface{ isEventPayload() }
 
+func (AttachmentEvent) isEventPayload()         {}
 func (DeleteMessageEvent) isEventPayload()      {}
+func (HasZoomTokenEvent) isEventPayload()       {}
 func (HeartbeatEvent) isEventPayload()          {}
 func (LinkifiersEvent) isEventPayload()         {}
 func (MessageEvent) isEventPayload()            {}

@@ -108,18 +108,23 @@ func (a *Actor) EditMessage(ctx context.Context, req EditMessageRequest) (EditMe
 		content = &c
 	}
 	r := a.r
+	res := EditMessageResult{DetachedUploads: []Attachment{}}
 	err := a.write(func(me *user.User) error {
 		p, err := r.planEdit(me, req, mode, content)
 		if err != nil {
 			return err
 		}
+		oldContent := p.target.Content
 		r.applyEdit(me, p)
+		if p.content != nil {
+			res.DetachedUploads = r.relinkUploads(me, p.target, oldContent)
+		}
 		return nil
 	})
 	if err != nil {
 		return EditMessageResult{}, err
 	}
-	return EditMessageResult{DetachedUploads: []Attachment{}}, nil
+	return res, nil
 }
 
 // planEdit checks an edit in Zulip's order and works out what it does.

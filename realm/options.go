@@ -1,6 +1,10 @@
 package realm
 
-import "time"
+import (
+	"time"
+
+	"github.com/minizulip/minizulip/upload"
+)
 
 // Seed chooses what a new realm starts with.
 type Seed int
@@ -48,6 +52,12 @@ type Options struct {
 	// MaxQueuesPerUser caps one user's live event queues; registering one
 	// more drops their least recently polled queue. 0 means no cap.
 	MaxQueuesPerUser int
+	// UploadStore keeps uploaded files; nil means in memory
+	// (WithUploadStore).
+	UploadStore upload.Store
+	// CallProviders are the video-call providers configured
+	// (WithCallProvider).
+	CallProviders []CallProvider
 }
 
 // Option is one configuration step for New.

@@ -92,7 +92,9 @@ type Realm struct {
 	presenceUpdates int
 	// mail is what the realm would have emailed, and the email changes
 	// waiting for confirmation.
-	mail mailState
+	mail  mailState
+	files uploadState // uploaded files, attachments, resumable uploads
+	calls callState   // video-call providers and users' tokens
 }
 
 // conversation is one direct-message conversation: a set of users.
@@ -142,6 +144,8 @@ func New(opts ...Option) *Realm {
 		nextSnippetID:     1,
 	}
 	r.createdAt = r.clock.Now()
+	r.files.init(o.UploadStore)
+	r.calls.init(o.CallProviders)
 	r.seed(o.Seed)
 	if o.Settings != nil {
 		o.Settings(&r.settings)

@@ -33,14 +33,14 @@ func testAnimatedGIF(t testing.TB) []byte {
 	return b.Bytes()
 }
 
-func upload(name, file string, data []byte) EmojiUpload {
+func emojiUpload(name, file string, data []byte) EmojiUpload {
 	return EmojiUpload{Name: name, Files: []EmojiFile{{Name: file, Data: data}}}
 }
 
 func TestAddAndDeactivateRealmEmoji(t *testing.T) {
 	r, _ := newTestRealm(t)
 	q := mustQueue(t, r, idCordelia, QueueOptions{EventTypes: []string{"realm_emoji"}})
-	if err := r.As(idHamlet).AddRealmEmoji(bg, upload(" party parrot ", "parrot.gif", testAnimatedGIF(t))); err != nil {
+	if err := r.As(idHamlet).AddRealmEmoji(bg, emojiUpload(" party parrot ", "parrot.gif", testAnimatedGIF(t))); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := r.As(idCordelia).RealmEmojiList(bg)
@@ -88,7 +88,7 @@ func TestAddAndDeactivateRealmEmoji(t *testing.T) {
 		t.Fatalf("after deactivation %+v", list)
 	}
 	// The name is free again: a new emoji, a new ID.
-	if err := r.As(idOthello).AddRealmEmoji(bg, upload("party_parrot", "p.PNG", testPNG(t))); err != nil {
+	if err := r.As(idOthello).AddRealmEmoji(bg, emojiUpload("party_parrot", "p.PNG", testPNG(t))); err != nil {
 		t.Fatal(err)
 	}
 	list, _ = r.As(idCordelia).RealmEmojiList(bg)
@@ -116,23 +116,23 @@ func TestAddRealmEmojiRefusals(t *testing.T) {
 		code Code
 		msg  string
 	}{
-		{idPolonius, upload("x", "x.png", good), CodeBadRequest, "Not allowed for guest users"},
-		{idDefaultBot, upload("x", "x.png", good), CodeBadRequest, "This endpoint does not accept bot requests."},
-		{idHamlet, upload("", "x.png", good), CodeBadRequest, "Emoji name is missing"},
-		{idHamlet, upload("My_emoji", "x.png", good), CodeBadRequest, "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."},
-		{idHamlet, upload("my_emoji-", "x.png", good), CodeBadRequest, "Emoji names must end with either a letter or digit."},
-		{idHamlet, upload("green_tick", "x.png", good), CodeBadRequest, "A custom emoji with this name already exists."},
+		{idPolonius, emojiUpload("x", "x.png", good), CodeBadRequest, "Not allowed for guest users"},
+		{idDefaultBot, emojiUpload("x", "x.png", good), CodeBadRequest, "This endpoint does not accept bot requests."},
+		{idHamlet, emojiUpload("", "x.png", good), CodeBadRequest, "Emoji name is missing"},
+		{idHamlet, emojiUpload("My_emoji", "x.png", good), CodeBadRequest, "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."},
+		{idHamlet, emojiUpload("my_emoji-", "x.png", good), CodeBadRequest, "Emoji names must end with either a letter or digit."},
+		{idHamlet, emojiUpload("green_tick", "x.png", good), CodeBadRequest, "A custom emoji with this name already exists."},
 		{idHamlet, EmojiUpload{Name: "my_emoji"}, CodeBadRequest, "You must upload exactly one file."},
 		{idHamlet, EmojiUpload{Name: "my_emoji", Files: []EmojiFile{{"a.png", good}, {"b.png", good}}}, CodeBadRequest, "You must upload exactly one file."},
-		{idHamlet, upload("smile", "x.png", good), CodeBadRequest, "Only administrators can override default emoji."},
-		{idHamlet, upload("my_emoji", "x.png", make([]byte, 5<<20+1)), CodeBadRequest, "Uploaded file is larger than the allowed limit of 5 MiB"},
-		{idHamlet, upload("my_emoji", "x.png", []byte("plain text")), CodeBadImage, "Could not decode image; did you upload an image file?"},
+		{idHamlet, emojiUpload("smile", "x.png", good), CodeBadRequest, "Only administrators can override default emoji."},
+		{idHamlet, emojiUpload("my_emoji", "x.png", make([]byte, 5<<20+1)), CodeBadRequest, "Uploaded file is larger than the allowed limit of 5 MiB"},
+		{idHamlet, emojiUpload("my_emoji", "x.png", []byte("plain text")), CodeBadImage, "Could not decode image; did you upload an image file?"},
 	} {
 		wantCode(t, r.As(c.who).AddRealmEmoji(bg, c.req), c.code, c.msg)
 	}
 	// The permission is the realm's can_add_custom_emoji_group.
 	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(r.groupByName[group.Administrators].ID)
-	wantCode(t, r.As(idHamlet).AddRealmEmoji(bg, upload("my_emoji", "x.png", good)), CodeBadRequest, "Insufficient permission")
+	wantCode(t, r.As(idHamlet).AddRealmEmoji(bg, emojiUpload("my_emoji", "x.png", good)), CodeBadRequest, "Insufficient permission")
 	if list, _ := r.As(idIago).RealmEmojiList(bg); len(list) != 1 {
 		t.Fatalf("refusals added emoji: %+v", list)
 	}
@@ -140,7 +140,7 @@ func TestAddRealmEmojiRefusals(t *testing.T) {
 		t.Fatalf("refusals sent %d events", len(evs))
 	}
 	// An administrator may shadow a built-in emoji's name.
-	if err := r.As(idIago).AddRealmEmoji(bg, upload("smile", "s.png", good)); err != nil {
+	if err := r.As(idIago).AddRealmEmoji(bg, emojiUpload("smile", "s.png", good)); err != nil {
 		t.Fatal(err)
 	}
 	// A custom emoji's name takes precedence over the built-in one for

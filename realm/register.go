@@ -124,9 +124,7 @@ var stateSections = []stateSection{
 	}},
 	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},
-	{"video_calls", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.VideoCallsState = &VideoCallsState{HasZoomToken: false}
-	}},
+	{"video_calls", fillVideoCalls},
 }
 
 // fetches reports whether the request asks for a state section.

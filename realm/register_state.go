@@ -210,7 +210,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmEmailAuthEnabled:                          true,
 		RealmPasswordAuthEnabled:                       true,
 		RealmAuthenticationMethods:                     map[string]AuthenticationMethodState{"Email": {Enabled: true, Available: true}, "Dev": {Enabled: true, Available: true}},
-		RealmAvailableVideoChatProviders:               map[string]VideoChatProvider{"disabled": {Name: "None", ID: 0}, "jitsi_meet": {Name: "Jitsi Meet", ID: 1}},
+		RealmAvailableVideoChatProviders:               r.availableCallProviders(),
 		RealmDomains:                                   []RealmDomain{{Domain: "zulip.com", AllowSubdomains: false}},
 		MaxMessageLength:                               l.MaxMessageLength,
 		MaxTopicLength:                                 l.MaxTopicLength,

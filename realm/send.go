@@ -173,6 +173,7 @@ func (r *Realm) storeMessage(m *message.Message, conv *conversation, recipients 
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {
 		ch.FirstMessageID = m.ID
 	}
+	r.claimUploads(m)
 }
 
 // channelForSend resolves the channel of a send and checks that the sender

@@ -88,4 +88,5 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 	if ch := r.channels[first.ChannelID]; first.Type == message.Channel && ch != nil {
 		r.fixFirstMessageIDs(ch)
 	}
+	r.releaseUploads(msgs)
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/minizulip/minizulip/httpapi"
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/upload"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -58,6 +59,34 @@ type config struct {
 	strict       bool
 	// accountManagers are granted can_create_users and can_change_user_emails.
 	accountManagers []string
+	uploadDir       string
+	calls           []callFlag
+}
+
+// callFlag is one fake video-call provider of -calls: a provider name
+// and the URL its meetings live below.
+type callFlag struct{ provider, baseURL string }
+
+// parseCalls reads -calls: comma-separated provider=url pairs, e.g.
+// zoom=https://zoom.example/j/,bigbluebutton=https://bbb.example/.
+func parseCalls(v string) ([]callFlag, error) {
+	var out []callFlag
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		name, base, ok := strings.Cut(item, "=")
+		switch name {
+		case realm.CallZoom, realm.CallBigBlueButton, realm.CallConstructorGroups, realm.CallNextcloudTalk:
+		default:
+			return nil, fmt.Errorf("-calls: unknown provider %q (zoom, bigbluebutton, constructorgroups, nextcloud_talk)", name)
+		}
+		if u, err := url.Parse(base); !ok || err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, fmt.Errorf("-calls: %q needs an absolute meeting URL: %s=https://…", item, name)
+		}
+		out = append(out, callFlag{provider: name, baseURL: base})
+	}
+	return out, nil
 }
 
 // emptyRealmOwner is the one account of a -seed empty realm.
@@ -96,6 +125,13 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
 	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
+	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
+	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
+		func(v string) error {
+			calls, err := parseCalls(v)
+			c.calls = append(c.calls, calls...)
+			return err
+		})
 	fs.Func("can-create-users", "comma-separated emails of users granted can_create_users and can_change_user_emails (the dev realm's iago has both)",
 		func(v string) error {
 			for _, e := range strings.Split(v, ",") {
@@ -133,11 +169,28 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
 	}
 	opts = append(opts, realm.WithAccountManagers(c.accountManagers...))
+	if c.uploadDir != "" {
+		store, err := upload.NewDirStore(c.uploadDir)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		opts = append(opts, realm.WithUploadStore(store))
+	}
+	for _, cf := range c.calls {
+		opts = append(opts, realm.WithCallProvider(realm.NewFakeCallProvider(cf.provider, cf.baseURL)))
+	}
 	r := realm.New(opts...)
 	for _, email := range c.accountManagers {
 		if _, ok := r.UserIDByEmail(email); !ok {
 			ln.Close()
 			return fmt.Errorf("-can-create-users: no user %s", email)
+		}
+	}
+	for _, cf := range c.calls {
+		if err := r.GrantCallTokensToAll(cf.provider); err != nil {
+			ln.Close()
+			return err
 		}
 	}
 	account := "iago@zulip.com"

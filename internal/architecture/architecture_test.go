@@ -22,7 +22,7 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 func TestDomainPackagesDoNotImportEngineOrAdapter(t *testing.T) {
-	for _, pkg := range []string{"message", "message/markdown", "topic", "user", "group", "linkifier", "emoji"} {
+	for _, pkg := range []string{"message", "message/markdown", "topic", "user", "group", "linkifier", "emoji", "upload"} {
 		for _, forbidden := range []string{module + "/realm", module + "/httpapi"} {
 			if slices.Contains(deps(t, pkg), forbidden) {
 				t.Errorf("%s imports %s", pkg, forbidden)

@@ -1,0 +1,365 @@
+package realm
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/upload"
+	"github.com/minizulip/minizulip/user"
+)
+
+// UploadRealmID is the realm ID that path_ids start with: the dev realm's
+// (its "zulip" realm is the second after the system bots' realm).
+const UploadRealmID = 2
+
+// UnclaimedUploadLifetime is how long an uploaded file that no message
+// links is kept: Zulip's unused-upload sweep deletes them after 5 weeks.
+const UnclaimedUploadLifetime = 5 * 7 * 24 * time.Hour
+
+// The feature levels at which the shapes of uploads changed.
+const (
+	uploadURLLevel        = 272 // url next to the deprecated uri
+	uploadFilenameLevel   = 285 // filename in the answer; detached_uploads
+	attachmentSecondsLvl  = 443 // create_time in seconds, not milliseconds
+	attachmentMessageIDsL = 472 // message_ids replaces messages
+)
+
+// WithUploadStore keeps uploaded files in s instead of memory (for
+// example an upload.DirStore).
+func WithUploadStore(s upload.Store) Option { return func(o *Options) { o.UploadStore = s } }
+
+// uploadState is the realm's files: the stored attachments and the
+// resumable uploads under way.
+type uploadState struct {
+	store     upload.Store
+	byID      map[int]*storedAttachment
+	byPath    map[string]*storedAttachment
+	nextID    int
+	spaceUsed int64
+	// resumable are the tus uploads not finished, by path_id.
+	resumable map[string]*resumableUpload
+	// tokens are the temporary URLs handed out, by token.
+	tokens map[string]temporaryURL
+}
+
+func (s *uploadState) init(store upload.Store) {
+	if store == nil {
+		store = upload.NewMemoryStore()
+	}
+	*s = uploadState{store: store, byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
+		nextID: 1, resumable: map[string]*resumableUpload{}, tokens: map[string]temporaryURL{}}
+}
+
+// UploadStore is where the realm keeps uploaded files.
+func (r *Realm) UploadStore() upload.Store { return r.files.store }
+
+// storedAttachment is one uploaded file and the messages linking it.
+type storedAttachment struct {
+	id          int
+	ownerID     int
+	name        string // display name
+	pathID      string
+	contentType string
+	size        int64
+	created     time.Time
+	messageIDs  []int64 // ascending
+}
+
+// UploadRequest is one file to upload: its name as the client sent it
+// (percent-encoded or not), its declared content type (may be empty) and
+// its bytes.
+type UploadRequest struct {
+	Name        string
+	ContentType string
+	// Body is read to its end. An error from it other than io.EOF fails
+	// the upload; an *Error is returned as it is.
+	Body io.Reader
+}
+
+// UploadResult is the answer of POST /user_uploads, shaped for the
+// realm's feature level (url from 272, filename from 285).
+type UploadResult struct {
+	URL      string `json:"url,omitempty"`
+	URI      string `json:"uri"`
+	Filename string `json:"filename,omitempty"`
+	// PathID is the file's path_id; its URL is /user_uploads/<PathID>.
+	PathID string `json:"-"`
+}
+
+// Upload stores a file for the acting user (POST /user_uploads): the body
+// streams into the upload store with the realm's max_file_upload_size_mib
+// enforced as it comes, and no lock is held meanwhile. A rejected upload
+// (too large, a failing body) keeps nothing. The new attachment is the
+// uploader's alone until a message links it; the uploader gets an
+// attachment add event.
+func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, error) {
+	if err := a.checkActive(); err != nil {
+		return UploadResult{}, err
+	}
+	r := a.r
+	name := upload.DisplayName(req.Name)
+	pathID := upload.NewPathID(UploadRealmID, name)
+	limit := r.uploadLimit()
+	size, err := r.files.store.Append(pathID, &upload.LimitedReader{R: req.Body, N: limit})
+	if err != nil {
+		_ = r.files.store.Delete(pathID)
+		return UploadResult{}, uploadReadError(err, r.opts.Limits.MaxFileUploadSizeMiB)
+	}
+	var res UploadResult
+	err = a.write(func(me *user.User) error {
+		att := r.addAttachment(me, name, pathID, upload.ContentType(req.ContentType, name), size)
+		res = r.uploadResult(att)
+		return nil
+	})
+	if err != nil {
+		_ = r.files.store.Delete(pathID)
+		return UploadResult{}, err
+	}
+	return res, nil
+}
+
+// uploadLimit is max_file_upload_size_mib in bytes.
+func (r *Realm) uploadLimit() int64 { return int64(r.opts.Limits.MaxFileUploadSizeMiB) * upload.MiB }
+
+// uploadReadError maps a failure while storing an upload's body.
+func uploadReadError(err error, limitMiB int) error {
+	var re *Error
+	switch {
+	case errors.Is(err, upload.ErrTooLarge):
+		return fileTooLarge(limitMiB)
+	case errors.As(err, &re):
+		return re
+	}
+	return BadRequest("Could not read the uploaded file")
+}
+
+// fileTooLarge is Zulip's answer to a file over the upload limit.
+func fileTooLarge(limitMiB int) *Error {
+	return BadRequest("Uploaded file is larger than the allowed limit of %d MiB", limitMiB)
+}
+
+// addAttachment records a stored file as the owner's new attachment,
+// tells the owner, and arms the unclaimed-file sweep. The caller holds
+// the write lock.
+func (r *Realm) addAttachment(owner *user.User, name, pathID, contentType string, size int64) *storedAttachment {
+	f := &r.files
+	att := &storedAttachment{id: f.nextID, ownerID: owner.ID, name: name, pathID: pathID,
+		contentType: contentType, size: size, created: r.clock.Now()}
+	f.nextID++
+	f.byID[att.id] = att
+	f.byPath[pathID] = att
+	f.spaceUsed += size
+	r.emit("attachment", AttachmentEvent{Op: "add", Attachment: r.attachmentView(att), UploadSpaceUsed: f.spaceUsed}, owner.ID)
+	r.armUnclaimedSweep(att)
+	return att
+}
+
+// uploadResult is the answer naming a stored file.
+func (r *Realm) uploadResult(att *storedAttachment) UploadResult {
+	url := upload.URL(att.pathID)
+	res := UploadResult{URI: url, PathID: att.pathID}
+	if r.opts.FeatureLevel >= uploadURLLevel {
+		res.URL = url
+	}
+	if r.opts.FeatureLevel >= uploadFilenameLevel {
+		res.Filename = att.name
+	}
+	return res
+}
+
+// armUnclaimedSweep deletes att once it has gone unclaimed for
+// UnclaimedUploadLifetime, by the realm's clock. The caller holds the
+// write lock.
+func (r *Realm) armUnclaimedSweep(att *storedAttachment) {
+	wait := att.created.Add(UnclaimedUploadLifetime).Sub(r.clock.Now())
+	id := att.id
+	r.clock.AfterFunc(max(wait, 0), func() {
+		_ = r.update(func() error {
+			if att := r.files.byID[id]; att != nil && len(att.messageIDs) == 0 &&
+				!r.clock.Now().Before(att.created.Add(UnclaimedUploadLifetime)) {
+				r.deleteAttachment(att)
+			}
+			return nil
+		})
+	})
+}
+
+// deleteAttachment removes the file and its record and tells the owner.
+// The caller holds the write lock.
+func (r *Realm) deleteAttachment(att *storedAttachment) {
+	f := &r.files
+	delete(f.byID, att.id)
+	delete(f.byPath, att.pathID)
+	f.spaceUsed -= att.size
+	_ = f.store.Delete(att.pathID)
+	r.emit("attachment", AttachmentEvent{Op: "remove", RemovedID: att.id, UploadSpaceUsed: f.spaceUsed}, att.ownerID)
+}
+
+// UploadedFile is a stored file opened for serving. Close its Blob.
+type UploadedFile struct {
+	Blob        upload.Blob
+	Name        string
+	ContentType string
+}
+
+// The answers Zulip gives for a file that cannot be served.
+func fileNotFound() *Error {
+	return &Error{Code: CodeBadRequest, Msg: "This file does not exist or has been deleted.", Status: statusNotFound}
+}
+
+func fileNotAuthorized() *Error {
+	return &Error{Code: CodeBadRequest, Msg: "You are not authorized to view this file.", Status: statusForbidden}
+}
+
+// OpenUpload opens the file at pathID (GET /user_uploads/<path_id>) for
+// the acting user: 404 for a file that does not exist, 403 for one the
+// user may not read (see upload.MayRead).
+func (a *Actor) OpenUpload(ctx context.Context, pathID string) (*UploadedFile, error) {
+	var out *UploadedFile
+	err := a.read(func(me *user.User) (err error) {
+		out, err = a.r.openUpload(me, pathID)
+		return err
+	})
+	return out, err
+}
+
+// OpenUploadAsVisitor opens a file for a request without credentials: only
+// files linked from web-public channels are served.
+func (r *Realm) OpenUploadAsVisitor(ctx context.Context, pathID string) (*UploadedFile, error) {
+	var out *UploadedFile
+	err := r.view(func() (err error) {
+		out, err = r.openUpload(nil, pathID)
+		return err
+	})
+	return out, err
+}
+
+// openUpload checks access and opens the blob. The caller holds the lock.
+func (r *Realm) openUpload(reader *user.User, pathID string) (*UploadedFile, error) {
+	att := r.files.byPath[pathID]
+	if att == nil {
+		return nil, fileNotFound()
+	}
+	if !r.mayReadAttachment(reader, att) {
+		return nil, fileNotAuthorized()
+	}
+	blob, err := r.files.store.Open(pathID)
+	if err != nil {
+		return nil, fileNotFound()
+	}
+	return &UploadedFile{Blob: blob, Name: att.name, ContentType: att.contentType}, nil
+}
+
+// mayReadAttachment applies upload.MayRead; reader is nil for a visitor.
+// The caller holds the lock.
+func (r *Realm) mayReadAttachment(reader *user.User, att *storedAttachment) bool {
+	who := upload.Reader{}
+	if reader != nil {
+		who = upload.Reader{UserID: reader.ID, Guest: reader.IsGuest()}
+	}
+	if who.UserID == att.ownerID {
+		return true
+	}
+	refs := make([]upload.Reference, 0, len(att.messageIDs))
+	for _, id := range att.messageIDs {
+		m, ok := r.messages.Message(id)
+		if !ok {
+			continue
+		}
+		var ref upload.Reference
+		if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil {
+			ref.PublicChannel = !ch.InviteOnly
+			ref.WebPublicChannel = ch.IsWebPublic && !ch.InviteOnly && r.settings.EnableSpectatorAccess
+			ref.ReaderSubscribedSharedHistory = reader != nil && ch.HistoryPublicToSubscribers && r.isSubscribed(ch.ID, reader.ID)
+		}
+		ref.ReaderHasCopy = reader != nil && r.messages.HasCopy(reader.ID, id)
+		refs = append(refs, ref)
+	}
+	return upload.MayRead(att.ownerID, who, refs)
+}
+
+// temporaryURLLifetime is how long a temporary file URL works.
+const temporaryURLLifetime = 60 * time.Second
+
+// temporaryURL is one handed-out URL that needs no credentials.
+type temporaryURL struct {
+	pathID  string
+	expires time.Time
+}
+
+// TemporaryUploadURL answers GET /api/v1/user_uploads/<path_id>: a URL
+// for the file that needs no credentials and works for 60 seconds,
+// /user_uploads/temporary/<token>/<name>. The acting user must be able to
+// read the file.
+func (a *Actor) TemporaryUploadURL(ctx context.Context, pathID string) (string, error) {
+	r := a.r
+	var url string
+	err := a.write(func(me *user.User) error {
+		att := r.files.byPath[pathID]
+		if att == nil {
+			return fileNotFound()
+		}
+		if !r.mayReadAttachment(me, att) {
+			return fileNotAuthorized()
+		}
+		now := r.clock.Now()
+		for token, t := range r.files.tokens {
+			if !now.Before(t.expires) {
+				delete(r.files.tokens, token)
+			}
+		}
+		token := user.NewAPIKey()
+		r.files.tokens[token] = temporaryURL{pathID: pathID, expires: now.Add(temporaryURLLifetime)}
+		url = "/user_uploads/temporary/" + token + "/" + upload.SanitizeName(att.name)
+		return nil
+	})
+	return url, err
+}
+
+// OpenTemporaryUpload opens the file a temporary URL's token names; an
+// unknown or expired token is 400 "Invalid token".
+func (r *Realm) OpenTemporaryUpload(ctx context.Context, token string) (*UploadedFile, error) {
+	var out *UploadedFile
+	err := r.view(func() error {
+		t, ok := r.files.tokens[token]
+		if !ok || !r.clock.Now().Before(t.expires) {
+			return BadRequest("Invalid token")
+		}
+		att := r.files.byPath[t.pathID]
+		if att == nil {
+			return fileNotFound()
+		}
+		blob, err := r.files.store.Open(t.pathID)
+		if err != nil {
+			return fileNotFound()
+		}
+		out = &UploadedFile{Blob: blob, Name: att.name, ContentType: att.contentType}
+		return nil
+	})
+	return out, err
+}
+
+// AuthenticateFileKey checks the legacy ?api_key= credential that file
+// URLs accept: the key alone names the user. Failures are 401
+// INVALID_API_KEY.
+func (r *Realm) AuthenticateFileKey(apiKey string) (*Actor, error) {
+	bad := &Error{Code: CodeInvalidAPIKey, Msg: "Invalid API key", Status: statusUnauthorized}
+	if !user.WellFormedAPIKey(apiKey) {
+		return nil, bad
+	}
+	var actor *Actor
+	err := r.view(func() error {
+		for _, u := range r.users {
+			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) == 1 && u.IsActive {
+				actor = r.As(u.ID)
+				return nil
+			}
+		}
+		return bad
+	})
+	return actor, err
+}
