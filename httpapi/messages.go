@@ -13,6 +13,7 @@ func (s *Server) messageRoutes() []route {
 		{method: "DELETE", path: "/messages/{message_id}", h: deleteMessage},
 		{method: "POST", path: "/messages/render", h: renderMessage},
 		{method: "GET", path: "/messages/matches_narrow", h: messagesMatchNarrow},
+		{method: "GET", path: "/messages/{message_id}/read_receipts", h: readReceipts},
 	}
 }
 
@@ -171,4 +172,18 @@ func messagesMatchNarrow(c *call) (any, error) {
 	}
 	found, err := c.actor.MessagesMatchingNarrow(c.ctx(), msgIDs, narrow)
 	return matchesNarrow{Messages: found}, err
+}
+
+// readReceiptsAnswer is the answer of GET /messages/{message_id}/read_receipts.
+type readReceiptsAnswer struct {
+	UserIDs []int `json:"user_ids"`
+}
+
+func readReceipts(c *call) (any, error) {
+	id, err := c.pathInt("message_id")
+	if err != nil {
+		return nil, err
+	}
+	ids, err := c.actor.ReadReceipts(c.ctx(), int64(id))
+	return readReceiptsAnswer{UserIDs: ids}, err
 }

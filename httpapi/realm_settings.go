@@ -51,6 +51,7 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 		dst  **bool
 	}{
 		{"allow_message_editing", &req.AllowMessageEditing}, {"enable_spectator_access", &req.EnableSpectatorAccess},
+		{"enable_read_receipts", &req.EnableReadReceipts},
 	}
 	if c.actor.Realm().FeatureLevel() >= topicsPolicyLevel {
 		if v, ok := c.p.str("topics_policy"); ok {

@@ -38,6 +38,7 @@ type RealmUpdate struct {
 	DefaultLanguage       *string
 	AllowMessageEditing   *bool
 	EnableSpectatorAccess *bool
+	EnableReadReceipts    *bool
 	// MandatoryTopics is the setting's name below feature level 392,
 	// TopicsPolicy ("allow_empty_topic", "disable_empty_topic") its name
 	// from 392 on; both set the same setting.
@@ -204,6 +205,7 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	}
 	setBool("allow_message_editing", req.AllowMessageEditing, &s.AllowMessageEditing)
 	setBool("enable_spectator_access", req.EnableSpectatorAccess, &s.EnableSpectatorAccess)
+	setBool("enable_read_receipts", req.EnableReadReceipts, &s.EnableReadReceipts)
 	setBool("mandatory_topics", req.MandatoryTopics, &s.MandatoryTopics)
 	if req.TopicsPolicy != nil {
 		if mandatory := *req.TopicsPolicy == TopicsPolicyDisableEmpty; mandatory != s.MandatoryTopics {

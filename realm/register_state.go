@@ -186,7 +186,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmEmptyTopicDisplayName:                     s.EmptyTopicDisplayName,
 		RealmEnableSpectatorAccess:                     s.EnableSpectatorAccess,
 		RealmAllowEditHistory:                          true,
-		RealmEnableReadReceipts:                        true,
+		RealmEnableReadReceipts:                        s.EnableReadReceipts,
 		RealmInviteRequired:                            false,
 		RealmEmailsRestrictedToDomains:                 false,
 		RealmPlanType:                                  1,

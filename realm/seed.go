@@ -202,5 +202,6 @@ func defaultSettings() Settings {
 		EmptyTopicDisplayName:                  "general chat",
 		DefaultLanguage:                        "en",
 		EnableSpectatorAccess:                  true,
+		EnableReadReceipts:                     true,
 	}
 }

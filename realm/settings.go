@@ -21,6 +21,8 @@ type Settings struct {
 	EmptyTopicDisplayName                  string
 	DefaultLanguage                        string
 	EnableSpectatorAccess                  bool
+	// EnableReadReceipts lets users see who read a message.
+	EnableReadReceipts bool
 
 	CanMentionManyUsersGroup            GroupSetting
 	CanMoveMessagesBetweenTopicsGroup   GroupSetting

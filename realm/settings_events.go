@@ -13,6 +13,7 @@ func (s *Settings) apiValues() map[string]any {
 		"topics_policy":                               topicsPolicy(s.MandatoryTopics),
 		"default_language":                            s.DefaultLanguage,
 		"enable_spectator_access":                     s.EnableSpectatorAccess,
+		"enable_read_receipts":                        s.EnableReadReceipts,
 		"message_content_edit_limit_seconds":          limitValue(s.MessageContentEditLimitSeconds),
 		"move_messages_within_stream_limit_seconds":   limitValue(s.MoveMessagesWithinStreamLimitSeconds),
 		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),

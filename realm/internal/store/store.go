@@ -234,3 +234,14 @@ func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
 		}
 	}
 }
+
+// Holders calls fn with each user holding a copy of message id and that
+// copy's flags, in no particular order. It looks at every user's copies,
+// so it suits rare questions (read receipts), not hot paths.
+func (s *Store) Holders(id int64, fn func(userID int, flags message.Flags)) {
+	for uid, l := range s.received {
+		if um, ok := l.Get(id); ok {
+			fn(uid, um.flags)
+		}
+	}
+}
