@@ -27,7 +27,7 @@ type narrowQuery struct {
 	// negated or not: first_unread then skips only that channel's muted
 	// topics, not muted channels (Zulip's exclude_muting_conditions).
 	mutingScope *storedChannel
-	preds   []func(*message.Message) bool
+	preds       []func(*message.Message) bool
 }
 
 // compileNarrow resolves the names in a narrow and builds its predicates.
