@@ -24,7 +24,7 @@ var channelGroupSettingParams = realm.ChannelGroupSettingNames()
 func subscribe(c *call) (any, error) {
 	var req realm.SubscribeRequest
 	var err error
-	if req.Channels, err = channelSpecs(c); err != nil {
+	if req.Channels, err = channelSpecsParam(c, "subscriptions"); err != nil {
 		return nil, err
 	}
 	if req.Principals, err = principals(c); err != nil {
@@ -88,10 +88,10 @@ func subscribe(c *call) (any, error) {
 	return c.actor.Subscribe(c.ctx(), req)
 }
 
-// channelSpecs reads the required `subscriptions` list of {name,
-// description?, color?} objects.
-func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
-	items, err := jsonList(c, "subscriptions")
+// channelSpecsParam reads a required list of {name, description?,
+// color?} objects (subscribe's `subscriptions`, PATCH's `add`).
+func channelSpecsParam(c *call, param string) ([]realm.ChannelSpec, error) {
+	items, err := jsonList(c, param)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
 	for i, raw := range items {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(raw, &obj) != nil || obj == nil {
-			return nil, realm.BadRequest("subscriptions[%d] is not a dict", i)
+			return nil, realm.BadRequest("%s[%d] is not a dict", param, i)
 		}
 		fields := []struct {
 			key      string
@@ -110,12 +110,12 @@ func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
 			v, ok := obj[f.key]
 			if !ok || (!f.required && string(v) == "null") {
 				if f.required {
-					return nil, realm.BadRequest(`subscriptions[%d]["%s"] is missing`, i, f.key)
+					return nil, realm.BadRequest(`%s[%d]["%s"] is missing`, param, i, f.key)
 				}
 				continue
 			}
 			if json.Unmarshal(v, f.dst) != nil {
-				return nil, realm.BadRequest(`subscriptions[%d]["%s"] is not a string`, i, f.key)
+				return nil, realm.BadRequest(`%s[%d]["%s"] is not a string`, param, i, f.key)
 			}
 		}
 	}

@@ -21,6 +21,7 @@ func (StreamUpdateEvent) isEventPayload()       {}
 func (SubscriptionAddEvent) isEventPayload()    {}
 func (SubscriptionPeerEvent) isEventPayload()   {}
 func (SubscriptionRemoveEvent) isEventPayload() {}
+func (SubscriptionUpdateEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
 func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}
