@@ -56,6 +56,10 @@ type Queue[C, E any] struct {
 	wake       chan struct{} // closed when an event arrives; nil when no poll waits
 	waiting    int
 	dead       bool
+	// deleted: the queue was dropped on request (Delete, Expire), so a
+	// poll waiting on it ends with what was pending, as Zulip's cleanup
+	// finishes the waiting handler.
+	deleted bool
 }
 
 // ID is the queue's ID (queue_id): a random UUID4, as Zulip's are.
@@ -203,7 +207,9 @@ func (h *Hub[C, E]) drop(q *Queue[C, E]) {
 	} else {
 		h.byUser[q.userID] = list
 	}
-	q.pending = nil
+	if !q.deleted || q.waiting == 0 {
+		q.pending = nil
+	}
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
@@ -236,22 +242,30 @@ type GetRequest struct {
 // waiting for one (or for the heartbeat, or for ctx) when there is none and
 // DontBlock is false. A new poll of the same queue ends the one waiting.
 func (h *Hub[C, E]) Get(ctx context.Context, req GetRequest) ([]Pending[E], error) {
+	evs, _, err := h.Poll(ctx, req)
+	return evs, err
+}
+
+// Poll is Get, also reporting whether the poll waited: a waiting poll is
+// ended by an event, the heartbeat, ctx, a newer poll, or the queue's
+// deletion (then with the events still pending, not an error).
+func (h *Hub[C, E]) Poll(ctx context.Context, req GetRequest) (_ []Pending[E], waited bool, _ error) {
 	h.mu.Lock()
 	h.sweep(h.clock.Now())
 	q := h.queues[req.QueueID]
 	if q == nil || q.userID != req.UserID {
 		h.mu.Unlock()
-		return nil, ErrNoQueue
+		return nil, false, ErrNoQueue
 	}
 	q.lastAccess = h.clock.Now()
 	if err := q.acknowledge(req.LastEventID); err != nil {
 		h.mu.Unlock()
-		return nil, err
+		return nil, false, err
 	}
 	if len(q.pending) > 0 || req.DontBlock {
 		evs := q.snapshot()
 		h.mu.Unlock()
-		return evs, nil
+		return evs, false, nil
 	}
 	if q.wake != nil {
 		close(q.wake) // a new poll completes the one already waiting
@@ -280,13 +294,20 @@ func (h *Hub[C, E]) Get(ctx context.Context, req GetRequest) ([]Pending[E], erro
 	}
 	q.lastAccess = h.clock.Now()
 	if q.dead {
-		return nil, ErrNoQueue
+		if !q.deleted {
+			return nil, true, ErrNoQueue
+		}
+		evs := q.snapshot()
+		if q.waiting == 0 {
+			q.pending = nil
+		}
+		return evs, true, nil
 	}
 	if heartbeat && len(q.pending) == 0 {
 		var zero E
 		h.push(q, HeartbeatType, zero)
 	}
-	return q.snapshot(), nil
+	return q.snapshot(), true, nil
 }
 
 // acknowledge discards events up to lastEventID.
@@ -323,6 +344,7 @@ func (h *Hub[C, E]) Delete(userID int, queueID string) error {
 	if q == nil || q.userID != userID {
 		return ErrNoQueue
 	}
+	q.deleted = true
 	h.drop(q)
 	return nil
 }
@@ -334,6 +356,7 @@ func (h *Hub[C, E]) Expire(queueID string) bool {
 	defer h.mu.Unlock()
 	q := h.queues[queueID]
 	if q != nil {
+		q.deleted = true
 		h.drop(q)
 	}
 	return q != nil

@@ -171,11 +171,18 @@ func TestLongPollWakesAndHeartbeats(t *testing.T) {
 	if got := <-ch; len(got) != 1 || got[0].Type != HeartbeatType || got[0].ID != 1 {
 		t.Fatalf("heartbeat %+v", got)
 	}
-	// Deleting the queue ends a waiting poll with ErrNoQueue.
-	errc := make(chan error, 1)
+	// Deleting the queue ends a waiting poll as Zulip's cleanup does: a
+	// success with what was pending (nothing here); the next poll finds
+	// no queue.
+	type polled struct {
+		evs    []Pending[string]
+		waited bool
+		err    error
+	}
+	done := make(chan polled, 1)
 	go func() {
-		_, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
-		errc <- err
+		evs, waited, err := h.Poll(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
+		done <- polled{evs, waited, err}
 	}()
 	for !h.IsPolling(q.ID()) {
 		time.Sleep(50 * time.Microsecond)
@@ -183,8 +190,28 @@ func TestLongPollWakesAndHeartbeats(t *testing.T) {
 	if err := h.Delete(7, q.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-errc; !errors.Is(err, ErrNoQueue) {
-		t.Fatalf("poll on a deleted queue: %v", err)
+	if got := <-done; got.err != nil || !got.waited || len(got.evs) != 0 {
+		t.Fatalf("poll on a deleted queue: %+v", got)
+	}
+	if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
+		t.Fatalf("poll after deletion: %v", err)
+	}
+}
+
+// TestOverflowUnderPollIsNoQueue: a queue dropped for overflowing is not
+// deleted on request, so a poll caught waiting on it gets ErrNoQueue.
+func TestOverflowUnderPollIsNoQueue(t *testing.T) {
+	h, _ := newHub(1)
+	q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	h.mu.Lock()
+	q.waiting++ // a poll about to look again, as after its wake-up
+	h.push(q, "message", "a")
+	h.push(q, "message", "b") // overflows
+	q.waiting--
+	dead, kept := q.dead, q.pending
+	h.mu.Unlock()
+	if !dead || kept != nil {
+		t.Fatalf("overflow: dead %v, pending %v", dead, kept)
 	}
 }
 
