@@ -63,7 +63,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)

@@ -33,6 +33,9 @@ const (
 	// CodeNonexistentSubdomain is a login aimed at another realm (here:
 	// the system bots' realm).
 	CodeNonexistentSubdomain Code = "NONEXISTENT_SUBDOMAIN"
+	// CodeChannelAlreadyExists refuses to create a channel whose name is
+	// taken (POST /channels/create, HTTP 409).
+	CodeChannelAlreadyExists Code = "CHANNEL_ALREADY_EXISTS"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
@@ -42,6 +45,7 @@ const (
 	statusUnauthorized = 401
 	statusForbidden    = 403
 	statusNotFound     = 404
+	statusConflict     = 409
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

@@ -17,6 +17,7 @@ func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
 func (StreamCreateEvent) isEventPayload()       {}
+func (StreamDeleteEvent) isEventPayload()       {}
 func (StreamUpdateEvent) isEventPayload()       {}
 func (SubscriptionAddEvent) isEventPayload()    {}
 func (SubscriptionPeerEvent) isEventPayload()   {}
