@@ -24,12 +24,27 @@ var channelGroupSettingParams = realm.ChannelGroupSettingNames()
 func subscribe(c *call) (any, error) {
 	var req realm.SubscribeRequest
 	var err error
-	if req.Channels, err = channelSpecs(c); err != nil {
+	if req.Channels, err = channelSpecsParam(c, "subscriptions"); err != nil {
 		return nil, err
 	}
 	if req.Principals, err = principals(c); err != nil {
 		return nil, err
 	}
+	if err := newChannelSettings(c, &req); err != nil {
+		return nil, err
+	}
+	if v, set, err := c.p.optBoolSet("authorization_errors_fatal"); err != nil {
+		return nil, err
+	} else if set {
+		req.AuthorizationErrorsFatal = &v
+	}
+	return c.actor.Subscribe(c.ctx(), req)
+}
+
+// newChannelSettings reads the settings of channels a request creates
+// (subscribe, POST /channels/create).
+func newChannelSettings(c *call, req *realm.SubscribeRequest) error {
+	var err error
 	for _, f := range []struct {
 		name string
 		dst  *bool
@@ -38,7 +53,7 @@ func subscribe(c *call) (any, error) {
 		{"is_default_stream", &req.IsDefaultStream}, {"announce", &req.Announce},
 	} {
 		if *f.dst, err = c.p.optBool(f.name, false); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, f := range []struct {
@@ -46,19 +61,18 @@ func subscribe(c *call) (any, error) {
 		dst  **bool
 	}{
 		{"history_public_to_subscribers", &req.HistoryPublicToSubscribers},
-		{"authorization_errors_fatal", &req.AuthorizationErrorsFatal},
 		{"send_new_subscription_messages", &req.SendNewSubscriptionMessages},
 	} {
 		v, set, err := c.p.optBoolSet(f.name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if set {
 			*f.dst = &v
 		}
 	}
 	if req.MessageRetentionDays, err = retentionDays(c); err != nil {
-		return nil, err
+		return err
 	}
 	if raw, ok := c.p.str("topics_policy"); ok {
 		req.TopicsPolicy = unquote(raw)
@@ -70,10 +84,10 @@ func subscribe(c *call) (any, error) {
 		}
 		var v realm.GroupSetting
 		if !json.Valid([]byte(raw)) {
-			return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+			return realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
 		}
 		if err := json.Unmarshal([]byte(raw), &v); err != nil {
-			return nil, realm.BadRequest("%s is not an integer or a dict of direct members and subgroups", name)
+			return realm.BadRequest("%s is not an integer or a dict of direct members and subgroups", name)
 		}
 		if req.GroupSettings == nil {
 			req.GroupSettings = map[string]realm.GroupSetting{}
@@ -81,17 +95,17 @@ func subscribe(c *call) (any, error) {
 		req.GroupSettings[name] = v
 	}
 	if id, set, err := c.p.optInt("folder_id"); err != nil {
-		return nil, err
+		return err
 	} else if set {
 		req.FolderID = &id
 	}
-	return c.actor.Subscribe(c.ctx(), req)
+	return nil
 }
 
-// channelSpecs reads the required `subscriptions` list of {name,
-// description?, color?} objects.
-func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
-	items, err := jsonList(c, "subscriptions")
+// channelSpecsParam reads a required list of {name, description?,
+// color?} objects (subscribe's `subscriptions`, PATCH's `add`).
+func channelSpecsParam(c *call, param string) ([]realm.ChannelSpec, error) {
+	items, err := jsonList(c, param)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +113,7 @@ func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
 	for i, raw := range items {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(raw, &obj) != nil || obj == nil {
-			return nil, realm.BadRequest("subscriptions[%d] is not a dict", i)
+			return nil, realm.BadRequest("%s[%d] is not a dict", param, i)
 		}
 		fields := []struct {
 			key      string
@@ -110,12 +124,12 @@ func channelSpecs(c *call) ([]realm.ChannelSpec, error) {
 			v, ok := obj[f.key]
 			if !ok || (!f.required && string(v) == "null") {
 				if f.required {
-					return nil, realm.BadRequest(`subscriptions[%d]["%s"] is missing`, i, f.key)
+					return nil, realm.BadRequest(`%s[%d]["%s"] is missing`, param, i, f.key)
 				}
 				continue
 			}
 			if json.Unmarshal(v, f.dst) != nil {
-				return nil, realm.BadRequest(`subscriptions[%d]["%s"] is not a string`, i, f.key)
+				return nil, realm.BadRequest(`%s[%d]["%s"] is not a string`, param, i, f.key)
 			}
 		}
 	}

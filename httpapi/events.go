@@ -12,9 +12,11 @@ func (s *Server) eventRoutes() []route {
 	}
 }
 
-// eventsAnswer is the body of GET /events.
+// eventsAnswer is the body of GET /events; queue_id is there when the
+// poll waited, as Zulip sends it.
 type eventsAnswer struct {
-	Events []realm.Event `json:"events"`
+	Events  []realm.Event `json:"events"`
+	QueueID string        `json:"queue_id,omitempty"`
 }
 
 func getEvents(c *call) (any, error) {
@@ -33,11 +35,11 @@ func getEvents(c *call) (any, error) {
 	if !set {
 		return nil, realm.BadRequest("Missing 'last_event_id' argument")
 	}
-	events, err := c.actor.GetEvents(c.ctx(), realm.GetEventsRequest{QueueID: queueID, LastEventID: lastID, DontBlock: dontBlock})
+	poll, err := c.actor.PollEvents(c.ctx(), realm.GetEventsRequest{QueueID: queueID, LastEventID: lastID, DontBlock: dontBlock})
 	if err != nil {
 		return nil, err
 	}
-	return eventsAnswer{Events: events}, nil
+	return eventsAnswer{Events: poll.Events, QueueID: poll.QueueID}, nil
 }
 
 func deleteQueue(c *call) (any, error) {

@@ -81,13 +81,17 @@ func getMessages(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if raw, ok := c.p.str("anchor"); ok {
+	// The legacy use_first_unread_anchor=true wins over any anchor sent
+	// with it (zulip-terminal sends anchor=0 beside it), as in Zulip.
+	raw, ok := c.p.str("anchor")
+	switch {
+	case useFirstUnread:
+		req.Anchor = realm.Anchor{FirstUnread: true}
+	case ok:
 		if req.Anchor, err = realm.ParseAnchor(raw); err != nil {
 			return nil, err
 		}
-	} else if useFirstUnread {
-		req.Anchor = realm.Anchor{FirstUnread: true}
-	} else {
+	default:
 		return nil, realm.BadRequest("Missing 'anchor' argument.")
 	}
 	if req.NumBefore, err = c.p.nonNegInt("num_before"); err != nil {

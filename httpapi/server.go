@@ -33,6 +33,10 @@ type Server struct {
 	devMode bool
 	// allowed collects the methods of each path pattern, for 405 answers.
 	allowed map[string][]string
+	// overlapping serves the routes whose patterns overlap others in a
+	// way Go's mux refuses (see route.overlaps); it is consulted for paths
+	// no ordinary route takes.
+	overlapping routeMuxes
 	// sessions are the browser logins of /json routes.
 	sessions sessionStore
 	// endpoints lists the routes, for Endpoints.
@@ -55,12 +59,13 @@ func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on 
 
 // New returns the API server of r.
 func New(r *realm.Realm, opts ...Option) *Server {
-	s := &Server{realm: r, mux: http.NewServeMux(), paths: http.NewServeMux(), devMode: true, allowed: map[string][]string{}}
+	s := &Server{realm: r, mux: http.NewServeMux(), paths: http.NewServeMux(), devMode: true, allowed: map[string][]string{},
+		overlapping: routeMuxes{mux: http.NewServeMux(), paths: http.NewServeMux(), allowed: map[string][]string{}}}
 	for _, o := range opts {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)
@@ -70,6 +75,9 @@ func New(r *realm.Realm, opts ...Option) *Server {
 	s.handleFileRoutes()
 	for path, methods := range s.allowed {
 		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
+	}
+	for path, methods := range s.overlapping.allowed {
+		s.overlapping.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
 	}
 	s.mux.HandleFunc("/", s.notRouted)
 	s.setUpControl()
@@ -158,14 +166,23 @@ func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter
 // notRouted answers requests no route pattern took: the catch-all "/"
 // pattern is less specific than every route, so it only sees those.
 func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
-	if _, pattern := s.paths.Handler(req); pattern != "" {
-		s.paths.ServeHTTP(w, req) // serving through the mux sets the path values
-		return
+	for _, mux := range []*http.ServeMux{s.overlapping.mux, s.paths, s.overlapping.paths} {
+		if _, pattern := mux.Handler(req); pattern != "" {
+			mux.ServeHTTP(w, req) // serving through the mux sets the path values
+			return
+		}
 	}
 	if s.unsupportedEndpoint(w, req) {
 		return
 	}
 	writeNotFound(w)
+}
+
+// routeMuxes are the method patterns of some routes, the same paths
+// without methods (answering 405), and the methods of each path.
+type routeMuxes struct {
+	mux, paths *http.ServeMux
+	allowed    map[string][]string
 }
 
 // writeNotFound answers as Zulip does for a path no route takes.
@@ -188,6 +205,11 @@ type route struct {
 	// rawBody leaves the body to the handler (streamed uploads): only the
 	// query string is parsed into parameters.
 	rawBody bool
+	// overlaps marks a route whose pattern overlaps another's with
+	// neither more specific (e.g. /users/me/{stream_id}/topics and
+	// /users/{user_id}/subscriptions/{stream_id}), which Go's mux refuses
+	// to hold together: it is served only for paths no other route takes.
+	overlaps bool
 }
 
 // call is one authenticated request being served.
@@ -221,8 +243,12 @@ func (s *Server) handle(rt route) {
 // handlePrefix registers rt below prefix, authenticated by auth.
 func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) (*realm.Actor, error)) {
 	path := prefix + rt.path
-	s.allowed[path] = append(s.allowed[path], rt.method)
-	s.mux.HandleFunc(rt.method+" "+path, func(w http.ResponseWriter, req *http.Request) {
+	mux, allowed := s.mux, s.allowed
+	if rt.overlaps {
+		mux, allowed = s.overlapping.mux, s.overlapping.allowed
+	}
+	allowed[path] = append(allowed[path], rt.method)
+	mux.HandleFunc(rt.method+" "+path, func(w http.ResponseWriter, req *http.Request) {
 		c := &call{req: req, w: w}
 		if !rt.public {
 			actor, err := auth(req)

@@ -46,6 +46,9 @@ const (
 	CodeInvalidZoomToken Code = "INVALID_ZOOM_TOKEN"
 	// CodeInvalidAPIKey is a bad legacy ?api_key= credential on a file URL.
 	CodeInvalidAPIKey Code = "INVALID_API_KEY"
+	// CodeChannelAlreadyExists refuses to create a channel whose name is
+	// taken (POST /channels/create, HTTP 409).
+	CodeChannelAlreadyExists Code = "CHANNEL_ALREADY_EXISTS"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;

@@ -21,10 +21,12 @@ func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
 func (StreamCreateEvent) isEventPayload()       {}
+func (StreamDeleteEvent) isEventPayload()       {}
 func (StreamUpdateEvent) isEventPayload()       {}
 func (SubscriptionAddEvent) isEventPayload()    {}
 func (SubscriptionPeerEvent) isEventPayload()   {}
 func (SubscriptionRemoveEvent) isEventPayload() {}
+func (SubscriptionUpdateEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
 func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}

@@ -167,18 +167,38 @@ type GetEventsRequest struct {
 // and DontBlock is false. A wait ends with a heartbeat after the realm's
 // heartbeat interval, on the realm's clock.
 func (a *Actor) GetEvents(ctx context.Context, req GetEventsRequest) ([]Event, error) {
+	p, err := a.PollEvents(ctx, req)
+	return p.Events, err
+}
+
+// EventsPoll is the answer of a poll: the events, and the queue's ID when
+// the poll waited, as Zulip names the queue in every answer it gives a
+// waiting poll.
+type EventsPoll struct {
+	Events  []Event
+	QueueID string
+}
+
+// PollEvents is GetEvents, also saying whether the poll waited. A poll
+// waiting on a queue that is deleted ends with the events still pending
+// (usually none), as Zulip finishes it; the next poll gets
+// BAD_EVENT_QUEUE_ID.
+func (a *Actor) PollEvents(ctx context.Context, req GetEventsRequest) (EventsPoll, error) {
 	r := a.r
 	if err := a.checkActive(); err != nil {
-		return nil, err
+		return EventsPoll{}, err
 	}
-	pending, err := r.events.Get(ctx, eventq.GetRequest{UserID: a.id, QueueID: req.QueueID,
+	pending, waited, err := r.events.Poll(ctx, eventq.GetRequest{UserID: a.id, QueueID: req.QueueID,
 		LastEventID: req.LastEventID, DontBlock: req.DontBlock, Heartbeat: r.heartbeatDelay()})
 	if err != nil {
-		return nil, queueError(err, req.QueueID)
+		return EventsPoll{}, queueError(err, req.QueueID)
 	}
-	out := make([]Event, len(pending))
+	out := EventsPoll{Events: make([]Event, len(pending))}
 	for i, p := range pending {
-		out[i] = clientEvent(p, req.QueueID)
+		out.Events[i] = clientEvent(p, req.QueueID)
+	}
+	if waited {
+		out.QueueID = req.QueueID
 	}
 	return out, nil
 }

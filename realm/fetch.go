@@ -171,10 +171,15 @@ func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Me
 }
 
 // firstUnread is the ID of the oldest unread message matching q, or
-// AnchorNewest when there is none.
+// AnchorNewest when there is none. As in Zulip, muted topics are skipped,
+// and so are muted channels (but not their unmuted or followed topics)
+// unless the narrow names a channel.
 func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
 	found := AnchorNewest
 	r.messages.Unread(me.ID).Up(0, func(m *message.Message) bool {
+		if r.skippedAsFirstUnread(me, q, m) {
+			return true
+		}
 		if q.match(r, me, m) {
 			found = m.ID
 			return false
@@ -182,6 +187,18 @@ func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
 		return true
 	})
 	return found
+}
+
+// skippedAsFirstUnread reports whether muting hides m from the
+// first_unread anchor of q.
+func (r *Realm) skippedAsFirstUnread(me *user.User, q *narrowQuery, m *message.Message) bool {
+	if m.Type != message.Channel {
+		return false
+	}
+	if q.mutingScope == nil {
+		return r.mutedFor(me.ID, m)
+	}
+	return m.ChannelID == q.mutingScope.ID && r.userTopicPolicy(me.ID, m.ChannelID, m.Topic) == PolicyMuted
 }
 
 // GetMessage answers GET /messages/{id}: the message with the viewer's

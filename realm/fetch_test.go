@@ -246,3 +246,51 @@ func TestMeMessageFact(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchFirstUnreadSkipsMuted: first_unread passes over muted topics,
+// and over muted channels (except their unmuted topics) unless the
+// narrow names the channel, as Zulip's exclude_muting_conditions does.
+func TestFetchFirstUnreadSkipsMuted(t *testing.T) {
+	r, _ := newTestRealm(t)
+	mutedTopic := send(t, r, idHamlet, "Denmark", "noise", "muted topic")
+	inMutedChannel := send(t, r, idHamlet, "Scotland", "highlands", "muted channel")
+	unmutedTopic := send(t, r, idHamlet, "Scotland", "lochs", "unmuted topic in a muted channel")
+	plain := send(t, r, idHamlet, "Denmark", "castle", "plain")
+	a := r.As(idOthello)
+	if err := a.SetUserTopic(bg, UserTopicRequest{ChannelID: 2, Topic: "NOISE", Policy: PolicyMuted}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetUserTopic(bg, UserTopicRequest{ChannelID: 3, Topic: "lochs", Policy: PolicyUnmuted}); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	r.subs[3][idOthello].IsMuted = true
+	r.mu.Unlock()
+	anchor := func(raw string) int64 {
+		t.Helper()
+		req := FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 0, NumAfter: 0, IncludeAnchor: true}
+		if raw != "" {
+			req.Narrow = narrow(t, raw)
+		}
+		res, err := a.GetMessages(bg, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Anchor
+	}
+	if got := anchor(""); got != unmutedTopic {
+		t.Fatalf("all messages: anchor %d; want %d (muted topic %d and muted channel %d skipped)", got, unmutedTopic, mutedTopic, inMutedChannel)
+	}
+	if got := anchor(`[["stream","Scotland"]]`); got != inMutedChannel {
+		t.Fatalf("narrow to the muted channel: anchor %d; want %d", got, inMutedChannel)
+	}
+	if got := anchor(`[["stream","Denmark"]]`); got != plain {
+		t.Fatalf("narrow to Denmark: anchor %d; want %d (muted topic skipped)", got, plain)
+	}
+	if got := anchor(`[["stream","Denmark"],["topic","noise"]]`); got != AnchorNewest {
+		t.Fatalf("narrow to the muted topic: anchor %d; want newest, the topic stays skipped", got)
+	}
+	if got := anchor(`[{"operator":"stream","operand":"Denmark","negated":true}]`); got != inMutedChannel {
+		t.Fatalf("negated channel term: anchor %d; want %d (only that channel's muted topics skipped)", got, inMutedChannel)
+	}
+}

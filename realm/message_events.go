@@ -19,13 +19,18 @@ type DeleteMessageEvent struct {
 	Topic       *string `json:"topic,omitempty"`
 }
 
-// StreamUpdateEvent reports a changed channel property.
+// StreamUpdateEvent reports a changed channel property. A description
+// change adds its rendering; a privacy (invite_only) change adds the two
+// other privacy settings.
 type StreamUpdateEvent struct {
-	Op       string `json:"op"`
-	StreamID int    `json:"stream_id"`
-	Name     string `json:"name"`
-	Property string `json:"property"`
-	Value    any    `json:"value"`
+	Op                         string  `json:"op"`
+	StreamID                   int     `json:"stream_id"`
+	Name                       string  `json:"name"`
+	Property                   string  `json:"property"`
+	Value                      any     `json:"value"`
+	RenderedDescription        *string `json:"rendered_description,omitempty"`
+	HistoryPublicToSubscribers *bool   `json:"history_public_to_subscribers,omitempty"`
+	IsWebPublic                *bool   `json:"is_web_public,omitempty"`
 }
 
 // UserTopicEvent reports a user's new visibility policy for a topic.

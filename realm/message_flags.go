@@ -80,8 +80,8 @@ type FlagsNarrowResult struct {
 	IgnoredBecauseNotSubscribedChannels *[]int `json:"ignored_because_not_subscribed_channels,omitempty"`
 }
 
-// MarkAllResult is the answer of POST /mark_all_as_read. The realm marks
-// everything in one go, so it is always complete.
+// MarkAllResult is the answer of POST /mark_all_as_read; Complete is
+// false when the request stopped before every message was marked.
 type MarkAllResult struct {
 	Complete bool `json:"complete"`
 }
@@ -212,17 +212,31 @@ func (a *Actor) MarkChannelAsRead(ctx context.Context, channelID int) error {
 	})
 }
 
+// markAllBatch is how many messages mark-all-as-read marks at a time.
+const markAllBatch = 2000
+
 // MarkAllAsRead marks every unread message of the caller read (POST
-// /mark_all_as_read). Its event lists no messages and says all.
+// /mark_all_as_read), in batches starting with the newest, as Zulip does.
+// When ctx has ended once a batch is done the answer is incomplete (the client
+// repeats the call) and, as in Zulip, no event is sent for what was
+// marked; a complete run sends one event that lists no messages and says
+// all.
 func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error) {
 	r := a.r
 	err = a.write(func(me *user.User) error {
 		var ids []int64
-		r.messages.Unread(me.ID).Up(0, func(m *message.Message) bool {
+		r.messages.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
 			ids = append(ids, m.ID)
 			return true
 		})
-		r.messages.SetFlag(me.ID, ids, message.Read, true)
+		for start := 0; start < len(ids); start += markAllBatch {
+			if start > 0 && ctx.Err() != nil {
+				return nil // the batches marked so far stay marked
+			}
+			batch := slices.Clone(ids[start:min(start+markAllBatch, len(ids))])
+			slices.Sort(batch)
+			r.messages.SetFlag(me.ID, batch, message.Read, true)
+		}
 		r.emit("update_message_flags", UpdateMessageFlagsEvent{Op: "add", Operation: "add", Flag: message.FlagRead,
 			Messages: []int64{}, All: true}, me.ID)
 		ans.Complete = true
@@ -235,7 +249,7 @@ func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error
 // read it (Zulip's access_stream_by_id).
 func (r *Realm) channelForMarking(me *user.User, channelID int) (*storedChannel, error) {
 	ch := r.channels[channelID]
-	if ch == nil || !(r.historyReadableBy(ch, me.ID) || r.isSubscribed(ch.ID, me.ID)) {
+	if ch == nil || !r.hasContentAccess(me, ch) {
 		return nil, BadRequest("Invalid channel ID")
 	}
 	return ch, nil

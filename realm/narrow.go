@@ -23,7 +23,11 @@ type narrowQuery struct {
 	// history is true when the narrow reads the whole history of channel
 	// rather than the viewer's own messages.
 	history bool
-	preds   []func(*message.Message) bool
+	// mutingScope is the channel of the narrow's first channel term,
+	// negated or not: first_unread then skips only that channel's muted
+	// topics, not muted channels (Zulip's exclude_muting_conditions).
+	mutingScope *storedChannel
+	preds       []func(*message.Message) bool
 }
 
 // compileNarrow resolves the names in a narrow and builds its predicates.
@@ -59,6 +63,9 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 		}
 		if !t.Negated {
 			q.channel = ch
+		}
+		if q.mutingScope == nil {
+			q.mutingScope = ch
 		}
 		id := ch.ID
 		return func(m *message.Message) bool { return m.Type == message.Channel && m.ChannelID == id }, nil

@@ -278,22 +278,30 @@ type GetRequest struct {
 // waiting for one (or for the heartbeat, or for ctx) when there is none and
 // DontBlock is false. A new poll of the same queue ends the one waiting.
 func (h *Hub[C, E]) Get(ctx context.Context, req GetRequest) ([]Pending[E], error) {
+	evs, _, err := h.Poll(ctx, req)
+	return evs, err
+}
+
+// Poll is Get, also reporting whether the poll waited: a waiting poll is
+// ended by an event, the heartbeat, ctx, a newer poll, or the queue's
+// deletion (then with the events still pending, not an error).
+func (h *Hub[C, E]) Poll(ctx context.Context, req GetRequest) (_ []Pending[E], waited bool, _ error) {
 	h.mu.Lock()
 	h.sweep(h.clock.Now())
 	q := h.queues[req.QueueID]
 	if q == nil || q.userID != req.UserID {
 		h.mu.Unlock()
-		return nil, ErrNoQueue
+		return nil, false, ErrNoQueue
 	}
 	q.lastAccess = h.clock.Now()
 	if err := q.acknowledge(req.LastEventID); err != nil {
 		h.mu.Unlock()
-		return nil, err
+		return nil, false, err
 	}
 	if len(q.pending) > 0 || req.DontBlock {
 		evs := q.snapshot()
 		h.mu.Unlock()
-		return evs, nil
+		return evs, false, nil
 	}
 	if q.wake != nil {
 		close(q.wake) // a new poll completes the one already waiting
@@ -327,13 +335,13 @@ func (h *Hub[C, E]) Get(ctx context.Context, req GetRequest) ([]Pending[E], erro
 		// the next poll learns that the queue is gone.
 		evs := q.snapshot()
 		q.pending = nil
-		return evs, nil
+		return evs, true, nil
 	}
 	if heartbeat && len(q.pending) == 0 {
 		var zero E
 		h.push(q, HeartbeatType, zero)
 	}
-	return q.snapshot(), nil
+	return q.snapshot(), true, nil
 }
 
 // acknowledge discards events up to lastEventID.
