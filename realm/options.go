@@ -52,6 +52,9 @@ type Options struct {
 	// MaxQueuesPerUser caps one user's live event queues; registering one
 	// more drops their least recently polled queue. 0 means no cap.
 	MaxQueuesPerUser int
+	// SeedPresence gives the dev realm's humans a presence, active at the
+	// realm's creation, as a Zulip development server has (WithSeededPresence).
+	SeedPresence bool
 	// UploadStore keeps uploaded files; nil means in memory
 	// (WithUploadStore).
 	UploadStore upload.Store
@@ -107,3 +110,9 @@ func WithMaxQueueEvents(n int) Option { return func(o *Options) { o.MaxQueueEven
 
 // WithMaxQueuesPerUser caps the live event queues of one user (0: no cap).
 func WithMaxQueuesPerUser(n int) Option { return func(o *Options) { o.MaxQueuesPerUser = n } }
+
+// WithSeededPresence gives every human of the dev realm a presence, active
+// when the realm is created, as Zulip's development database does; the
+// standalone server turns it on, so client suites listing presences find
+// them filled.
+func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = true } }

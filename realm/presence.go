@@ -213,3 +213,14 @@ func (r *Realm) setPresenceEnabled(u *user.User, enabled bool) {
 	delete(r.presence, u.ID)
 	r.recordPresence(u, now.Add(-presenceDisabledAge), false, true)
 }
+
+// seedPresence gives every human of the dev realm a presence, active at
+// the realm's creation, as Zulip's development database has one for each
+// user: clients that list presences find them filled.
+func (r *Realm) seedPresence() {
+	for _, id := range r.activeUserIDs() {
+		if u := r.users[id]; !u.IsBot() {
+			r.recordPresence(u, r.createdAt, true, true)
+		}
+	}
+}

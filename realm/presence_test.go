@@ -113,3 +113,23 @@ func TestPresenceDisabledReportsAreDropped(t *testing.T) {
 		t.Fatalf("fetch with no presence anywhere: %+v %v", res, err)
 	}
 }
+
+// WithSeededPresence: every human of the dev realm is present, active at
+// the realm's creation; bots are not; without the option nobody is.
+func TestSeededPresence(t *testing.T) {
+	r, clock := newTestRealm(t, WithSeededPresence())
+	created := clock.Now().Unix()
+	for id, u := range r.users {
+		rec := r.presence[id]
+		switch {
+		case u.IsBot() && rec != nil:
+			t.Errorf("bot %d has a presence", id)
+		case !u.IsBot() && u.IsActive && (rec == nil || rec.lastActive.Unix() != created):
+			t.Errorf("user %d: presence %+v, want active at %d", id, rec, created)
+		}
+	}
+	plain, _ := newTestRealm(t)
+	if len(plain.presence) != 0 {
+		t.Fatalf("without the option: %d presences", len(plain.presence))
+	}
+}

@@ -182,6 +182,9 @@ func (r *Realm) seed(s Seed) {
 	r.seedProfileFields()
 	r.seedLinkifiers()
 	r.seedRealmEmoji()
+	if r.opts.SeedPresence {
+		r.seedPresence()
+	}
 	hc := r.addGroup("hamletcharacters", "Characters of Hamlet", false)
 	for _, email := range []string{"cordelia@zulip.com", "hamlet@zulip.com"} {
 		hc.Members[r.usersByEmail[email].ID] = struct{}{}

@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		base = "http://" + advertisedHost(ln.Addr())
 	}
 	// Real time, which POST /minizulip/clock can move ahead.
-	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version)}
+	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence()}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}
