@@ -57,16 +57,7 @@ func (e *ctlEnv) ctlRaw(method, path, contentType, body string) (int, map[string
 	if body != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		e.t.Fatalf("%s %s: body is not JSON: %v", method, path, err)
-	}
-	return resp.StatusCode, out
+	return e.doJSON(req)
 }
 
 func unixSeconds(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }

@@ -71,13 +71,26 @@ func (e *apiEnv) call(email, method, path string, form url.Values, inQuery bool)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if email != "" {
-		_, key, ok := e.realm.APIKey(email)
-		if !ok {
-			e.t.Fatalf("no such user %s", email)
-		}
-		req.SetBasicAuth(email, key)
+	e.auth(req, email)
+	return e.doJSON(req)
+}
+
+// auth sets email's Basic credentials on req (none for "").
+func (e *apiEnv) auth(req *http.Request, email string) {
+	e.t.Helper()
+	if email == "" {
+		return
 	}
+	_, key, ok := e.realm.APIKey(email)
+	if !ok {
+		e.t.Fatalf("no such user %s", email)
+	}
+	req.SetBasicAuth(email, key)
+}
+
+// doJSON sends req to the test server and decodes its JSON answer.
+func (e *apiEnv) doJSON(req *http.Request) (int, map[string]any) {
+	e.t.Helper()
 	resp, err := e.srv.Client().Do(req)
 	if err != nil {
 		e.t.Fatal(err)
@@ -85,7 +98,7 @@ func (e *apiEnv) call(email, method, path string, form url.Values, inQuery bool)
 	defer resp.Body.Close()
 	var out map[string]any
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		e.t.Fatalf("%s %s: body is not JSON: %v", method, path, err)
+		e.t.Fatalf("%s %s: body is not JSON: %v", req.Method, req.URL.Path, err)
 	}
 	return resp.StatusCode, out
 }

@@ -142,12 +142,7 @@ func (s *Server) tusCreate(w http.ResponseWriter, req *http.Request, actor *real
 			return err
 		}
 	}
-	if prog.Done {
-		writeTusDone(w, prog)
-		return nil
-	}
-	w.Header().Set("Upload-Offset", strconv.FormatInt(prog.Offset, 10))
-	w.WriteHeader(http.StatusCreated)
+	writeTusProgress(w, prog, http.StatusCreated)
 	return nil
 }
 
@@ -176,13 +171,20 @@ func tusPatch(w http.ResponseWriter, req *http.Request, actor *realm.Actor, id s
 	if err != nil {
 		return err
 	}
+	writeTusProgress(w, prog, http.StatusNoContent)
+	return nil
+}
+
+// writeTusProgress answers a request that stored bytes: Zulip's JSON with
+// the file's URL once the upload is complete, else the new Upload-Offset
+// with status.
+func writeTusProgress(w http.ResponseWriter, prog realm.ResumableProgress, status int) {
 	if prog.Done {
 		writeTusDone(w, prog)
-		return nil
+		return
 	}
 	w.Header().Set("Upload-Offset", strconv.FormatInt(prog.Offset, 10))
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	w.WriteHeader(status)
 }
 
 // tusDone is Zulip's answer to the request that finished an upload.

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -71,29 +70,7 @@ func (e *apiEnv) raw(email, method, path, contentType string, body io.Reader) (i
 		req.Header.Set("Content-Type", contentType)
 	}
 	e.auth(req, email)
-	resp, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		e.t.Fatalf("%s %s: body is not JSON: %v", method, path, err)
-	}
-	return resp.StatusCode, out
-}
-
-// auth sets email's Basic credentials on req (none for "").
-func (e *apiEnv) auth(req *http.Request, email string) {
-	e.t.Helper()
-	if email == "" {
-		return
-	}
-	_, key, ok := e.realm.APIKey(email)
-	if !ok {
-		e.t.Fatalf("no such user %s", email)
-	}
-	req.SetBasicAuth(email, key)
+	return e.doJSON(req)
 }
 
 // fetchFile GETs a site-root path as email and returns status, headers
