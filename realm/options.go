@@ -55,6 +55,9 @@ type Options struct {
 	// SeedPresence gives the dev realm's humans a presence, active at the
 	// realm's creation, as a Zulip development server has (WithSeededPresence).
 	SeedPresence bool
+	// SeedMessages is how many messages the dev realm's humans have sent
+	// when the realm is created (WithSeededMessages).
+	SeedMessages int
 	// UploadStore keeps uploaded files; nil means in memory
 	// (WithUploadStore).
 	UploadStore upload.Store
@@ -116,3 +119,10 @@ func WithMaxQueuesPerUser(n int) Option { return func(o *Options) { o.MaxQueuesP
 // standalone server turns it on, so client suites listing presences find
 // them filled.
 func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = true } }
+
+// WithSeededMessages makes the dev realm start with n messages, as a Zulip
+// development server's database does: conversations in the channels and
+// direct messages among the humans, some with reactions, all read. The
+// same n always gives the same messages. The standalone server seeds 100;
+// clients that crash on an empty message list need some.
+func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages = n } }

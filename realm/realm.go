@@ -155,6 +155,9 @@ func New(opts ...Option) *Realm {
 			u.CanCreateUsers, u.CanChangeUserEmails = true, true
 		}
 	}
+	if o.Seed == SeedDev && o.SeedMessages > 0 {
+		r.seedMessages(o.SeedMessages)
+	}
 	return r
 }
 

@@ -61,6 +61,8 @@ type config struct {
 	accountManagers []string
 	uploadDir       string
 	calls           []callFlag
+	// messages is how many messages the dev realm starts with.
+	messages int
 }
 
 // callFlag is one fake video-call provider of -calls: a provider name
@@ -107,6 +109,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.seed != "dev" && c.seed != "empty" {
 		return c, fmt.Errorf(`-seed must be "dev" or "empty", not %q`, c.seed)
 	}
+	if c.messages < 0 {
+		return c, fmt.Errorf("-messages must not be negative, not %d", c.messages)
+	}
 	return c, nil
 }
 
@@ -125,6 +130,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
 	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
 	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
+	fs.IntVar(&c.messages, "messages", 100, "messages the dev realm starts with, all read, as on a Zulip dev server (0: none)")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
 	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
 		func(v string) error {
@@ -161,7 +167,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		base = "http://" + advertisedHost(ln.Addr())
 	}
 	// Real time, which POST /minizulip/clock can move ahead.
-	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence()}
+	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -376,5 +377,38 @@ func TestCanCreateUsersFlag(t *testing.T) {
 	if err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-can-create-users", "nobody@zulip.com"}, &out, nil); err == nil ||
 		!strings.Contains(err.Error(), "no user nobody@zulip.com") {
 		t.Fatalf("unknown user: %v", err)
+	}
+}
+
+// The dev realm starts with 100 read messages, as a Zulip dev server
+// does (clients such as zulip-terminal crash on an empty message list);
+// -messages sets how many, 0 for none, and a negative count is refused.
+func TestMessagesFlag(t *testing.T) {
+	newest := func(base string) []any {
+		req, _ := http.NewRequest("GET", base+"/api/v1/messages?anchor=newest&num_before=1000&num_after=0&narrow=%5B%5D", nil)
+		req.SetBasicAuth("iago@zulip.com", user.DerivedAPIKey("s", "iago@zulip.com"))
+		status, body := mainGetJSON(t, req)
+		if status != 200 {
+			t.Fatalf("GET /messages: %d %v", status, body)
+		}
+		return body["messages"].([]any)
+	}
+	base, _, _ := mainStart(t, "-api-key-seed", "s")
+	msgs := newest(base)
+	if len(msgs) == 0 {
+		t.Fatal("the default dev realm has no messages")
+	}
+	for _, m := range msgs {
+		if flags := m.(map[string]any)["flags"].([]any); !slices.Contains(flags, any("read")) {
+			t.Fatalf("seeded message unread: %v", m)
+		}
+	}
+	base, _, _ = mainStart(t, "-api-key-seed", "s", "-messages", "0")
+	if msgs := newest(base); len(msgs) != 0 {
+		t.Fatalf("-messages 0: %d messages", len(msgs))
+	}
+	if err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-messages", "-1"}, io.Discard, nil); err == nil ||
+		!strings.Contains(err.Error(), "-messages must not be negative") {
+		t.Fatalf("-messages -1: %v", err)
 	}
 }
