@@ -79,6 +79,9 @@ type Realm struct {
 	snippets      map[int][]*SavedSnippet // each user's saved snippets
 	nextSnippetID int
 
+	drafts      map[int][]*storedDraft // each user's drafts, in creation order
+	nextDraftID int
+
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
 

@@ -75,9 +75,7 @@ var stateSections = []stateSection{
 		out.AlertWordsState = &AlertWordsState{AlertWords: []string{}}
 	}},
 	{"custom_profile_fields", fillCustomProfileFields},
-	{"drafts", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.DraftsState = &DraftsState{Drafts: []Draft{}}
-	}},
+	{"drafts", fillDrafts},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
 	}},

@@ -32,8 +32,6 @@ type DraftsState struct {
 	Drafts []Draft `json:"drafts"`
 }
 
-// Draft is a saved draft; drafts are not stored yet, so the list is empty.
-type Draft struct{}
 
 // MessageState is the message section.
 type MessageState struct {

@@ -182,6 +182,7 @@ func (r *Realm) seed(s Seed) {
 	r.seedProfileFields()
 	r.seedLinkifiers()
 	r.seedRealmEmoji()
+	r.seedDrafts()
 	if r.opts.SeedPresence {
 		r.seedPresence()
 	}

@@ -237,6 +237,9 @@ func (r *Realm) applySetting(me, u *user.User, c settingChange, skipEdited bool)
 		return
 	}
 	c.def.Set(&u.Settings, c.value)
+	if c.def.Name == "enable_drafts_synchronization" && c.value == false {
+		r.forgetDrafts(u.ID) // even when already off, as Zulip does
+	}
 	if c.def.Get(&u.Settings) == old {
 		return
 	}
