@@ -32,7 +32,6 @@ type DraftsState struct {
 	Drafts []Draft `json:"drafts"`
 }
 
-
 // MessageState is the message section.
 type MessageState struct {
 	// MaxMessageID is the newest message the user received, -1 if none.
