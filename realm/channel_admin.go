@@ -302,7 +302,7 @@ func (r *Realm) applyChannelUpdate(p *channelPlan) {
 		r.emitPrivacyChange(ch, p, before)
 	}
 	if p.isDefault != nil {
-		ch.IsDefault = *p.isDefault
+		r.setDefaultChannel(ch, *p.isDefault)
 	}
 	if p.retention != nil && !sameRetention(ch.MessageRetentionDays, *p.retention) {
 		ch.MessageRetentionDays = *p.retention
@@ -369,7 +369,9 @@ func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 		if ch.IsArchived {
 			return BadRequest("Channel is already deactivated")
 		}
-		ch.IsDefault = false
+		if ch.IsDefault {
+			r.setDefaultChannel(ch, false)
+		}
 		r.setArchived(ch, true)
 		return nil
 	})

@@ -20,6 +20,7 @@ func (RealmUpdateDictEvent) isEventPayload()    {}
 func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
+func (DefaultStreamsEvent) isEventPayload()     {}
 func (DraftEvent) isEventPayload()              {}
 func (StreamCreateEvent) isEventPayload()       {}
 func (StreamDeleteEvent) isEventPayload()       {}

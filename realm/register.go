@@ -59,6 +59,7 @@ type RegisterResult struct {
 	*UserStatusState
 	*UserTopicState
 	*VideoCallsState
+	*DefaultStreamsState
 }
 
 // stateSection fills the register answer for one fetch_event_types entry.
@@ -75,6 +76,7 @@ var stateSections = []stateSection{
 		out.AlertWordsState = &AlertWordsState{AlertWords: []string{}}
 	}},
 	{"custom_profile_fields", fillCustomProfileFields},
+	{"default_streams", fillDefaultChannels},
 	{"drafts", fillDrafts},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}

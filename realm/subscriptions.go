@@ -225,6 +225,9 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	// their subscription events, as Zulip orders them.
 	for _, c := range created {
 		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.metadataAudience(c)...)
+		if c.IsDefault {
+			r.emitDefaultChannels()
+		}
 	}
 	for i, u := range p.targets {
 		r.emitSubscriptionsAdded(u, added[i])
