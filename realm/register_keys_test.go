@@ -57,6 +57,7 @@ func sortedStrings(s []string) []string {
 var wantSectionKeys = map[string][]string{
 	"alert_words":                  {"alert_words"},
 	"custom_profile_fields":        {"custom_profile_field_types", "custom_profile_fields"},
+	"default_streams":              {"realm_default_streams"},
 	"drafts":                       {"drafts"},
 	"message":                      {"max_message_id"},
 	"muted_topics":                 {"muted_topics"},
