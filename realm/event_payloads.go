@@ -21,6 +21,7 @@ func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
 func (DefaultStreamsEvent) isEventPayload()     {}
+func (MutedUsersEvent) isEventPayload()         {}
 func (DraftEvent) isEventPayload()              {}
 func (StreamCreateEvent) isEventPayload()       {}
 func (StreamDeleteEvent) isEventPayload()       {}

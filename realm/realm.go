@@ -82,6 +82,8 @@ type Realm struct {
 	drafts      map[int][]*storedDraft // each user's drafts, in creation order
 	nextDraftID int
 
+	mutedUsers map[int][]MutedUser // each user's muted users, in muting order
+
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic
 

@@ -86,9 +86,7 @@ var stateSections = []stateSection{
 			out.MutedTopicsState = &MutedTopicsState{MutedTopics: r.mutedTopicsList(me.ID)}
 		}
 	}},
-	{"muted_users", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.MutedUsersState = &MutedUsersState{MutedUsers: []MutedUser{}}
-	}},
+	{"muted_users", fillMutedUsers},
 	{"presence", fillPresence},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},

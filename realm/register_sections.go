@@ -62,9 +62,6 @@ type MutedUsersState struct {
 	MutedUsers []MutedUser `json:"muted_users"`
 }
 
-// MutedUser is a muted user; muting is not modelled yet.
-type MutedUser struct{}
-
 // RealmEmojiState is the realm_emoji section: custom emoji by ID.
 type RealmEmojiState struct {
 	RealmEmoji map[string]RealmEmoji `json:"realm_emoji"`

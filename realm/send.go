@@ -122,7 +122,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		}
 		r.storeMessage(m, conv, recipients, func(uid int) message.Flags {
 			flags := mentions.of(uid)
-			if uid == sender.ID && readBySender {
+			if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
 				flags |= message.Read
 			}
 			return flags
