@@ -22,6 +22,7 @@ func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
 func (DefaultStreamsEvent) isEventPayload()     {}
 func (MutedUsersEvent) isEventPayload()         {}
+func (AlertWordsEvent) isEventPayload()         {}
 func (DraftEvent) isEventPayload()              {}
 func (StreamCreateEvent) isEventPayload()       {}
 func (StreamDeleteEvent) isEventPayload()       {}

@@ -82,6 +82,7 @@ type mentionFlags struct {
 	mentioned map[int]bool
 	wildcard  map[int]bool // nil: nobody; allWildcard: everyone
 	all       bool
+	alerted   map[int]bool // users with an alert word in the content
 }
 
 func (f mentionFlags) of(userID int) message.Flags {
@@ -91,6 +92,9 @@ func (f mentionFlags) of(userID int) message.Flags {
 	}
 	if f.all || f.wildcard[userID] {
 		out |= message.WildcardMentioned
+	}
+	if f.alerted[userID] {
+		out |= message.HasAlertWord
 	}
 	return out
 }

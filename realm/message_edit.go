@@ -255,6 +255,9 @@ func (r *Realm) planContent(p *editPlan) error {
 	}
 	var err error
 	p.mentions, err = r.checkMentions(p.rendered, m.SenderID, p.oldChan, topicName, recipients)
+	var holders []int
+	r.messages.Holders(m.ID, func(uid int, _ message.Flags) { holders = append(holders, uid) })
+	p.mentions.alerted = r.alertedUsers(*p.content, holders)
 	return err
 }
 

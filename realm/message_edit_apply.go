@@ -114,10 +114,10 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 // last_edit_timestamp counts only content edits (Zulip 10.0).
 const lastMovedTimestampLevel = 365
 
-// recomputeMentionFlags sets the mention flags of every copy of m to
-// what the new content mentions.
+// recomputeMentionFlags sets the mention and alert-word flags of every
+// copy of m to what the new content mentions and contains.
 func (r *Realm) recomputeMentionFlags(m *message.Message, mentions mentionFlags) {
-	const mentionBits = message.Mentioned | message.WildcardMentioned
+	const mentionBits = message.Mentioned | message.WildcardMentioned | message.HasAlertWord
 	for uid := range r.users {
 		c, ok := r.messages.Copy(uid, m.ID)
 		if !ok {

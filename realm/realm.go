@@ -83,6 +83,7 @@ type Realm struct {
 	nextDraftID int
 
 	mutedUsers map[int][]MutedUser // each user's muted users, in muting order
+	alertWords map[int][]string    // each user's alert words, in the order added
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic

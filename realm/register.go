@@ -72,9 +72,7 @@ type stateSection struct {
 // stateSections lists every state section the realm can fetch, in the
 // order they are filled.
 var stateSections = []stateSection{
-	{"alert_words", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.AlertWordsState = &AlertWordsState{AlertWords: []string{}}
-	}},
+	{"alert_words", fillAlertWords},
 	{"custom_profile_fields", fillCustomProfileFields},
 	{"default_streams", fillDefaultChannels},
 	{"drafts", fillDrafts},

@@ -105,6 +105,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		if err != nil {
 			return err
 		}
+		mentions.alerted = r.alertedUsers(content, recipients, sender.ID)
 
 		// Everything is valid: store and deliver.
 		if kind == message.Direct {

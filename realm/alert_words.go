@@ -1,0 +1,101 @@
+package realm
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/user"
+)
+
+// AlertWordsEvent is an alert_words event: the user's whole list, sent
+// to the user only.
+type AlertWordsEvent struct {
+	AlertWords []string `json:"alert_words"`
+}
+
+// AlertWords answers GET /users/me/alert_words.
+func (a *Actor) AlertWords(ctx context.Context) (words []string, err error) {
+	err = a.read(func(me *user.User) error {
+		words = a.r.alertWordList(me.ID)
+		return nil
+	})
+	return words, err
+}
+
+// AddAlertWords answers POST /users/me/alert_words: words are trimmed,
+// empty ones dropped, and those the user has already (ignoring case)
+// skipped; the first spelling of a new word is kept. It returns the
+// user's words and tells the user's clients.
+func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []string, err error) {
+	r := a.r
+	err = a.write(func(me *user.User) error {
+		for i, w := range words {
+			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
+				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
+			}
+		}
+		have := r.alertWords[me.ID]
+		for _, w := range words {
+			w = strings.TrimSpace(w)
+			if w == "" || slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, w) }) {
+				continue
+			}
+			have = append(have, w)
+		}
+		if r.alertWords == nil {
+			r.alertWords = map[int][]string{}
+		}
+		r.alertWords[me.ID] = have
+		list = r.alertWordList(me.ID)
+		r.emit("alert_words", AlertWordsEvent{AlertWords: list}, me.ID)
+		return nil
+	})
+	return list, err
+}
+
+// RemoveAlertWords answers DELETE /users/me/alert_words: each word goes,
+// whatever its case; words the user does not have are ignored.
+func (a *Actor) RemoveAlertWords(ctx context.Context, words []string) (list []string, err error) {
+	r := a.r
+	err = a.write(func(me *user.User) error {
+		r.alertWords[me.ID] = slices.DeleteFunc(r.alertWords[me.ID], func(h string) bool {
+			return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(h, w) })
+		})
+		list = r.alertWordList(me.ID)
+		r.emit("alert_words", AlertWordsEvent{AlertWords: list}, me.ID)
+		return nil
+	})
+	return list, err
+}
+
+// alertWordList is a copy of the user's alert words, in the order added.
+func (r *Realm) alertWordList(userID int) []string {
+	return append([]string{}, r.alertWords[userID]...)
+}
+
+// alertedUsers are the users among userIDs and more with an alert word in
+// content (message.ContainsAlertWord): their copies get the
+// has_alert_word flag.
+func (r *Realm) alertedUsers(content string, userIDs []int, more ...int) map[int]bool {
+	var text []rune
+	out := map[int]bool{}
+	for _, id := range slices.Concat(userIDs, more) {
+		for _, w := range r.alertWords[id] {
+			if text == nil {
+				text = message.AlertText(content)
+			}
+			if message.ContainsAlertWord(text, w) {
+				out[id] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func fillAlertWords(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	out.AlertWordsState = &AlertWordsState{AlertWords: r.alertWordList(me.ID)}
+}
