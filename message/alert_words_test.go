@@ -18,7 +18,7 @@ func TestHasAlertWord(t *testing.T) {
 		{`say "release"`, "release", false}, // '"' may precede but not follow
 		{"*release*", "release", true},
 		{"`release`", "release", true},
-		{"```\nrelease\n```\n", "release", false}, // fenced code is left out
+		{"```\nrelease\n```\n", "release", false},         // fenced code is left out
 		{"~~~~\nrelease\n~~~\nrelease", "release", false}, // a shorter fence does not close it
 		{"```\ncode\n```\nrelease", "release", true},
 		{"two words here", "two words", true},
