@@ -95,6 +95,13 @@ type Realm struct {
 	mail  mailState
 	files uploadState // uploaded files, attachments, resumable uploads
 	calls callState   // video-call providers and users' tokens
+
+	// initial is the state New created, for Reset; snapshots counts the
+	// snapshots taken, to number them; msgOwner says which stored
+	// messages are shared with snapshots or forks (message_cow.go).
+	initial   *Snapshot
+	snapshots int
+	msgOwner  messageOwnership
 }
 
 // conversation is one direct-message conversation: a set of users.
@@ -155,6 +162,8 @@ func New(opts ...Option) *Realm {
 			u.CanCreateUsers, u.CanChangeUserEmails = true, true
 		}
 	}
+	r.initial = r.takeSnapshot()
+	r.initial.id, r.snapshots = 0, 0
 	return r
 }
 
