@@ -481,3 +481,60 @@ func TestForkIsIndependent(t *testing.T) {
 		t.Fatalf("after the fork's reset: fork %d messages, origin %d", fork.messages.Len(), r.messages.Len())
 	}
 }
+
+// TestForksRunConcurrently writes a realm and its fork at the same time
+// (sends, edits, reactions, flags) while the realm is snapshotted and
+// restored: the race detector checks that the shared messages, btree
+// nodes and copy blocks are only ever read by both.
+func TestForksRunConcurrently(t *testing.T) {
+	r, _ := newTestRealm(t)
+	msgID, _ := seedForSnapshots(t, r)
+	for range 300 { // several copy blocks
+		if _, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "filler"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := msgID + 3 // iago's fillers
+	fork := r.Fork()
+	snap := r.Snapshot()
+	done := make(chan error, 3)
+	work := func(x *Realm, tag string) {
+		for i := range 30 {
+			content := fmt.Sprintf("%s %d", tag, i)
+			if _, err := x.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: base + int64(i), Content: &content}); err != nil {
+				done <- err
+				return
+			}
+			if _, err := x.As(idIago).SendChannelMessage(bg, "Verona", "castle", content); err != nil {
+				done <- err
+				return
+			}
+			if _, err := x.As(idHamlet).UpdateMessageFlags(bg, FlagsRequest{Messages: []int64{base + int64(i)}, Op: "add", Flag: "starred"}); err != nil {
+				done <- err
+				return
+			}
+			_ = x.As(idOthello).AddReaction(bg, ReactionRequest{MessageID: base + int64(i), EmojiName: str("smile")})
+		}
+		done <- nil
+	}
+	go work(r, "origin")
+	go work(fork, "fork")
+	go func() {
+		for range 10 {
+			if err := r.Restore(snap); err != nil {
+				done <- err
+				return
+			}
+			_ = r.Snapshot()
+		}
+		done <- nil
+	}()
+	for range 3 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m, _ := fork.messages.Message(base + 29); m.Content != "fork 29" {
+		t.Fatalf("fork's last edit: %q", m.Content)
+	}
+}
