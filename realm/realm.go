@@ -157,11 +157,7 @@ func New(opts ...Option) *Realm {
 	if o.Settings != nil {
 		o.Settings(&r.settings)
 	}
-	for _, email := range o.AccountManagers {
-		if u := r.userByEmail(email); u != nil && !u.IsSystemBot {
-			u.CanCreateUsers, u.CanChangeUserEmails = true, true
-		}
-	}
+	r.applyAccountManagers()
 	r.initial = r.takeSnapshot()
 	r.initial.id, r.snapshots = 0, 0
 	return r
