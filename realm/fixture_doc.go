@@ -107,13 +107,13 @@ type FixtureChannel struct {
 	InviteOnly  bool   `json:"invite_only,omitempty"`
 	// HistoryPublicToSubscribers defaults to true for public channels and
 	// false for private ones.
-	HistoryPublicToSubscribers *bool `json:"history_public_to_subscribers,omitempty"`
-	IsWebPublic                bool  `json:"is_web_public,omitempty"`
-	IsArchived                 bool  `json:"is_archived,omitempty"`
-	IsDefault                  bool  `json:"is_default_stream,omitempty"`
-	CreatorID                  int   `json:"creator_id,omitempty"`
-	DateCreated                int64 `json:"date_created,omitempty"`
-	MessageRetentionDays       *int  `json:"message_retention_days,omitempty"`
+	HistoryPublicToSubscribers *bool  `json:"history_public_to_subscribers,omitempty"`
+	IsWebPublic                bool   `json:"is_web_public,omitempty"`
+	IsArchived                 bool   `json:"is_archived,omitempty"`
+	IsDefault                  bool   `json:"is_default_stream,omitempty"`
+	CreatorID                  int    `json:"creator_id,omitempty"`
+	DateCreated                int64  `json:"date_created,omitempty"`
+	MessageRetentionDays       *int   `json:"message_retention_days,omitempty"`
 	TopicsPolicy               string `json:"topics_policy,omitempty"`
 	// CanSendMessageGroup is the group allowed to post; absent,
 	// role:everyone.

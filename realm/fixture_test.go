@@ -184,7 +184,12 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 		{name: "unknown nested field", change: func(d map[string]any) { item(d, "users", 0)["is_admin"] = true },
 			want: `fixture: not a valid fixture document: json: unknown field "is_admin"`},
 		{name: "format", change: func(d map[string]any) { d["minizulip_fixture"] = 2 }, want: "fixture: minizulip_fixture: format 2, want 1"},
-		{name: "no users", change: func(d map[string]any) { d["users"] = []any{}; d["groups"] = nil; d["subscriptions"] = nil; d["messages"] = nil },
+		{name: "no users", change: func(d map[string]any) {
+			d["users"] = []any{}
+			d["groups"] = nil
+			d["subscriptions"] = nil
+			d["messages"] = nil
+		},
 			want: "fixture: users: a realm needs at least one user"},
 		{name: "duplicate user ID", change: func(d map[string]any) { item(d, "users", 1)["id"] = 1 },
 			want: "fixture: users[1].id: duplicate user ID 1"},
