@@ -75,6 +75,7 @@ func (s *Server) controlRoutes() []controlRoute {
 		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, s.restoreSnapshot},
 		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, s.deleteSnapshot},
 		{"POST", "/minizulip/reset", nil, s.resetRealm},
+		{"GET", "/minizulip/dump", nil, s.getDump},
 	}
 }
 
@@ -152,6 +153,10 @@ func controlDispatch(routes []controlRoute) http.HandlerFunc {
 		result, err := rt.h(req, p)
 		if err != nil {
 			writeError(w, err)
+			return
+		}
+		if doc, ok := result.(rawJSON); ok {
+			writeRaw(w, doc)
 			return
 		}
 		writeSuccess(w, result, nil)
