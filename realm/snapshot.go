@@ -36,9 +36,12 @@ var ErrForeignSnapshot = errors.New("realm: the snapshot was taken from another 
 // linkifiers, uploads' metadata, id counters…) for Restore. Event queues
 // are not part of it.
 func (r *Realm) Snapshot() *Snapshot {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.takeSnapshot()
+	var s *Snapshot
+	_ = r.update(func() error {
+		s = r.takeSnapshot()
+		return nil
+	})
+	return s
 }
 
 // takeSnapshot is Snapshot under the write lock.
@@ -60,18 +63,19 @@ func (r *Realm) Restore(s *Snapshot) error {
 	if s == nil || s.owner != r {
 		return ErrForeignSnapshot
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.restoreLocked(s)
-	return nil
+	return r.update(func() error {
+		r.restoreLocked(s)
+		return nil
+	})
 }
 
 // Reset puts the realm back in the state New created: the seeded realm,
 // with the same API keys. Event queues are dropped as by Restore.
 func (r *Realm) Reset() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.restoreLocked(r.initial)
+	_ = r.update(func() error {
+		r.restoreLocked(r.initial)
+		return nil
+	})
 }
 
 // restoreLocked copies s into r; the caller holds r's write lock.
@@ -98,10 +102,11 @@ func (r *Realm) ForkOn(clock Clock) *Realm {
 	o.Clock = clock
 	f := &Realm{opts: o, clock: clock, renderer: r.renderer, createdAt: r.createdAt,
 		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	f.copyStateFrom(r)
-	f.msgOwner.shareAll(f.nextMessageID)
-	r.msgOwner.shareAll(r.nextMessageID)
+	_ = r.update(func() error {
+		f.copyStateFrom(r)
+		f.msgOwner.shareAll(f.nextMessageID)
+		r.msgOwner.shareAll(r.nextMessageID)
+		return nil
+	})
 	return f
 }
