@@ -15,8 +15,8 @@ import (
 )
 
 // ControlPrefix is the path prefix of the test-control API: the clock,
-// injected faults, queue expiry, the request log and the record of
-// unsupported requests. It is never below Zulip's own paths.
+// injected faults, queue expiry, the request log, the record of
+// unsupported requests, snapshots, reset and the fixture dump. It is never below Zulip's own paths.
 const ControlPrefix = "/minizulip/"
 
 // testControl is the state of the test-control layer of a Server.
@@ -30,6 +30,7 @@ type testControl struct {
 	faults      faultTable
 	requests    requestLog
 	unsupported unsupportedLog
+	snapshots   snapshotTable
 }
 
 // WithTestControl serves the test-control API under /minizulip/ (on) or
@@ -70,6 +71,11 @@ func (s *Server) controlRoutes() []controlRoute {
 		{"DELETE", "/minizulip/unsupported", nil, s.clearUnsupported},
 		{"GET", "/minizulip/requests", nil, s.listRequests},
 		{"DELETE", "/minizulip/requests", nil, s.clearRequests},
+		{"POST", "/minizulip/snapshots", nil, s.postSnapshot},
+		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, s.restoreSnapshot},
+		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, s.deleteSnapshot},
+		{"POST", "/minizulip/reset", nil, s.resetRealm},
+		{"GET", "/minizulip/dump", nil, s.getDump},
 	}
 }
 
@@ -147,6 +153,10 @@ func controlDispatch(routes []controlRoute) http.HandlerFunc {
 		result, err := rt.h(req, p)
 		if err != nil {
 			writeError(w, err)
+			return
+		}
+		if doc, ok := result.(rawJSON); ok {
+			writeRaw(w, doc)
 			return
 		}
 		writeSuccess(w, result, nil)

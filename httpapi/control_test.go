@@ -227,8 +227,8 @@ func TestControlAPIIsOnForDevServersOnly(t *testing.T) {
 
 func TestControlUnknownEndpointMethodAndHost(t *testing.T) {
 	e := newCtlEnv(t)
-	status, body := e.ctl("GET", "/minizulip/snapshots", nil)
-	e.fail(status, body, 404, "BAD_REQUEST", "No test-control endpoint /minizulip/snapshots")
+	status, body := e.ctl("GET", "/minizulip/nothing", nil)
+	e.fail(status, body, 404, "BAD_REQUEST", "No test-control endpoint /minizulip/nothing")
 	status, body = e.ctl("PUT", "/minizulip/clock", nil)
 	if status != 405 || body["msg"] != "Method Not Allowed" {
 		t.Fatalf("PUT clock: %d %v", status, body)

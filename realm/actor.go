@@ -103,7 +103,7 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 // user (seeding, test set-up, server-wide answers). Nothing else locks
 // r.mu. Lock order: the realm's mutex, then the event hub's (emitting
 // under a mutation, registering a queue), then a message event's variant
-// mutex; GET /events takes the hub's mutex alone, so long polls never
+// mutex (or, restoring or forking, a snapshot's mutex); GET /events takes the hub's mutex alone, so long polls never
 // hold the realm. No lock is held while calling out (listeners, caller
 // callbacks other than the settings editors documented as such).
 

@@ -51,3 +51,28 @@ func (r *Realm) UserEmail(userID int) (email string, ok bool) {
 	})
 	return email, ok
 }
+
+// LoginEmail is an account to log in with, for banners and examples: the
+// active human administrator (owners included) with the lowest ID, else
+// the active human with the lowest ID; empty when there is none.
+func (r *Realm) LoginEmail() string {
+	var admin, human string
+	_ = r.view(func() error {
+		for _, u := range r.sortedUsers() {
+			if !u.IsActive || u.IsBot() || u.IsSystemBot {
+				continue
+			}
+			if human == "" {
+				human = u.DeliveryEmail
+			}
+			if admin == "" && u.Role.IsAdmin() {
+				admin = u.DeliveryEmail
+			}
+		}
+		return nil
+	})
+	if admin != "" {
+		return admin
+	}
+	return human
+}

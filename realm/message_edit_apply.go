@@ -13,6 +13,7 @@ import (
 // holds the write lock; p was validated by planEdit.
 func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 	now := r.clock.Now().Unix()
+	r.ownEditTargets(p)
 	m := p.target
 	ev := UpdateMessageEvent{UserID: me.ID, EditTimestamp: now, MessageID: m.ID}
 	if p.oldChan != nil {

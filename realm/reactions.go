@@ -80,6 +80,7 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 		} else if err := r.checkEmoji(name, code, typ); err != nil {
 			return err
 		}
+		m = r.ownMessage(m)
 		if !r.messages.HasCopy(me.ID, m.ID) {
 			r.messages.Deliver(me.ID, m, historicalFlags)
 		}
@@ -129,6 +130,7 @@ func (a *Actor) RemoveReaction(ctx context.Context, req ReactionRequest) error {
 			return &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist.", Status: statusBadRequest}
 		}
 		re := m.Reactions[i]
+		m = r.ownMessage(m)
 		m.Reactions = slices.Delete(m.Reactions, i, i+1)
 		r.emitReaction(me, m, re, "remove")
 		return nil

@@ -101,6 +101,13 @@ type Realm struct {
 	mail  mailState
 	files uploadState // uploaded files, attachments, resumable uploads
 	calls callState   // video-call providers and users' tokens
+
+	// initial is the state New created, for Reset; snapshots counts the
+	// snapshots taken, to number them; msgOwner says which stored
+	// messages are shared with snapshots or forks (message_cow.go).
+	initial   *Snapshot
+	snapshots int
+	msgOwner  messageOwnership
 }
 
 // conversation is one direct-message conversation: a set of users.
@@ -156,14 +163,12 @@ func New(opts ...Option) *Realm {
 	if o.Settings != nil {
 		o.Settings(&r.settings)
 	}
-	for _, email := range o.AccountManagers {
-		if u := r.userByEmail(email); u != nil && !u.IsSystemBot {
-			u.CanCreateUsers, u.CanChangeUserEmails = true, true
-		}
-	}
+	r.applyAccountManagers()
 	if o.Seed == SeedDev && o.SeedMessages > 0 {
 		r.seedMessages(o.SeedMessages)
 	}
+	r.initial = r.takeSnapshot()
+	r.initial.id, r.snapshots = 0, 0
 	return r
 }
 

@@ -63,6 +63,8 @@ type config struct {
 	calls           []callFlag
 	// messages is how many messages the dev realm starts with.
 	messages int
+	// fixture is a fixture document to serve instead of a seeded realm.
+	fixture string
 }
 
 // callFlag is one fake video-call provider of -calls: a provider name
@@ -112,6 +114,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.messages < 0 {
 		return c, fmt.Errorf("-messages must not be negative, not %d", c.messages)
 	}
+	if c.fixture != "" && c.seed != "dev" {
+		return c, errors.New("-fixture and -seed exclude each other: the fixture says what the realm holds")
+	}
 	return c, nil
 }
 
@@ -128,9 +133,10 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
-	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests)")
+	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests, snapshots, reset, dump)")
 	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
 	fs.IntVar(&c.messages, "messages", 100, "messages the dev realm starts with, all read, as on a Zulip dev server (0: none)")
+	fs.StringVar(&c.fixture, "fixture", "", "serve the realm of this fixture document (GET /minizulip/dump writes one) instead of a seeded realm")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
 	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
 		func(v string) error {
@@ -157,6 +163,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	c, err := parseFlags(args, stdout)
 	if err != nil {
 		return err
+	}
+	var fixture []byte
+	if c.fixture != "" {
+		if fixture, err = os.ReadFile(c.fixture); err != nil {
+			return fmt.Errorf("-fixture: %w", err)
+		}
 	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -186,7 +198,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	for _, cf := range c.calls {
 		opts = append(opts, realm.WithCallProvider(realm.NewFakeCallProvider(cf.provider, cf.baseURL)))
 	}
-	r := realm.New(opts...)
+	r, err := newRealm(fixture, opts)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("-fixture %s: %w", c.fixture, err)
+	}
 	for _, email := range c.accountManagers {
 		if _, ok := r.UserIDByEmail(email); !ok {
 			ln.Close()
@@ -200,6 +216,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		}
 	}
 	account := "iago@zulip.com"
+	if fixture != nil {
+		account = r.LoginEmail()
+	}
 	if c.seed == "empty" {
 		// An organization needs someone to run it: one owner.
 		if _, err := r.AddUser(realm.NewUser{Email: emptyRealmOwner, FullName: "Owner", Role: user.RoleOwner}); err != nil {
@@ -255,6 +274,15 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		return err
 	}
 	return nil
+}
+
+// newRealm loads the fixture document, or creates a seeded realm when
+// there is none.
+func newRealm(fixture []byte, opts []realm.Option) (*realm.Realm, error) {
+	if fixture == nil {
+		return realm.New(opts...), nil
+	}
+	return realm.Load(fixture, opts...)
 }
 
 // isLoopback reports whether a listener's address is a loopback one.

@@ -395,6 +395,17 @@ func (h *Hub[C, E]) Expire(queueID string) bool {
 	return q != nil
 }
 
+// DropAll drops every queue at once, as Expire drops one: waiting polls
+// complete with their queues' events, and the next poll of each gets
+// ErrNoQueue.
+func (h *Hub[C, E]) DropAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, q := range h.queues {
+		h.drop(q)
+	}
+}
+
 // Len is the number of live queues, without collecting idle ones first.
 func (h *Hub[C, E]) Len() int {
 	h.mu.Lock()

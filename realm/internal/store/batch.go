@@ -131,6 +131,7 @@ func (l *userMessages) DeleteSorted(ids []int64) []int64 {
 			}
 			continue
 		}
+		b = l.own(bi)
 		kept := b[:0]
 		for _, um := range b {
 			for i < len(ids) && ids[i] < um.id {
@@ -148,6 +149,7 @@ func (l *userMessages) DeleteSorted(ids []int64) []int64 {
 		if len(kept) == 0 {
 			l.blocks = slices.Delete(l.blocks, bi, bi+1)
 			l.lastID = slices.Delete(l.lastID, bi, bi+1)
+			l.blockDeleted(bi)
 			continue
 		}
 		l.blocks[bi] = kept

@@ -29,6 +29,9 @@ type userMessages struct {
 	blocks [][]userMessage // each sorted and non-empty; blocks ordered by ID
 	lastID []int64         // lastID[i] is the highest ID of blocks[i]
 	n      int
+	// shared[i] marks blocks[i] as shared with a clone, to be copied
+	// before it is written (own, in clone.go); nil when never cloned.
+	shared []bool
 }
 
 // Len is the number of entries.
@@ -58,7 +61,7 @@ func (l *userMessages) Put(um userMessage) {
 		last := l.blocks[nb-1]
 		if last[len(last)-1].id < um.id {
 			if len(last) < blockSize {
-				l.blocks[nb-1] = append(last, um)
+				l.blocks[nb-1] = append(l.own(nb-1), um)
 				l.lastID[nb-1] = um.id
 			} else {
 				l.newBlock(len(l.blocks), um)
@@ -72,7 +75,7 @@ func (l *userMessages) Put(um userMessage) {
 		return
 	}
 	bi := l.blockFor(um.id)
-	b := l.blocks[bi]
+	b := l.own(bi)
 	j := sort.Search(len(b), func(j int) bool { return b[j].id >= um.id })
 	if j < len(b) && b[j].id == um.id {
 		b[j] = um
@@ -91,6 +94,7 @@ func (l *userMessages) Put(um userMessage) {
 		l.lastID[bi] = b[half-1].id
 		l.blocks = slices.Insert(l.blocks, bi+1, right)
 		l.lastID = slices.Insert(l.lastID, bi+1, right[len(right)-1].id)
+		l.blockInserted(bi + 1)
 	}
 }
 
@@ -100,6 +104,7 @@ func (l *userMessages) newBlock(i int, um userMessage) {
 	b[0] = um
 	l.blocks = slices.Insert(l.blocks, i, b)
 	l.lastID = slices.Insert(l.lastID, i, um.id)
+	l.blockInserted(i)
 }
 
 // Get returns the entry with this ID.
@@ -126,11 +131,13 @@ func (l *userMessages) Delete(id int64) bool {
 	if j == len(b) || b[j].id != id {
 		return false
 	}
+	b = l.own(bi)
 	b = append(b[:j], b[j+1:]...)
 	l.n--
 	if len(b) == 0 {
 		l.blocks = slices.Delete(l.blocks, bi, bi+1)
 		l.lastID = slices.Delete(l.lastID, bi, bi+1)
+		l.blockDeleted(bi)
 	} else {
 		l.blocks[bi] = b
 		l.lastID[bi] = b[len(b)-1].id
@@ -186,7 +193,7 @@ func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
 		b := l.blocks[bi]
 		j += sort.Search(len(b)-j, func(k int) bool { return b[j+k].id >= id })
 		if j < len(b) && b[j].id == id {
-			fn(&b[j])
+			fn(&l.own(bi)[j])
 		}
 	}
 }
@@ -199,6 +206,7 @@ func (l *userMessages) removeSorted(ids []int64) int {
 	removed, kept, i := 0, 0, 0
 	for bi, b := range l.blocks {
 		if i < len(ids) && ids[i] <= l.lastID[bi] {
+			b = l.own(bi)
 			w := 0
 			for _, um := range b {
 				for i < len(ids) && ids[i] < um.id {
@@ -217,11 +225,17 @@ func (l *userMessages) removeSorted(ids []int64) int {
 		}
 		if len(b) > 0 {
 			l.blocks[kept], l.lastID[kept] = b, b[len(b)-1].id
+			if l.shared != nil {
+				l.shared[kept] = l.shared[bi]
+			}
 			kept++
 		}
 	}
 	clear(l.blocks[kept:])
 	l.blocks, l.lastID = l.blocks[:kept], l.lastID[:kept]
+	if l.shared != nil {
+		l.shared = l.shared[:kept]
+	}
 	l.n -= removed
 	return removed
 }

@@ -1,0 +1,195 @@
+package realm
+
+// This file holds the fixture document: one JSON object describing a
+// realm, written by Realm.Dump and read by Load.
+//
+// What it holds: realm settings; users (bots and system bots included,
+// with role, owner, time zone, join date, API key and the personal
+// settings that differ from the defaults); user groups (system groups come
+// with every realm and are not listed); channels with their settings;
+// subscriptions with their properties; linkifiers; custom emoji (image
+// bytes included); messages with their reactions and, for each user
+// holding a copy, that copy's flags.
+//
+// What it leaves out: rendered HTML (Load renders each message's Markdown
+// again, as a send does), edit history (edit and move timestamps are
+// kept), passwords, avatars, custom profile fields and values, presence,
+// user statuses, saved snippets, users' topic policies, uploads, the mail
+// outbox and event queues.
+//
+// Absent fields take the value a new realm gives them, so a hand-written
+// fixture names only what matters to it; unknown fields are refused.
+
+// FixtureFormat is the format version of fixture documents, their
+// "minizulip_fixture" field.
+const FixtureFormat = 1
+
+// Fixture is a realm as a JSON document.
+type Fixture struct {
+	Format        int                   `json:"minizulip_fixture"`
+	Settings      FixtureSettings       `json:"settings"`
+	Users         []FixtureUser         `json:"users"`
+	Groups        []FixtureGroup        `json:"groups,omitempty"`
+	Channels      []FixtureChannel      `json:"channels,omitempty"`
+	Subscriptions []FixtureSubscription `json:"subscriptions,omitempty"`
+	Linkifiers    []FixtureLinkifier    `json:"linkifiers,omitempty"`
+	CustomEmoji   []FixtureEmoji        `json:"custom_emoji,omitempty"`
+	Messages      []FixtureMessage      `json:"messages,omitempty"`
+}
+
+// FixtureSettings are the realm settings of a fixture, by their API
+// names; time limits are seconds, null for none.
+type FixtureSettings struct {
+	Name                                   string `json:"name"`
+	Description                            string `json:"description"`
+	EmailAddressVisibility                 int    `json:"email_address_visibility"`
+	AllowMessageEditing                    bool   `json:"allow_message_editing"`
+	MessageContentEditLimitSeconds         *int   `json:"message_content_edit_limit_seconds"`
+	MoveMessagesWithinStreamLimitSeconds   *int   `json:"move_messages_within_stream_limit_seconds"`
+	MoveMessagesBetweenStreamsLimitSeconds *int   `json:"move_messages_between_streams_limit_seconds"`
+	MessageContentDeleteLimitSeconds       *int   `json:"message_content_delete_limit_seconds"`
+	MandatoryTopics                        bool   `json:"mandatory_topics"`
+	EmptyTopicDisplayName                  string `json:"empty_topic_display_name"`
+	DefaultLanguage                        string `json:"default_language"`
+	EnableSpectatorAccess                  bool   `json:"enable_spectator_access"`
+	EnableReadReceipts                     bool   `json:"enable_read_receipts"`
+	// GroupSettings are the realm's permission settings (e.g.
+	// "can_create_groups"): a group ID or {"direct_members",
+	// "direct_subgroups"}.
+	GroupSettings map[string]GroupSetting `json:"group_settings"`
+}
+
+// FixtureUser is an account.
+type FixtureUser struct {
+	ID       int    `json:"id"`
+	Email    string `json:"email"`
+	FullName string `json:"full_name"`
+	// Role is Zulip's role number: 100 owner, 200 administrator, 300
+	// moderator, 400 member (the default), 600 guest.
+	Role int `json:"role,omitempty"`
+	// BotType is Zulip's bot type (1 generic, 2 incoming webhook, 3
+	// outgoing webhook, 4 embedded); absent for humans.
+	BotType     int    `json:"bot_type,omitempty"`
+	BotOwnerID  int    `json:"bot_owner_id,omitempty"`
+	IsSystemBot bool   `json:"is_system_bot,omitempty"`
+	Deactivated bool   `json:"deactivated,omitempty"`
+	Timezone    string `json:"timezone,omitempty"`
+	DateJoined  int64  `json:"date_joined,omitempty"`
+	// APIKey is the account's API key; absent, the realm makes one as for
+	// a new account (see WithAPIKeys and WithAPIKeySeed).
+	APIKey string `json:"api_key,omitempty"`
+	// Settings are personal settings by API name (PATCH /settings), those
+	// absent at their defaults.
+	Settings map[string]any `json:"settings,omitempty"`
+}
+
+// FixtureGroup is a user group (not a system group).
+type FixtureGroup struct {
+	ID          int    `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Members     []int  `json:"members"`
+	Subgroups   []int  `json:"subgroups,omitempty"`
+	Deactivated bool   `json:"deactivated,omitempty"`
+	CreatorID   int    `json:"creator_id,omitempty"`
+	DateCreated int64  `json:"date_created,omitempty"`
+	// Settings are the group's permission settings by API name (e.g.
+	// "can_join_group"): group IDs; absent ones have a new group's
+	// defaults.
+	Settings map[string]int `json:"settings,omitempty"`
+}
+
+// FixtureChannel is a channel.
+type FixtureChannel struct {
+	ID          int    `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	InviteOnly  bool   `json:"invite_only,omitempty"`
+	// HistoryPublicToSubscribers defaults to true for public channels and
+	// false for private ones.
+	HistoryPublicToSubscribers *bool  `json:"history_public_to_subscribers,omitempty"`
+	IsWebPublic                bool   `json:"is_web_public,omitempty"`
+	IsArchived                 bool   `json:"is_archived,omitempty"`
+	IsDefault                  bool   `json:"is_default_stream,omitempty"`
+	CreatorID                  int    `json:"creator_id,omitempty"`
+	DateCreated                int64  `json:"date_created,omitempty"`
+	MessageRetentionDays       *int   `json:"message_retention_days,omitempty"`
+	TopicsPolicy               string `json:"topics_policy,omitempty"`
+	// CanSendMessageGroup is the group allowed to post; absent,
+	// role:everyone.
+	CanSendMessageGroup int `json:"can_send_message_group,omitempty"`
+	// Permissions are the channel's other group settings by API name;
+	// absent ones have Zulip's defaults.
+	Permissions map[string]GroupSetting `json:"permissions,omitempty"`
+}
+
+// FixtureSubscription is a user's subscription to a channel.
+type FixtureSubscription struct {
+	UserID    int `json:"user_id"`
+	ChannelID int `json:"channel_id"`
+	// Inactive keeps the properties of a user who unsubscribed.
+	Inactive bool   `json:"inactive,omitempty"`
+	Color    string `json:"color,omitempty"`
+	IsMuted  bool   `json:"is_muted,omitempty"`
+	PinToTop bool   `json:"pin_to_top,omitempty"`
+	// Notification overrides; absent ones follow the user's defaults.
+	DesktopNotifications   *bool `json:"desktop_notifications,omitempty"`
+	AudibleNotifications   *bool `json:"audible_notifications,omitempty"`
+	PushNotifications      *bool `json:"push_notifications,omitempty"`
+	EmailNotifications     *bool `json:"email_notifications,omitempty"`
+	WildcardMentionsNotify *bool `json:"wildcard_mentions_notify,omitempty"`
+}
+
+// FixtureLinkifier is a linkifier, in the order linkifiers apply.
+type FixtureLinkifier struct {
+	ID                      int      `json:"id"`
+	Pattern                 string   `json:"pattern"`
+	URLTemplate             string   `json:"url_template"`
+	ExampleInput            *string  `json:"example_input,omitempty"`
+	ReverseTemplate         *string  `json:"reverse_template,omitempty"`
+	AlternativeURLTemplates []string `json:"alternative_url_templates,omitempty"`
+}
+
+// FixtureEmoji is a custom emoji.
+type FixtureEmoji struct {
+	ID          int    `json:"id"`
+	Name        string `json:"name"`
+	AuthorID    int    `json:"author_id"`
+	Deactivated bool   `json:"deactivated,omitempty"`
+	// FileName is the image's name below the emoji path: the ID and an
+	// extension (absent: "<id>.png").
+	FileName string `json:"file_name,omitempty"`
+	// Image is the image's bytes (base64 in JSON), checked as an upload
+	// is; absent, the emoji has no image to serve.
+	Image []byte `json:"image,omitempty"`
+}
+
+// FixtureMessage is a message: to a channel and topic, or (To set) a
+// direct message.
+type FixtureMessage struct {
+	ID        int64  `json:"id"`
+	SenderID  int    `json:"sender_id"`
+	ChannelID int    `json:"channel_id,omitempty"`
+	Topic     string `json:"topic,omitempty"`
+	// To are the other participants of a direct message (the sender
+	// alone for a message to oneself).
+	To      []int  `json:"to,omitempty"`
+	Content string `json:"content"`
+	// Timestamp is when it was sent, in Unix seconds.
+	Timestamp          int64             `json:"timestamp"`
+	Client             string            `json:"client,omitempty"`
+	LastEditTimestamp  int64             `json:"last_edit_timestamp,omitempty"`
+	LastMovedTimestamp int64             `json:"last_moved_timestamp,omitempty"`
+	Reactions          []FixtureReaction `json:"reactions,omitempty"`
+	// Flags lists, for each user holding a copy of the message, that
+	// copy's flags ("read", "starred", …).
+	Flags map[int][]string `json:"flags"`
+}
+
+// FixtureReaction is one user's reaction to a message.
+type FixtureReaction struct {
+	UserID       int    `json:"user_id"`
+	EmojiName    string `json:"emoji_name"`
+	EmojiCode    string `json:"emoji_code"`
+	ReactionType string `json:"reaction_type"`
+}

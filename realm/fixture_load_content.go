@@ -1,0 +1,315 @@
+package realm
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
+
+// This file loads a fixture's channels, subscriptions, linkifiers, custom
+// emoji and messages (see fixture_load.go for the rest).
+
+func (r *Realm) loadChannels(f *Fixture) error {
+	everyone := r.groupByName[group.Everyone].ID
+	ids := []int{}
+	for i, fc := range f.Channels {
+		at := fmt.Sprintf("channels[%d]", i)
+		if fc.ID <= 0 || r.channels[fc.ID] != nil {
+			return badItem(at+".id", "%s channel ID %d", invalidOrDuplicate(fc.ID <= 0), fc.ID)
+		}
+		name := strings.TrimSpace(fc.Name)
+		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
+			return badItem(at+".name", "%s", reason(err))
+		}
+		if r.channelsByName[channelKey(name)] != nil {
+			return badItem(at+".name", "duplicate channel name %q", fc.Name)
+		}
+		history := !fc.InviteOnly
+		if fc.HistoryPublicToSubscribers != nil {
+			history = *fc.HistoryPublicToSubscribers
+		}
+		if !fc.InviteOnly && !history {
+			return badItem(at+".history_public_to_subscribers", "a public channel's history is public")
+		}
+		if fc.CreatorID != 0 && r.users[fc.CreatorID] == nil {
+			return badItem(at+".creator_id", "no user %d", fc.CreatorID)
+		}
+		if fc.TopicsPolicy != "" && !slices.Contains(topicsPolicies, fc.TopicsPolicy) {
+			return badItem(at+".topics_policy", "unknown policy %q", fc.TopicsPolicy)
+		}
+		if d := fc.MessageRetentionDays; d != nil && *d != -1 && *d <= 0 {
+			return badItem(at+".message_retention_days", "%d is neither -1 (unlimited) nor a positive number of days", *d)
+		}
+		sendGroup := everyone
+		if fc.CanSendMessageGroup != 0 {
+			if r.groups[fc.CanSendMessageGroup] == nil {
+				return badItem(at+".can_send_message_group", "no group %d", fc.CanSendMessageGroup)
+			}
+			sendGroup = fc.CanSendMessageGroup
+		}
+		var perms map[string]GroupSetting
+		for _, name := range slices.Sorted(maps.Keys(fc.Permissions)) {
+			i := slices.IndexFunc(channelGroupSettings, func(rule channelSettingRule) bool { return rule.name == name })
+			if i < 0 || name == "can_send_message_group" {
+				return badItem(at+".permissions."+name, "unknown channel permission (can_send_message_group has its own field)")
+			}
+			v := fc.Permissions[name]
+			if err := r.checkFixtureGroupSetting(at+".permissions."+name, v); err != nil {
+				return err
+			}
+			if perms == nil {
+				perms = map[string]GroupSetting{}
+			}
+			perms[name] = v.clone()
+		}
+		r.nextChannelID = fc.ID
+		c := r.addChannel(name, fc.Description, fc.InviteOnly, history, fc.CreatorID)
+		c.IsWebPublic, c.IsArchived, c.IsDefault = fc.IsWebPublic, fc.IsArchived, fc.IsDefault
+		if fc.DateCreated != 0 {
+			c.DateCreated = fc.DateCreated
+		}
+		c.MessageRetentionDays = cloneIntPtr(fc.MessageRetentionDays)
+		c.TopicsPolicy, c.CanSendMessageGroup, c.Permissions = fc.TopicsPolicy, sendGroup, perms
+		ids = append(ids, fc.ID)
+	}
+	r.nextChannelID = nextAfter(1, ids...)
+	return nil
+}
+
+func (r *Realm) loadSubscriptions(f *Fixture) error {
+	for i, fs := range f.Subscriptions {
+		at := fmt.Sprintf("subscriptions[%d]", i)
+		if r.users[fs.UserID] == nil {
+			return badItem(at+".user_id", "no user %d", fs.UserID)
+		}
+		if r.channels[fs.ChannelID] == nil {
+			return badItem(at+".channel_id", "no channel %d", fs.ChannelID)
+		}
+		if r.subs[fs.ChannelID][fs.UserID] != nil {
+			return badItem(at, "duplicate subscription of user %d to channel %d", fs.UserID, fs.ChannelID)
+		}
+		if fs.Color != "" && !colorPattern.MatchString(fs.Color) {
+			return badItem(at+".color", "%q is not a hex color code", fs.Color)
+		}
+		r.subscribe(fs.ChannelID, fs.UserID)
+		s := r.subs[fs.ChannelID][fs.UserID]
+		if fs.Color != "" {
+			s.Color = fs.Color
+		}
+		s.Active, s.IsMuted, s.PinToTop = !fs.Inactive, fs.IsMuted, fs.PinToTop
+		s.DesktopNotifications, s.AudibleNotifications = cloneBoolPtr(fs.DesktopNotifications), cloneBoolPtr(fs.AudibleNotifications)
+		s.PushNotifications, s.EmailNotifications = cloneBoolPtr(fs.PushNotifications), cloneBoolPtr(fs.EmailNotifications)
+		s.WildcardMentionsNotify = cloneBoolPtr(fs.WildcardMentionsNotify)
+	}
+	return nil
+}
+
+func (r *Realm) loadLinkifiers(f *Fixture) error {
+	ids := []int{}
+	for i, fl := range f.Linkifiers {
+		at := fmt.Sprintf("linkifiers[%d]", i)
+		if fl.ID <= 0 || slices.Contains(ids, fl.ID) {
+			return badItem(at+".id", "%s linkifier ID %d", invalidOrDuplicate(fl.ID <= 0), fl.ID)
+		}
+		l, err := linkifier.New(fl.ID, linkifier.Spec{Pattern: fl.Pattern, URLTemplate: fl.URLTemplate,
+			ExampleInput: fl.ExampleInput, ReverseTemplate: fl.ReverseTemplate,
+			AlternativeURLTemplates: slices.Clone(fl.AlternativeURLTemplates)})
+		if err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		r.linkifiers = append(r.linkifiers, l)
+		ids = append(ids, fl.ID)
+	}
+	r.nextLinkifierID = nextAfter(1, ids...)
+	return nil
+}
+
+func (r *Realm) loadEmoji(f *Fixture) error {
+	for i, fe := range f.CustomEmoji {
+		at := fmt.Sprintf("custom_emoji[%d]", i)
+		id := strconv.Itoa(fe.ID)
+		if fe.ID <= 0 || r.realmEmojiByID(id) != nil {
+			return badItem(at+".id", "%s emoji ID %d", invalidOrDuplicate(fe.ID <= 0), fe.ID)
+		}
+		name := emoji.NormalizeCustomName(fe.Name)
+		if msg := emoji.CheckCustomName(name); msg != "" || name != fe.Name {
+			return badItem(at+".name", "invalid emoji name %q %s", fe.Name, msg)
+		}
+		if _, taken := r.realmEmojiByName(name); taken && !fe.Deactivated {
+			return badItem(at+".name", "duplicate active emoji name %q", fe.Name)
+		}
+		if r.users[fe.AuthorID] == nil {
+			return badItem(at+".author_id", "no user %d", fe.AuthorID)
+		}
+		file := fe.FileName
+		if file == "" {
+			file = id + ".png"
+		}
+		if file != id+imageExtension(file) {
+			return badItem(at+".file_name", "%q is not the ID %s and an extension", fe.FileName, id)
+		}
+		e := &storedEmoji{fileName: file, RealmEmoji: RealmEmoji{ID: id, Name: name, AuthorID: fe.AuthorID,
+			Deactivated: fe.Deactivated, SourceURL: EmojiImagePrefix + file}}
+		if fe.Image != nil {
+			img, refusal := emoji.ReadImage(fe.Image)
+			if refusal != "" {
+				return badItem(at+".image", "%s", refusal)
+			}
+			e.image = img
+			if img.Animated() {
+				e.StillURL = ptr(EmojiImagePrefix + "still/" + id + ".png")
+			}
+		}
+		r.realmEmoji = append(r.realmEmoji, e)
+	}
+	return nil
+}
+
+// flagBits maps each flag name to its bit.
+var flagBits = func() map[string]message.Flags {
+	out := map[string]message.Flags{}
+	for bit := message.Flags(1); bit <= message.Historical; bit <<= 1 {
+		out[bit.Names()[0]] = bit
+	}
+	return out
+}()
+
+func (r *Realm) loadMessages(f *Fixture) error {
+	var last int64
+	for i, fm := range f.Messages {
+		at := fmt.Sprintf("messages[%d]", i)
+		if fm.ID <= last {
+			return badItem(at+".id", "message IDs must be positive and ascending (%d after %d)", fm.ID, last)
+		}
+		last = fm.ID
+		m, conv, err := r.fixtureMessageOf(at, fm)
+		if err != nil {
+			return err
+		}
+		holders := make(map[int]message.Flags, len(fm.Flags))
+		for _, uid := range slices.Sorted(maps.Keys(fm.Flags)) {
+			if r.users[uid] == nil {
+				return badItem(fmt.Sprintf("%s.flags.%d", at, uid), "no user %d", uid)
+			}
+			var flags message.Flags
+			for _, name := range fm.Flags[uid] {
+				bit, ok := flagBits[name]
+				if !ok {
+					return badItem(fmt.Sprintf("%s.flags.%d", at, uid), "unknown flag %q", name)
+				}
+				flags |= bit
+			}
+			holders[uid] = flags
+		}
+		r.messages.Insert(m, conv)
+		for _, uid := range slices.Sorted(maps.Keys(holders)) {
+			r.messages.Deliver(uid, m, holders[uid])
+		}
+		if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch.FirstMessageID == 0 {
+			ch.FirstMessageID = m.ID
+		}
+	}
+	r.nextMessageID = last + 1
+	return nil
+}
+
+// fixtureMessageOf checks a fixture message and builds it, rendered; it
+// returns its conversation's ID for a direct message.
+func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message, int, error) {
+	sender := r.users[fm.SenderID]
+	if sender == nil {
+		return nil, 0, badItem(at+".sender_id", "no user %d", fm.SenderID)
+	}
+	if strings.TrimSpace(fm.Content) == "" {
+		return nil, 0, badItem(at+".content", "empty content")
+	}
+	if n := utf8.RuneCountInString(fm.Content); n > r.opts.Limits.MaxMessageLength {
+		return nil, 0, badItem(at+".content", "%d characters, more than the limit of %d", n, r.opts.Limits.MaxMessageLength)
+	}
+	ts := fm.Timestamp
+	if ts == 0 {
+		ts = r.clock.Now().Unix()
+	}
+	client := fm.Client
+	if client == "" {
+		client = "Internal"
+	}
+	m := &message.Message{ID: fm.ID, SenderID: sender.ID, Content: fm.Content, Timestamp: ts, Client: client,
+		LastEditTS: fm.LastEditTimestamp, LastMovedTS: fm.LastMovedTimestamp}
+	conv := 0
+	switch {
+	case fm.ChannelID != 0 && len(fm.To) > 0:
+		return nil, 0, badItem(at, "both channel_id and to: a message goes to a channel or to users")
+	case fm.ChannelID != 0:
+		ch := r.channels[fm.ChannelID]
+		if ch == nil {
+			return nil, 0, badItem(at+".channel_id", "no channel %d", fm.ChannelID)
+		}
+		if n := utf8.RuneCountInString(fm.Topic); n > r.opts.Limits.MaxTopicLength {
+			return nil, 0, badItem(at+".topic", "%d characters, more than the limit of %d", n, r.opts.Limits.MaxTopicLength)
+		}
+		if pos := topic.FirstUnprintable(fm.Topic); pos > 0 {
+			return nil, 0, badItem(at+".topic", "invalid character at position %d", pos)
+		}
+		m.Type, m.ChannelID, m.Topic, m.RecipientID = message.Channel, ch.ID, fm.Topic, ch.RecipientID
+	case len(fm.To) > 0:
+		if fm.Topic != "" {
+			return nil, 0, badItem(at+".topic", "a direct message has no topic")
+		}
+		ids := []int{sender.ID}
+		for j, uid := range fm.To {
+			if r.users[uid] == nil {
+				return nil, 0, badItem(fmt.Sprintf("%s.to[%d]", at, j), "no user %d", uid)
+			}
+			if !slices.Contains(ids, uid) {
+				ids = append(ids, uid)
+			}
+		}
+		slices.Sort(ids)
+		c := r.conversationFor(ids)
+		m.Type, m.DMUserIDs, m.RecipientID, conv = message.Direct, c.userIDs, r.dmRecipientID(c, sender.ID), c.id
+	default:
+		return nil, 0, badItem(at, "neither channel_id nor to: a message goes to a channel or to users")
+	}
+	for j, fr := range fm.Reactions {
+		re, err := r.fixtureReaction(fmt.Sprintf("%s.reactions[%d]", at, j), fr)
+		if err != nil {
+			return nil, 0, err
+		}
+		if slices.ContainsFunc(m.Reactions, func(o message.Reaction) bool {
+			return o.UserID == re.UserID && o.EmojiCode == re.EmojiCode && o.ReactionType == re.ReactionType
+		}) {
+			return nil, 0, badItem(fmt.Sprintf("%s.reactions[%d]", at, j), "duplicate reaction")
+		}
+		m.Reactions = append(m.Reactions, re)
+	}
+	rendered := r.renderAs(sender, m.Content)
+	m.Rendered, m.Facts = rendered.HTML, factsOf(rendered)
+	return m, conv, nil
+}
+
+// fixtureReaction checks a reaction: a known user and emoji (a
+// deactivated custom emoji is fine, as reactions keep theirs).
+func (r *Realm) fixtureReaction(at string, fr FixtureReaction) (message.Reaction, error) {
+	if r.users[fr.UserID] == nil {
+		return message.Reaction{}, badItem(at+".user_id", "no user %d", fr.UserID)
+	}
+	typ := emoji.CanonicalType(fr.ReactionType)
+	if typ == emoji.Realm {
+		if e := r.realmEmojiByID(fr.EmojiCode); e == nil || e.Name != fr.EmojiName {
+			return message.Reaction{}, badItem(at, "no custom emoji %q with ID %q", fr.EmojiName, fr.EmojiCode)
+		}
+	} else if err := r.checkEmoji(fr.EmojiName, fr.EmojiCode, typ); err != nil {
+		return message.Reaction{}, badItem(at, "%s", reason(err))
+	}
+	return message.Reaction{UserID: fr.UserID, EmojiName: fr.EmojiName, EmojiCode: fr.EmojiCode, ReactionType: typ}, nil
+}

@@ -1,0 +1,112 @@
+package realm
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// Snapshot is a realm's state at one moment, to go back to with Restore.
+// Taking one costs the number of users, channels and index keys, not the
+// number of messages: messages and personal copies are shared with the
+// realm copy-on-write. A Snapshot never changes; restoring it twice gives
+// the same state twice.
+type Snapshot struct {
+	// mu serializes cloning out of the snapshot (Restore, Reset, Fork):
+	// cloning marks the shared structures, a write.
+	mu    sync.Mutex
+	owner *Realm
+	id    int
+	taken time.Time
+	state *Realm // the frozen state; only its state fields are set
+}
+
+// ID numbers the realm's snapshots from 1 in the order they were taken.
+func (s *Snapshot) ID() int { return s.id }
+
+// Taken is when the snapshot was taken, by the realm's clock.
+func (s *Snapshot) Taken() time.Time { return s.taken }
+
+// ErrForeignSnapshot refuses to restore a snapshot into a realm other than
+// the one it was taken from (a fork is another realm).
+var ErrForeignSnapshot = errors.New("realm: the snapshot was taken from another realm")
+
+// Snapshot records the realm's state (users, channels, subscriptions,
+// groups, messages with their flags and reactions, settings, emoji,
+// linkifiers, uploads' metadata, id counters…) for Restore. Event queues
+// are not part of it.
+func (r *Realm) Snapshot() *Snapshot {
+	var s *Snapshot
+	_ = r.update(func() error {
+		s = r.takeSnapshot()
+		return nil
+	})
+	return s
+}
+
+// takeSnapshot is Snapshot under the write lock.
+func (r *Realm) takeSnapshot() *Snapshot {
+	r.snapshots++
+	s := &Snapshot{owner: r, id: r.snapshots, taken: r.clock.Now(), state: &Realm{}}
+	s.state.copyStateFrom(r)
+	r.msgOwner.shareAll(r.nextMessageID)
+	return s
+}
+
+// Restore puts the realm back in the state of a snapshot taken from it.
+// Every event queue is dropped, as the state it mirrored is gone: its next
+// poll answers BAD_EVENT_QUEUE_ID, as an expired queue does, and clients
+// register again. The clock is not turned back, and uploaded bytes stay
+// in the upload store. A snapshot of another realm is refused with
+// ErrForeignSnapshot, changing nothing.
+func (r *Realm) Restore(s *Snapshot) error {
+	if s == nil || s.owner != r {
+		return ErrForeignSnapshot
+	}
+	return r.update(func() error {
+		r.restoreLocked(s)
+		return nil
+	})
+}
+
+// Reset puts the realm back in the state New created: the seeded realm,
+// with the same API keys. Event queues are dropped as by Restore.
+func (r *Realm) Reset() {
+	_ = r.update(func() error {
+		r.restoreLocked(r.initial)
+		return nil
+	})
+}
+
+// restoreLocked copies s into r; the caller holds r's write lock.
+func (r *Realm) restoreLocked(s *Snapshot) {
+	s.mu.Lock()
+	r.copyStateFrom(s.state)
+	s.mu.Unlock()
+	r.msgOwner.shareAll(r.nextMessageID)
+	r.events.DropAll()
+}
+
+// Fork returns a new realm in the state of this one, on the same clock,
+// with no event queues. The two are independent from then on; they share
+// their messages copy-on-write, so a fork of a realm of a million messages
+// is as quick as a snapshot. The fork's Reset goes back to the state this
+// realm was created in; snapshots of one cannot be restored into the
+// other.
+func (r *Realm) Fork() *Realm { return r.ForkOn(r.clock) }
+
+// ForkOn is Fork with the fork on another clock, so that tests moving time
+// in different forks do not move each other's.
+func (r *Realm) ForkOn(clock Clock) *Realm {
+	o := r.opts
+	o.Clock = clock
+	f := &Realm{opts: o, clock: clock, renderer: r.renderer, createdAt: r.createdAt,
+		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
+	_ = r.update(func() error {
+		f.copyStateFrom(r)
+		f.msgOwner.shareAll(f.nextMessageID)
+		r.msgOwner.shareAll(r.nextMessageID)
+		return nil
+	})
+	return f
+}

@@ -1,0 +1,262 @@
+package realm
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/minizulip/minizulip/group"
+	"github.com/minizulip/minizulip/user"
+)
+
+// This file copies a realm's state for snapshots, restores and forks.
+// Messages and personal copies are shared copy-on-write (store.Clone and
+// message_cow.go); everything else is small and copied deeply, so that
+// nothing one realm (or snapshot) changes in place is seen by another.
+// What may be shared is what is never changed in place: strings, linkifiers
+// (replaced whole on update), emoji images and uploaded bytes.
+
+// copyStateFrom makes r's state a copy of src's: every table, counter and
+// message. The caller holds r's write lock and has src to itself (src's
+// store is marked shared as it is cloned). It leaves alone what is not
+// state: options, clock, renderer, event queues, snapshot bookkeeping.
+func (r *Realm) copyStateFrom(src *Realm) {
+	r.settings = src.settings.clone()
+	r.fakeEmailDomain = src.fakeEmailDomain
+
+	r.users = make(map[int]*user.User, len(src.users))
+	for id, u := range src.users {
+		r.users[id] = cloneUser(u)
+	}
+	r.usersByEmail = make(map[string]*user.User, len(src.usersByEmail))
+	for email, u := range src.usersByEmail {
+		r.usersByEmail[email] = r.users[u.ID]
+	}
+	r.nextUserID = src.nextUserID
+
+	r.channels = make(map[int]*storedChannel, len(src.channels))
+	for id, c := range src.channels {
+		r.channels[id] = c.clone()
+	}
+	r.channelsByName = make(map[string]*storedChannel, len(src.channelsByName))
+	for name, c := range src.channelsByName {
+		r.channelsByName[name] = r.channels[c.ID]
+	}
+	r.nextChannelID = src.nextChannelID
+	r.subs = make(map[int]map[int]*storedSubscription, len(src.subs))
+	for chID, byUser := range src.subs {
+		m := make(map[int]*storedSubscription, len(byUser))
+		for uid, s := range byUser {
+			m[uid] = s.clone()
+		}
+		r.subs[chID] = m
+	}
+
+	r.groups = make(map[int]*group.Group, len(src.groups))
+	for id, g := range src.groups {
+		r.groups[id] = cloneGroup(g)
+	}
+	r.groupByName = make(map[string]*group.Group, len(src.groupByName))
+	for name, g := range src.groupByName {
+		r.groupByName[name] = r.groups[g.ID]
+	}
+	r.nextGroupID = src.nextGroupID
+
+	r.nextRecipientID = src.nextRecipientID
+	r.personalRecipient = maps.Clone(src.personalRecipient)
+	r.conversations = make(map[string]*conversation, len(src.conversations))
+	for key, c := range src.conversations {
+		cc := *c
+		cc.userIDs = slices.Clone(c.userIDs)
+		r.conversations[key] = &cc
+	}
+
+	r.messages = src.messages.Clone()
+	r.nextMessageID = src.nextMessageID
+
+	r.profileFields = slices.Clone(src.profileFields)
+	r.nextProfileFieldID = src.nextProfileFieldID
+	r.linkifiers = slices.Clone(src.linkifiers) // *Linkifier values are replaced, never changed
+	r.nextLinkifierID = src.nextLinkifierID
+	r.realmEmoji = make([]*storedEmoji, len(src.realmEmoji))
+	for i, e := range src.realmEmoji {
+		r.realmEmoji[i] = e.clone()
+	}
+	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })
+	r.nextSnippetID = src.nextSnippetID
+	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })
+	r.nextDraftID = src.nextDraftID
+	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
+	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
+	r.userTopics = make(map[int]map[topicRef]*UserTopic, len(src.userTopics))
+	for uid, byTopic := range src.userTopics {
+		m := make(map[topicRef]*UserTopic, len(byTopic))
+		for ref, ut := range byTopic {
+			c := *ut
+			m[ref] = &c
+		}
+		r.userTopics[uid] = m
+	}
+
+	r.statuses = clonePointerMap(src.statuses)
+	r.presence = clonePointerMap(src.presence)
+	r.presenceUpdates = src.presenceUpdates
+	r.mail = src.mail.clone()
+	r.files = src.files.clone()
+	r.calls = src.calls.clone()
+}
+
+// clonePointerMap copies a map of pointers to plain structs, each value
+// copied.
+func clonePointerMap[K comparable, V any](m map[K]*V) map[K]*V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K]*V, len(m))
+	for k, v := range m {
+		c := *v
+		out[k] = &c
+	}
+	return out
+}
+
+// cloneNested copies a map of slices, each element copied by cp.
+func cloneNested[K comparable, V any](m map[K][]V, cp func(V) V) map[K][]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K][]V, len(m))
+	for k, list := range m {
+		c := make([]V, len(list))
+		for i, v := range list {
+			c[i] = cp(v)
+		}
+		out[k] = c
+	}
+	return out
+}
+
+// cloneIntPtr copies an optional number.
+func cloneIntPtr(p *int) *int {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// cloneBoolPtr copies an optional flag.
+func cloneBoolPtr(p *bool) *bool {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func (g GroupSetting) clone() GroupSetting {
+	g.DirectMembers = slices.Clone(g.DirectMembers)
+	g.DirectSubgroups = slices.Clone(g.DirectSubgroups)
+	return g
+}
+
+func (s Settings) clone() Settings {
+	s.MessageContentEditLimitSeconds = cloneIntPtr(s.MessageContentEditLimitSeconds)
+	s.MoveMessagesWithinStreamLimitSeconds = cloneIntPtr(s.MoveMessagesWithinStreamLimitSeconds)
+	s.MoveMessagesBetweenStreamsLimitSeconds = cloneIntPtr(s.MoveMessagesBetweenStreamsLimitSeconds)
+	s.MessageContentDeleteLimitSeconds = cloneIntPtr(s.MessageContentDeleteLimitSeconds)
+	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
+		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
+		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
+		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups} {
+		*g = g.clone()
+	}
+	return s
+}
+
+func cloneUser(u *user.User) *user.User {
+	c := *u
+	c.ProfileData = maps.Clone(u.ProfileData)
+	c.EditedSettings = maps.Clone(u.EditedSettings)
+	return &c
+}
+
+func cloneGroup(g *group.Group) *group.Group {
+	c := *g
+	c.Members = maps.Clone(g.Members)
+	c.Subgroups = maps.Clone(g.Subgroups)
+	return &c
+}
+
+func (c *storedChannel) clone() *storedChannel {
+	cc := *c
+	cc.MessageRetentionDays = cloneIntPtr(c.MessageRetentionDays)
+	if c.Permissions != nil {
+		cc.Permissions = make(map[string]GroupSetting, len(c.Permissions))
+		for name, g := range c.Permissions {
+			cc.Permissions[name] = g.clone()
+		}
+	}
+	return &cc
+}
+
+func (s *storedSubscription) clone() *storedSubscription {
+	c := *s
+	c.DesktopNotifications = cloneBoolPtr(s.DesktopNotifications)
+	c.AudibleNotifications = cloneBoolPtr(s.AudibleNotifications)
+	c.PushNotifications = cloneBoolPtr(s.PushNotifications)
+	c.EmailNotifications = cloneBoolPtr(s.EmailNotifications)
+	c.WildcardMentionsNotify = cloneBoolPtr(s.WildcardMentionsNotify)
+	return &c
+}
+
+// clone copies an emoji; its image bytes, never changed, are shared.
+func (e *storedEmoji) clone() *storedEmoji {
+	c := *e
+	if e.StillURL != nil {
+		u := *e.StillURL
+		c.StillURL = &u
+	}
+	return &c
+}
+
+func (m mailState) clone() mailState {
+	return mailState{outbox: slices.Clone(m.outbox), pending: maps.Clone(m.pending)}
+}
+
+// clone copies the uploads' metadata; the bytes stay in the shared upload
+// store. Resumable uploads under way are not taken: like event queues,
+// they belong to connections of the moment.
+func (s uploadState) clone() uploadState {
+	c := uploadState{store: s.store, nextID: s.nextID, spaceUsed: s.spaceUsed,
+		byID: make(map[int]*storedAttachment, len(s.byID)), byPath: make(map[string]*storedAttachment, len(s.byPath)),
+		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(s.tokens)}
+	copies := map[*storedAttachment]*storedAttachment{}
+	cp := func(a *storedAttachment) *storedAttachment {
+		if c, ok := copies[a]; ok {
+			return c
+		}
+		ca := *a
+		ca.messageIDs = slices.Clone(a.messageIDs)
+		copies[a] = &ca
+		return &ca
+	}
+	for id, a := range s.byID {
+		c.byID[id] = cp(a)
+	}
+	for path, a := range s.byPath {
+		c.byPath[path] = cp(a)
+	}
+	if c.tokens == nil {
+		c.tokens = map[string]temporaryURL{}
+	}
+	return c
+}
+
+func (c callState) clone() callState {
+	out := callState{providers: maps.Clone(c.providers), everyone: slices.Clone(c.everyone),
+		tokens: make(map[int]map[string]bool, len(c.tokens))}
+	for uid, m := range c.tokens {
+		out.tokens[uid] = maps.Clone(m)
+	}
+	return out
+}
