@@ -26,7 +26,10 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		m.Content, m.Rendered, m.Facts = *p.content, p.rendered.HTML, factsOf(p.rendered)
 		m.LastEditTS = now
 		ev.OrigContent, ev.OrigRenderedContent = &orig, &origRendered
-		ev.Content, ev.RenderedContent = &m.Content, &m.Rendered
+		// The event keeps its own copies: a later edit of m must not
+		// change what a queued event says.
+		content, rendered := m.Content, m.Rendered
+		ev.Content, ev.RenderedContent = &content, &rendered
 		isMe := m.IsMeMessage
 		ev.IsMeMessage = &isMe
 		r.recomputeMentionFlags(m, p.mentions)

@@ -606,3 +606,21 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 		t.Fatalf("aaron reads the moved message through public history: %v", err)
 	}
 }
+
+// A queued update_message event keeps the content of its own edit when
+// the message is edited again before the client polls.
+func TestQueuedEditEventKeepsItsContent(t *testing.T) {
+	r, clock := newTestRealm(t)
+	id := send(t, r, idHamlet, "Denmark", "castle", "first")
+	oq := mustQueue(t, r, idOthello, QueueOptions{ApplyMarkdown: true})
+	clock.Advance(time.Second)
+	for _, content := range []string{"second", "third"} {
+		if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str(content)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := eventsOfType(t, r, idOthello, oq, "update_message")
+	if len(evs) != 2 || evs[0]["content"] != "second" || evs[0]["rendered_content"] != "<p>second</p>" || evs[1]["content"] != "third" {
+		t.Fatalf("queued edit events %v", evs)
+	}
+}
