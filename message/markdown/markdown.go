@@ -195,8 +195,17 @@ func (r *Renderer) RenderWith(content string, lookup Lookup) Result {
 	return r.RenderFor(content, Context{Lookup: lookup})
 }
 
-// RenderFor renders content for a sender.
+// RenderFor renders content for a sender. Plain text (plainParagraph)
+// skips the Markdown parser: it renders as itself in a paragraph.
 func (r *Renderer) RenderFor(content string, c Context) Result {
+	if res, ok := renderPlain(content, c); ok {
+		return res
+	}
+	return r.renderMarkdown(content, c)
+}
+
+// renderMarkdown renders content through the whole Markdown pipeline.
+func (r *Renderer) renderMarkdown(content string, c Context) Result {
 	src := []byte(normalize(content))
 	st := &state{ctx: c, realmURL: r.realmURL, camo: r.camo}
 	pc := parser.NewContext()
