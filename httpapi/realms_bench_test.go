@@ -155,4 +155,3 @@ func percentile(ds []time.Duration, p int) float64 {
 	i := min(len(s)-1, (len(s)*p+99)/100-1)
 	return float64(s[max(i, 0)]) / float64(time.Millisecond)
 }
-
