@@ -57,7 +57,7 @@ func (s *Server) serveFile(download bool) http.HandlerFunc {
 		pathID := req.PathValue("path")
 		var f *realm.UploadedFile
 		if actor != nil {
-			noteUser(req, actor.UserID())
+			noteUser(w, actor.UserID())
 			f, err = actor.OpenUpload(req.Context(), pathID)
 		} else {
 			f, err = s.realm.OpenUploadAsVisitor(req.Context(), pathID)

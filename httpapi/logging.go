@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -22,19 +21,29 @@ type requestInfo struct {
 	dropped bool
 }
 
-type requestInfoKey struct{}
-
-// noteUser records the authenticated user of the request, for its log line.
-func noteUser(req *http.Request, userID int) {
-	if info, ok := req.Context().Value(requestInfoKey{}).(*requestInfo); ok {
-		info.userID = userID
+// noteUser records the authenticated user of the request, for its log
+// line: w is the writer serveTracked handed down, or one wrapping it.
+func noteUser(w http.ResponseWriter, userID int) {
+	for {
+		switch ww := w.(type) {
+		case *statusWriter:
+			ww.info.userID = userID
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = ww.Unwrap()
+		default:
+			return
+		}
 	}
 }
 
-// statusWriter remembers the status a handler wrote.
+// statusWriter remembers the status a handler wrote, and carries what the
+// request's log line needs (the writer goes down the handlers anyway, so
+// the request need not be copied to carry it in its context).
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	info   requestInfo
 }
 
 func (w *statusWriter) WriteHeader(status int) {
@@ -58,9 +67,8 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // faults (faults.go) apply here, before the routes.
 func (s *Server) serveTracked(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
-	info := &requestInfo{}
-	req = req.WithContext(context.WithValue(req.Context(), requestInfoKey{}, info))
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	info := &sw.info
 	// A drop fault may end the handler with http.ErrAbortHandler; the
 	// request is accounted for all the same.
 	defer func() { s.account(req, info, sw.status, time.Since(start)) }()

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,25 +49,23 @@ type params struct {
 // parseParams reads every parameter of req. A body that cannot be parsed
 // is a BAD_REQUEST.
 func parseParams(req *http.Request) (*params, error) {
-	p := &params{vals: map[string]string{}, used: map[string]bool{}}
+	p := &params{vals: make(map[string]string, 8), used: make(map[string]bool, 8)}
 	if req.Body != nil && req.Method != http.MethodGet && req.Method != http.MethodHead {
 		if req.ContentLength > maxBodyBytes {
 			return nil, errBodyTooLarge
 		}
 		limited := http.MaxBytesReader(nil, req.Body, maxBodyBytes)
-		ct, ctParams, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+		ct, ctParams := formContentType(req.Header.Get("Content-Type"))
 		switch ct {
 		case "application/x-www-form-urlencoded", "":
-			body, err := io.ReadAll(limited)
+			body, err := readBody(limited, req.ContentLength)
 			if err != nil {
 				return nil, bodyError(err, "Could not read the request body")
 			}
 			if len(bytes.TrimSpace(body)) > 0 {
-				form, err := url.ParseQuery(string(body))
-				if err != nil && ct != "" {
+				if err := p.addForm(string(body)); err != nil && ct != "" {
 					return nil, realm.BadRequest("Malformed form body")
 				}
-				p.addValues(form)
 			}
 		case "multipart/form-data":
 			boundary := ctParams["boundary"]
@@ -102,12 +98,8 @@ func parseQuery(req *http.Request) (*params, error) {
 
 // addQuery adds the query string's parameters.
 func (p *params) addQuery(req *http.Request) error {
-	if req.URL.RawQuery != "" {
-		q, err := url.ParseQuery(req.URL.RawQuery)
-		if err != nil {
-			return realm.BadRequest("Malformed query string")
-		}
-		p.addValues(q)
+	if req.URL.RawQuery != "" && p.addForm(req.URL.RawQuery) != nil {
+		return realm.BadRequest("Malformed query string")
 	}
 	return nil
 }

@@ -13,31 +13,46 @@ import (
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// encodeBuf is a response buffer with a JSON encoder writing into it.
+type encodeBuf struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encodePool = sync.Pool{New: func() any {
+	e := &encodeBuf{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
 // writeSuccess writes {"result":"success","msg":"",...fields of result}
 // plus ignored_parameters_unsupported when some parameters went unread.
 // result is nil, a map, or a struct whose JSON is an object.
 func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
-	buf := bufPool.Get().(*bytes.Buffer)
+	e := encodePool.Get().(*encodeBuf)
+	defer encodePool.Put(e)
+	buf := &e.buf
 	buf.Reset()
-	defer bufPool.Put(buf)
 	buf.WriteString(`{"result":"success","msg":""`)
 	if result != nil {
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
 		start := buf.Len()
-		if err := enc.Encode(result); err != nil {
+		if err := e.enc.Encode(result); err != nil {
 			writeError(w, errors.New("encoding failed: "+err.Error()))
 			return
 		}
-		// Splice the object's members after the envelope's.
-		body := bytes.TrimSpace(buf.Bytes()[start:])
-		inner := body[1 : len(body)-1]
-		if len(bytes.TrimSpace(inner)) > 0 {
-			tmp := append([]byte{','}, inner...)
+		// Splice the object's members after the envelope's: its opening
+		// brace becomes a comma, its closing brace and newline go.
+		obj := bytes.TrimRight(buf.Bytes()[start:], " \n")
+		if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+			writeError(w, errors.New("encoding failed: the result is not a JSON object"))
+			return
+		}
+		if len(bytes.TrimSpace(obj[1:len(obj)-1])) == 0 {
 			buf.Truncate(start)
-			buf.Write(tmp)
 		} else {
-			buf.Truncate(start)
+			obj[0] = ','
+			buf.Truncate(start + len(obj) - 1)
 		}
 	}
 	if len(ignored) > 0 {

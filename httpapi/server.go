@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/realm"
@@ -264,7 +265,7 @@ func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) 
 				return
 			}
 			c.actor = actor
-			noteUser(req, actor.UserID())
+			noteUser(w, actor.UserID())
 		}
 		parse := parseParams
 		if rt.rawBody {
@@ -298,22 +299,43 @@ func (s *Server) authenticate(req *http.Request) (*realm.Actor, error) {
 		return nil, realm.Unauthorized("Not logged in: API authentication or user session required")
 	}
 	bad := realm.Unauthorized("Invalid authorization header for basic auth")
-	fields := strings.Fields(h)
-	if len(fields) != 2 {
+	scheme, token, ok := twoFields(h)
+	if !ok {
 		return nil, bad
 	}
-	if !strings.EqualFold(fields[0], "basic") {
+	if !strings.EqualFold(scheme, "basic") {
 		return nil, realm.BadRequest("This endpoint requires HTTP basic authentication.")
 	}
-	raw, err := base64.StdEncoding.DecodeString(fields[1])
+	var small [192]byte // most credentials decode without allocating
+	raw := small[:0]
+	if n := base64.StdEncoding.DecodedLen(len(token)); n > len(small) {
+		raw = make([]byte, 0, n)
+	}
+	n, err := base64.StdEncoding.Decode(raw[:cap(raw)], []byte(token))
+	raw = raw[:n]
 	if err != nil || !utf8.Valid(raw) {
 		return nil, bad
 	}
-	parts := strings.Split(string(raw), ":")
-	if len(parts) != 2 {
+	colon := bytes.IndexByte(raw, ':')
+	if colon < 0 || bytes.LastIndexByte(raw, ':') != colon {
 		return nil, bad
 	}
-	return s.realm.Authenticate(strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+	return s.realm.Authenticate(string(bytes.TrimSpace(raw[:colon])), string(bytes.TrimSpace(raw[colon+1:])))
+}
+
+// twoFields splits h as strings.Fields does and reports whether it holds
+// exactly two fields.
+func twoFields(h string) (first, second string, ok bool) {
+	h = strings.TrimSpace(h)
+	i := strings.IndexFunc(h, unicode.IsSpace)
+	if i < 0 {
+		return "", "", false
+	}
+	first, second = h[:i], strings.TrimLeftFunc(h[i:], unicode.IsSpace)
+	if second == "" || strings.IndexFunc(second, unicode.IsSpace) >= 0 {
+		return "", "", false
+	}
+	return first, second, true
 }
 
 // idWildcards lists a path pattern's wildcards that name ids ({message_id},

@@ -59,7 +59,7 @@ func (s *Server) serveTus(w http.ResponseWriter, req *http.Request) {
 		writeTusError(w, req, err)
 		return
 	}
-	noteUser(req, actor.UserID())
+	noteUser(w, actor.UserID())
 	id := req.PathValue("upload")
 	switch {
 	case id == "" && req.Method == http.MethodPost:

@@ -43,8 +43,10 @@ func ParseTo(raw string) (To, bool) {
 			return To{ChannelName: name, Emails: splitEmails(name)}, true
 		}
 	}
-	if id, err := strconv.Atoi(s); err == nil {
-		return To{ChannelID: id, UserIDs: []int{id}}, true
+	if mayBeInt(s) {
+		if id, err := strconv.Atoi(s); err == nil {
+			return To{ChannelID: id, UserIDs: []int{id}}, true
+		}
 	}
 	return To{ChannelName: raw, Emails: splitEmails(raw)}, true
 }
@@ -57,4 +59,10 @@ func splitEmails(s string) []string {
 		}
 	}
 	return out
+}
+
+// mayBeInt reports whether s may parse as an integer, so that names skip
+// strconv.Atoi (whose error allocates).
+func mayBeInt(s string) bool {
+	return s != "" && (s[0] == '+' || s[0] == '-' || s[0] >= '0' && s[0] <= '9')
 }

@@ -97,11 +97,13 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 }
 
 // The realm's lock discipline. Every operation takes the realm's lock
-// through exactly one of four helpers, once per call: Actor.read and
-// Actor.write for operations on behalf of a user (they also check that the
-// user is active), Realm.view and Realm.update for the few with no acting
-// user (seeding, test set-up, server-wide answers). Nothing else locks
-// r.mu. Lock order: the realm's mutex, then the event hub's (emitting
+// through the helpers below: Actor.read and Actor.write for operations on
+// behalf of a user (they also check that the user is active), Realm.view
+// and Realm.update for the few with no acting user (seeding, test set-up,
+// server-wide answers), and Actor.commit for the second half of a send
+// (prepared under read, committed under commit). Nothing else locks r.mu.
+// Every write but a send's commit moves r.generation, so work prepared
+// under the read lock can tell whether the realm changed since. Lock order: the realm's mutex, then the event hub's (emitting
 // under a mutation, registering a queue), then a message event's variant
 // mutex (or, restoring or forking, a snapshot's mutex); GET /events takes the hub's mutex alone, so long polls never
 // hold the realm. No lock is held while calling out (listeners, caller
@@ -119,6 +121,7 @@ func (r *Realm) view(fn func() error) error {
 func (r *Realm) update(fn func() error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.generation++
 	return fn()
 }
 
@@ -141,6 +144,21 @@ func (a *Actor) read(fn func(me *user.User) error) error {
 // validates everything before it changes anything, so an error leaves the
 // realm as it was.
 func (a *Actor) write(fn func(me *user.User) error) error {
+	a.r.mu.Lock()
+	defer a.r.mu.Unlock()
+	a.r.generation++
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	return fn(me)
+}
+
+// commit is write for a send's commit: it leaves r.generation alone, since
+// storing a message changes nothing another send's preparation reads
+// (recipients, permissions, what Markdown renders), only what its commit
+// reads again under this lock.
+func (a *Actor) commit(fn func(me *user.User) error) error {
 	a.r.mu.Lock()
 	defer a.r.mu.Unlock()
 	me, err := a.me()

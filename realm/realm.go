@@ -32,6 +32,13 @@ import (
 // Realm is one in-memory Zulip organization. It is safe for concurrent use.
 type Realm struct {
 	mu sync.RWMutex
+	// generation counts the writes under mu other than sends' commits
+	// (actor.go): a send prepared under the read lock is committed only if
+	// it has not moved.
+	generation uint64
+	// sendPrepared, when set (by tests), runs between a send's
+	// preparation and its commit, outside the lock.
+	sendPrepared func()
 
 	opts      Options
 	clock     Clock

@@ -49,6 +49,15 @@ func (a *Actor) SendDirectMessage(ctx context.Context, userIDs []int, content st
 
 // SendMessage sends a message as the actor, applying every rule of
 // POST /messages. On error nothing is stored.
+//
+// The send is prepared (recipients resolved, Markdown rendered) under the
+// read lock, so readers and other senders go on meanwhile, and committed
+// under the write lock, which then lasts only as long as storing and
+// delivering. A write between the two (a renamed user, a new linkifier…)
+// may change what the preparation read, so the commit checks the realm's
+// state generation and prepares again when it moved; after
+// maxSendPreparations tries the send is prepared under the write lock, so
+// a busy realm cannot starve it.
 func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResult, err error) {
 	kind, ok := message.ParseType(req.Type)
 	if !ok {
@@ -65,80 +74,128 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		return SendResult{}, BadRequest("%s", err.Error())
 	}
 	r := a.r
-	err = a.write(func(sender *user.User) error {
-		m := &message.Message{
-			Type: kind, SenderID: sender.ID, Content: content,
-			Timestamp: r.clock.Now().Unix(), Client: message.NormalizeClientName(req.Client),
-		}
-		if m.Client == "" {
-			m.Client = "Internal"
-		}
-		var recipients []int
-		var conv *conversation
-		var ch *storedChannel
-		var err error
-		if kind == message.Channel {
-			ch, err = r.channelForSend(sender, req.To)
+	for try := 1; ; try++ {
+		var p *preparedSend
+		if try <= maxSendPreparations {
+			err = a.read(func(sender *user.User) (err error) {
+				p, err = r.prepareSend(sender, kind, req, content)
+				return err
+			})
 			if err != nil {
-				return err
+				return SendResult{}, err
 			}
-			if m.Topic, err = r.topicForSend(req.Topic); err != nil {
-				return err
+			if hook := r.sendPrepared; hook != nil {
+				hook()
 			}
-			m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
-			recipients = r.subscriberIDs(ch.ID)
-		} else {
-			ids, err := r.directRecipients(sender, req.To)
-			if err != nil {
-				return err
-			}
-			m.DMUserIDs = ids
-			recipients = ids
 		}
-
-		// Rendering reads realm state (mentioned users, groups, channels), so
-		// it happens under the lock.
-		rendered := r.renderAs(sender, content)
-		m.Rendered = rendered.HTML
-		m.Facts = factsOf(rendered)
-		mentions, err := r.checkMentions(rendered, sender.ID, ch, m.Topic, recipients)
-		if err != nil {
+		stale := false
+		err = a.commit(func(sender *user.User) (err error) {
+			switch {
+			case p == nil:
+				if p, err = r.prepareSend(sender, kind, req, content); err != nil {
+					return err
+				}
+			case p.generation != r.generation:
+				stale = true
+				return nil
+			}
+			ans, err = r.commitSend(sender, p, req)
 			return err
+		})
+		if !stale {
+			return ans, err
 		}
-		mentions.alerted = r.alertedUsers(content, recipients, sender.ID)
+	}
+}
 
-		// Everything is valid: store and deliver.
-		if kind == message.Direct {
-			conv = r.conversationFor(m.DMUserIDs)
-			m.DMUserIDs = conv.userIDs
-			m.RecipientID = r.dmRecipientID(conv, sender.ID)
+// maxSendPreparations is how many times a send is prepared under the read
+// lock before it is prepared under the write lock.
+const maxSendPreparations = 2
+
+// preparedSend is a validated, rendered message waiting for its commit,
+// with the realm generation it was prepared at.
+type preparedSend struct {
+	generation uint64
+	m          *message.Message
+	ch         *storedChannel // nil for a direct message
+	recipients []int
+	rendered   markdown.Result
+}
+
+// prepareSend checks a send and renders it, changing nothing: the caller
+// holds the realm's lock, for reading at least.
+func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendRequest, content string) (*preparedSend, error) {
+	m := &message.Message{Type: kind, SenderID: sender.ID, Content: content, Client: message.NormalizeClientName(req.Client)}
+	if m.Client == "" {
+		m.Client = "Internal"
+	}
+	p := &preparedSend{generation: r.generation, m: m}
+	if kind == message.Channel {
+		ch, err := r.channelForSend(sender, req.To)
+		if err != nil {
+			return nil, err
 		}
-		readBySender := message.IsHumanClient(m.Client)
-		if req.ReadBySender != nil {
-			readBySender = *req.ReadBySender
+		if m.Topic, err = r.topicForSend(req.Topic); err != nil {
+			return nil, err
 		}
-		var queueID, localID string
-		if req.QueueID != nil {
-			queueID, localID = *req.QueueID, *req.LocalID
+		m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
+		p.ch, p.recipients = ch, r.subscriberIDs(ch.ID)
+	} else {
+		ids, err := r.directRecipients(sender, req.To)
+		if err != nil {
+			return nil, err
 		}
-		r.storeMessage(m, conv, recipients, func(uid int) message.Flags {
-			flags := mentions.of(uid)
-			if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
-				flags |= message.Read
-			}
-			return flags
-		}, queueID, localID)
-		res := SendResult{ID: m.ID}
-		if ch != nil {
-			res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
-			if p := res.AutomaticNewVisibilityPolicy; p != nil {
-				r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *p)
-			}
+		m.DMUserIDs, p.recipients = ids, ids
+	}
+	// Rendering reads realm state (mentioned users, groups, channels,
+	// emoji, linkifiers): a write to any of them moves the generation.
+	p.rendered = r.renderAs(sender, content)
+	m.Rendered = p.rendered.HTML
+	m.Facts = factsOf(p.rendered)
+	return p, nil
+}
+
+// commitSend applies the rules that depend on the messages already sent
+// (wildcard mentions count topic participants), then stores and delivers
+// p's message. The caller holds the write lock and p is current.
+func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) (SendResult, error) {
+	m := p.m
+	mentions, err := r.checkMentions(p.rendered, sender.ID, p.ch, m.Topic, p.recipients)
+	if err != nil {
+		return SendResult{}, err
+	}
+	mentions.alerted = r.alertedUsers(m.Content, p.recipients, sender.ID)
+	// Everything is valid: store and deliver.
+	m.Timestamp = r.clock.Now().Unix()
+	var conv *conversation
+	if m.Type == message.Direct {
+		conv = r.conversationFor(m.DMUserIDs)
+		m.DMUserIDs = conv.userIDs
+		m.RecipientID = r.dmRecipientID(conv, sender.ID)
+	}
+	readBySender := message.IsHumanClient(m.Client)
+	if req.ReadBySender != nil {
+		readBySender = *req.ReadBySender
+	}
+	var queueID, localID string
+	if req.QueueID != nil {
+		queueID, localID = *req.QueueID, *req.LocalID
+	}
+	r.storeMessage(m, conv, p.recipients, func(uid int) message.Flags {
+		flags := mentions.of(uid)
+		if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
+			flags |= message.Read
 		}
-		ans = res
-		return nil
-	})
-	return ans, err
+		return flags
+	}, queueID, localID)
+	res := SendResult{ID: m.ID}
+	if p.ch != nil {
+		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
+		if pol := res.AutomaticNewVisibilityPolicy; pol != nil {
+			r.emitUserTopic(sender.ID, m.ChannelID, m.Topic, *pol)
+		}
+	}
+	return res, nil
 }
 
 // storeMessage gives m the next ID, stores it, delivers a copy to each

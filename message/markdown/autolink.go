@@ -53,9 +53,9 @@ func isTLD(s string) bool {
 	return tldSet[s]
 }
 
-type autolinkParser struct{ r *Renderer }
+type autolinkParser struct{}
 
-func newAutolinkParser(r *Renderer) parser.InlineParser { return autolinkParser{r} }
+func newAutolinkParser() parser.InlineParser { return autolinkParser{} }
 
 // Trigger: goldmark offers ' ' at spaces and at a line's start.
 func (autolinkParser) Trigger() []byte { return []byte{' ', '\'', '"', '(', ',', ':', '<'} }

@@ -124,19 +124,29 @@ type Renderer struct {
 	md       goldmark.Markdown
 	realmURL string
 	camo     func(string) string
-	bufs     sync.Pool // *renderBuf
 }
+
+// renderBufs are the output buffers of renders, shared by every Renderer.
+var renderBufs = sync.Pool{New: func() any {
+	rb := &renderBuf{}
+	rb.w = bufio.NewWriterSize(&rb.out, 4096)
+	return rb
+}}
 
 // New builds a renderer with every Zulip extension.
 func New(opts ...Option) *Renderer {
-	r := &Renderer{bufs: sync.Pool{New: func() any {
-		rb := &renderBuf{}
-		rb.w = bufio.NewWriterSize(&rb.out, 4096)
-		return rb
-	}}}
+	r := &Renderer{}
 	for _, o := range opts {
 		o(r)
 	}
+	r.md = zulipMarkdown()
+	return r
+}
+
+// zulipMarkdown is goldmark with every Zulip extension. It keeps no state
+// of a renderer or a realm (renders find theirs in the parser context), so
+// every Renderer shares one, built on first use.
+var zulipMarkdown = sync.OnceValue(func() goldmark.Markdown {
 	p := parser.NewParser(
 		parser.WithBlockParsers(
 			util.Prioritized(parser.NewThematicBreakParser(), 200),
@@ -155,7 +165,7 @@ func New(opts ...Option) *Renderer {
 			util.Prioritized(newMentionParser(), 170),
 			util.Prioritized(newTimestampParser(), 180),
 			util.Prioritized(newLinkParser(), 200),
-			util.Prioritized(newAutolinkParser(r), 300),
+			util.Prioritized(newAutolinkParser(), 300),
 			util.Prioritized(newEntityParser(), 400),
 			util.Prioritized(newEmphasisParser(), 500),
 			util.Prioritized(newStrikethroughParser(), 510),
@@ -180,9 +190,8 @@ func New(opts ...Option) *Renderer {
 		util.Prioritized(zulipHTML{}, 500),
 		util.Prioritized(previewHTML{}, 500),
 	))
-	r.md = goldmark.New(goldmark.WithParser(p), goldmark.WithRenderer(rd))
-	return r
-}
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithRenderer(rd))
+})
 
 // Render renders content with no realm data: mentions and channel links
 // stay text.
@@ -195,15 +204,24 @@ func (r *Renderer) RenderWith(content string, lookup Lookup) Result {
 	return r.RenderFor(content, Context{Lookup: lookup})
 }
 
-// RenderFor renders content for a sender.
+// RenderFor renders content for a sender. Plain text (plainParagraph)
+// skips the Markdown parser: it renders as itself in a paragraph.
 func (r *Renderer) RenderFor(content string, c Context) Result {
+	if res, ok := renderPlain(content, c); ok {
+		return res
+	}
+	return r.renderMarkdown(content, c)
+}
+
+// renderMarkdown renders content through the whole Markdown pipeline.
+func (r *Renderer) renderMarkdown(content string, c Context) Result {
 	src := []byte(normalize(content))
 	st := &state{ctx: c, realmURL: r.realmURL, camo: r.camo}
 	pc := parser.NewContext()
 	pc.Set(stateKey, st)
 	doc := r.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
-	rb := r.bufs.Get().(*renderBuf)
-	defer r.bufs.Put(rb)
+	rb := renderBufs.Get().(*renderBuf)
+	defer renderBufs.Put(rb)
 	rb.out.Reset()
 	rb.w.Reset(&rb.out)
 	var res Result
