@@ -109,9 +109,10 @@ func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
 	return holders
 }
 
-// Deliver gives userID a personal copy of m with the given flags.
+// Deliver gives userID a personal copy of m with the given flags. Copies
+// hold message IDs up to 2^47-1 (the realm numbers messages from 1).
 func (s *Store) Deliver(userID int, m *message.Message, flags message.Flags) {
-	um := userMessage{id: m.ID, flags: flags, msg: m}
+	um := newUserMessage(m.ID, flags)
 	list(s.received, userID).Put(um)
 	if flags&message.Read == 0 {
 		list(s.unread, userID).Put(um)
@@ -125,7 +126,25 @@ func (s *Store) Copy(userID int, id int64) (Copy, bool) {
 		return Copy{}, false
 	}
 	um, ok := t.Get(id)
-	return Copy{Message: um.msg, Flags: um.flags}, ok
+	if !ok {
+		return Copy{}, false
+	}
+	return s.copyOf(um)
+}
+
+// copyOf resolves a copy list entry to its message.
+func (s *Store) copyOf(um userMessage) (Copy, bool) {
+	m, ok := s.Message(um.id())
+	return Copy{Message: m, Flags: um.flags()}, ok
+}
+
+// eachCopy adapts fn to walk a copy list, skipping (never expected)
+// entries whose message is gone.
+func (s *Store) eachCopy(fn func(Copy) bool) func(userMessage) bool {
+	return func(um userMessage) bool {
+		c, ok := s.copyOf(um)
+		return !ok || fn(c)
+	}
 }
 
 // HasCopy reports whether userID received message id.
@@ -149,8 +168,8 @@ func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
 	if !ok {
 		return false
 	}
-	wasRead := um.flags&message.Read != 0
-	um.flags = flags
+	wasRead := um.flags()&message.Read != 0
+	um = um.withFlags(flags)
 	t.Put(um)
 	switch isRead := flags&message.Read != 0; {
 	case isRead && !wasRead:
@@ -167,7 +186,7 @@ func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
 func (s *Store) NewestCopyID(userID int) (int64, bool) {
 	if t := s.received[userID]; t != nil {
 		if um, ok := t.Max(); ok {
-			return um.id, true
+			return um.id(), true
 		}
 	}
 	return 0, false
@@ -177,7 +196,7 @@ func (s *Store) NewestCopyID(userID int) (int64, bool) {
 // fn returns false.
 func (s *Store) Copies(userID int, from int64, fn func(Copy) bool) {
 	if t := s.received[userID]; t != nil {
-		t.Ascend(from, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Ascend(from, s.eachCopy(fn))
 	}
 }
 
@@ -185,7 +204,7 @@ func (s *Store) Copies(userID int, from int64, fn func(Copy) bool) {
 // first, until fn returns false.
 func (s *Store) CopiesDescending(userID int, below int64, fn func(Copy) bool) {
 	if t := s.received[userID]; t != nil {
-		t.Descend(below, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Descend(below, s.eachCopy(fn))
 	}
 }
 
@@ -193,7 +212,7 @@ func (s *Store) CopiesDescending(userID int, below int64, fn func(Copy) bool) {
 // returns false.
 func (s *Store) UnreadCopies(userID int, fn func(Copy) bool) {
 	if t := s.unread[userID]; t != nil {
-		t.Ascend(0, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Ascend(0, s.eachCopy(fn))
 	}
 }
 
@@ -210,16 +229,16 @@ func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
 	}
 	apply := func(um *userMessage) {
 		if on {
-			um.flags |= flag
+			*um = um.withFlags(um.flags() | flag)
 		} else {
-			um.flags &^= flag
+			*um = um.withFlags(um.flags() &^ flag)
 		}
 	}
 	switch {
 	case flag == message.Read && on:
 		t.each(ids, apply)
 		if u := s.unread[userID]; u != nil {
-			u.removeSorted(ids)
+			u.removeSorted(ids, nil)
 		}
 	case flag == message.Read:
 		u := list(s.unread, userID)
@@ -241,7 +260,7 @@ func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
 func (s *Store) Holders(id int64, fn func(userID int, flags message.Flags)) {
 	for uid, l := range s.received {
 		if um, ok := l.Get(id); ok {
-			fn(uid, um.flags)
+			fn(uid, um.flags())
 		}
 	}
 }

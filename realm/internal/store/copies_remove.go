@@ -1,0 +1,122 @@
+package store
+
+import "sort"
+
+// This file holds the removal of entries from a userMessages list. A
+// removal marks the entry a tombstone and leaves it in place, so that a
+// batch of k removals scattered over a long list costs O(k log n): no
+// block is rewritten for a few of its entries. A block is compacted once
+// its tombstones outnumber its live entries, which keeps every scan at
+// most twice the live entries' length and the wasted memory below half.
+
+// Delete removes the entry with this ID and reports whether it existed.
+func (l *userMessages) Delete(id int64) bool {
+	if l.n == 0 {
+		return false
+	}
+	bi := l.blockFor(id)
+	b := l.blocks[bi]
+	j := search(b, id)
+	if j == len(b) || b[j].id() != id || b[j].removed() {
+		return false
+	}
+	b[j] |= removedBit
+	l.dead[bi]++
+	l.n--
+	if l.settle(bi) {
+		l.sweep()
+	}
+	return true
+}
+
+// DeleteSorted removes the entries whose IDs are in ids (ascending) and
+// returns the IDs it removed.
+func (l *userMessages) DeleteSorted(ids []int64) []int64 {
+	var gone []int64
+	l.removeSorted(ids, func(id int64) { gone = append(gone, id) })
+	return gone
+}
+
+// removeSorted removes the entries whose IDs are in ids (ascending),
+// calling removed, if not nil, with each ID it removed, and returns how
+// many it removed. Each ID costs a search from the previous one's place;
+// only the blocks left more than half tombstones are compacted.
+func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
+	if l.n == 0 || len(ids) == 0 {
+		return 0
+	}
+	count := 0
+	emptied := false
+	bi, j := l.blockFor(ids[0]), 0
+	for _, id := range ids {
+		if id > l.lastID[bi] {
+			emptied = l.settle(bi) || emptied
+			next := bi + 1 + sort.Search(len(l.lastID)-bi-1, func(k int) bool { return l.lastID[bi+1+k] >= id })
+			if next == len(l.blocks) {
+				bi = -1
+				break
+			}
+			bi, j = next, 0
+		}
+		b := l.blocks[bi]
+		j += search(b[j:], id)
+		if j < len(b) && b[j].id() == id && !b[j].removed() {
+			b[j] |= removedBit
+			l.dead[bi]++
+			l.n--
+			count++
+			if removed != nil {
+				removed(id)
+			}
+			j++
+		}
+	}
+	if bi >= 0 {
+		emptied = l.settle(bi) || emptied
+	}
+	if emptied {
+		l.sweep()
+	}
+	return count
+}
+
+// settle compacts block bi when its tombstones outnumber its live
+// entries, and reports whether that left it empty (for sweep to drop).
+func (l *userMessages) settle(bi int) (emptied bool) {
+	if d := int(l.dead[bi]); d == 0 || 2*d <= len(l.blocks[bi]) {
+		return false
+	}
+	return len(l.compact(bi)) == 0
+}
+
+// compact drops block bi's tombstones and returns the block. An emptied
+// block stays in place, with its last ID, until sweep drops it.
+func (l *userMessages) compact(bi int) []userMessage {
+	b := l.blocks[bi]
+	w := 0
+	for _, um := range b {
+		if !um.removed() {
+			b[w] = um
+			w++
+		}
+	}
+	b = b[:w]
+	l.blocks[bi], l.dead[bi] = b, 0
+	if w > 0 {
+		l.lastID[bi] = b[w-1].id()
+	}
+	return b
+}
+
+// sweep drops the empty blocks, in one pass over the block list.
+func (l *userMessages) sweep() {
+	kept := 0
+	for bi, b := range l.blocks {
+		if len(b) > 0 {
+			l.blocks[kept], l.lastID[kept], l.dead[kept] = b, l.lastID[bi], l.dead[bi]
+			kept++
+		}
+	}
+	clear(l.blocks[kept:])
+	l.blocks, l.lastID, l.dead = l.blocks[:kept], l.lastID[:kept], l.dead[:kept]
+}
