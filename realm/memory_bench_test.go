@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,6 +83,10 @@ func measureMemory(b *testing.B, store func()) {
 	rssAfter := residentBytes(b)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
+	if f, err := os.Create("/tmp/store_heap.prof"); err == nil {
+		pprof.WriteHeapProfile(f)
+		f.Close()
+	}
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/memoryBenchMessages, "heap-B/msg")
 	b.ReportMetric(float64(rssAfter-rssBefore)/memoryBenchMessages, "rss-B/msg")
 }

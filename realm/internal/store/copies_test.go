@@ -104,7 +104,7 @@ func TestRemoveSortedMatchesOneByOne(t *testing.T) {
 			}
 		}
 		// The list stays usable: appends and inserts after a removal.
-		batch.Put(newUserMessage(int64(n) + 10, 0))
+		batch.Put(newUserMessage(int64(n)+10, 0))
 		batch.Put(newUserMessage(runStart, 0))
 		if _, ok := batch.Get(runStart); !ok {
 			t.Fatalf("round %d: insert after removal lost", round)
