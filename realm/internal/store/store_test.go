@@ -168,10 +168,10 @@ func TestSetFlagMatchesSetFlags(t *testing.T) {
 			}
 			gc, gu := snapshot(batch)
 			wc, wu := snapshot(single)
-			if diff := cmp.Diff(wc, gc); diff != "" {
+			if diff := cmp.Diff(wc, gc, cmp.AllowUnexported(message.Message{})); diff != "" {
 				t.Errorf("flag %v on=%v: copies differ:\n%s", flag.Names(), on, diff)
 			}
-			if diff := cmp.Diff(wu, gu); diff != "" {
+			if diff := cmp.Diff(wu, gu, cmp.AllowUnexported(message.Message{})); diff != "" {
 				t.Errorf("flag %v on=%v: unread lists differ:\n%s", flag.Names(), on, diff)
 			}
 		}
