@@ -83,9 +83,8 @@ func measureMemory(b *testing.B, store func()) {
 	rssAfter := residentBytes(b)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if f, err := os.Create("/tmp/store_heap.prof"); err == nil {
-		pprof.WriteHeapProfile(f)
-		f.Close()
+	if path := os.Getenv("MESSAGE_MEMORY_PROFILE"); path != "" {
+		writeHeapProfile(b, path)
 	}
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/memoryBenchMessages, "heap-B/msg")
 	b.ReportMetric(float64(rssAfter-rssBefore)/memoryBenchMessages, "rss-B/msg")
@@ -105,4 +104,18 @@ func residentBytes(b *testing.B) int64 {
 		b.Fatal(err)
 	}
 	return pages * int64(os.Getpagesize())
+}
+
+// writeHeapProfile writes the heap profile while the stored messages are
+// live (a -memprofile is written after they are gone): set
+// MESSAGE_MEMORY_PROFILE=path to see what a stored message is made of.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }
