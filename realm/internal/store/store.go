@@ -4,8 +4,9 @@
 //
 // The store has no lock of its own: the realm's lock guards it, read lock
 // for the reading methods, write lock for Insert, Remove, Deliver and
-// SetFlags. Messages are shared pointers: the store never copies or
-// changes them, and callers change a stored message only under the
+// SetFlags. Messages are shared pointers: the store never copies them,
+// and changes them only to share strings (Insert) and in Move; callers
+// change a stored message only under the
 // realm's write lock, never its ID, type, channel, topic, sender or
 // participants (which the indexes are keyed by) without removing and
 // inserting it again.
@@ -13,6 +14,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/minizulip/minizulip/message"
 )
@@ -32,7 +34,14 @@ type Store struct {
 	// (append-optimized lists, since new messages always have the highest ID).
 	received map[int]*userMessages
 	unread   map[int]*userMessages
+	// clients interns client names, so that messages sent from one client
+	// share its name's string.
+	clients map[string]string
 }
+
+// maxClientNames bounds the client names interned; names past it are
+// stored as they come.
+const maxClientNames = 1000
 
 // Copy is one user's personal copy of a message: the message and that
 // user's flags.
@@ -51,6 +60,7 @@ func New() *Store {
 		bySender:       keyed{},
 		received:       map[int]*userMessages{},
 		unread:         map[int]*userMessages{},
+		clients:        map[string]string{},
 	}
 }
 
@@ -74,8 +84,10 @@ func (s *Store) Message(id int64) (*message.Message, bool) {
 
 // Insert adds a message to the shared indexes; conversationID identifies
 // a direct message's conversation (it is ignored for channel messages).
-// Personal copies are added with Deliver.
+// Personal copies are added with Deliver. Insert makes m share its topic
+// and client name strings with the messages stored before it.
 func (s *Store) Insert(m *message.Message, conversationID int) {
+	m.Client = s.internClient(m.Client)
 	s.byID.ReplaceOrInsert(idEntry{m.ID, m})
 	if m.Type == message.Channel {
 		s.byTopic.insert(m)
@@ -84,6 +96,19 @@ func (s *Store) Insert(m *message.Message, conversationID int) {
 		s.byConversation.insert(conversationID, m)
 	}
 	s.bySender.insert(m.SenderID, m)
+}
+
+// internClient returns the stored string equal to name, storing name if
+// it is new and the table is not full.
+func (s *Store) internClient(name string) string {
+	if stored, ok := s.clients[name]; ok {
+		return stored
+	}
+	if len(s.clients) < maxClientNames {
+		name = strings.Clone(name) // not a slice of a larger request string
+		s.clients[name] = name
+	}
+	return name
 }
 
 // Remove deletes a message from every index, personal copies included,
