@@ -69,7 +69,7 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
 	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
-		s.byID.Delete(idEntry{id: m.ID})
+		s.byID.Delete(m.ID)
 		if m.Type == message.Channel {
 			s.byTopic.remove(m)
 			s.byChannel.remove(m.ChannelID, m.ID)

@@ -16,7 +16,7 @@ func (sc Scan) Down(below int64, fn func(*message.Message) bool) { sc.down(below
 func (sc Scan) Up(from int64, fn func(*message.Message) bool) { sc.up(from, fn) }
 
 // All scans every stored message.
-func (s *Store) All() Scan { return treeScan(s.byID) }
+func (s *Store) All() Scan { return s.byID.scan() }
 
 // Topic scans one topic of a channel, matched case-insensitively.
 func (s *Store) Topic(channelID int, name string) Scan { return s.byTopic.scan(channelID, name) }

@@ -25,7 +25,7 @@ const btreeDegree = 64
 // Store holds every message of a realm. The zero value is not usable; call
 // New.
 type Store struct {
-	byID           *idTree // IDs inline, so a lookup compares without loading messages
+	byID           idTable // constant-time lookups: copy lists hold only IDs
 	byTopic        topics
 	byChannel      keyed
 	byConversation keyed
@@ -53,7 +53,6 @@ type Copy struct {
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		byID:           newIDTree(),
 		byTopic:        topics{},
 		byChannel:      keyed{},
 		byConversation: keyed{},
@@ -78,17 +77,18 @@ func (s *Store) Len() int { return s.byID.Len() }
 
 // Message returns the stored message with this ID.
 func (s *Store) Message(id int64) (*message.Message, bool) {
-	e, ok := s.byID.Get(idEntry{id: id})
-	return e.msg, ok
+	return s.byID.Get(id)
 }
 
 // Insert adds a message to the shared indexes; conversationID identifies
 // a direct message's conversation (it is ignored for channel messages).
-// Personal copies are added with Deliver. Insert makes m share its topic
+// Personal copies are added with Deliver. IDs are the realm's: numbered
+// from 1 without gaps (the ID table grows to the highest). Insert makes m
+// share its topic
 // and client name strings with the messages stored before it.
 func (s *Store) Insert(m *message.Message, conversationID int) {
 	m.Client = s.internClient(m.Client)
-	s.byID.ReplaceOrInsert(idEntry{m.ID, m})
+	s.byID.Put(m)
 	if m.Type == message.Channel {
 		s.byTopic.insert(m)
 		s.byChannel.insert(m.ChannelID, m)
@@ -114,7 +114,7 @@ func (s *Store) internClient(name string) string {
 // Remove deletes a message from every index, personal copies included,
 // and returns the users who held a copy, in ascending order.
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
-	s.byID.Delete(idEntry{id: m.ID})
+	s.byID.Delete(m.ID)
 	if m.Type == message.Channel {
 		s.byTopic.remove(m)
 		s.byChannel.remove(m.ChannelID, m.ID)
