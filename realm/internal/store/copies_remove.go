@@ -24,7 +24,7 @@ func (l *userMessages) Delete(id int64) bool {
 	l.dead[bi]++
 	l.n--
 	if l.settle(bi) {
-		l.sweep()
+		l.sweep(bi, bi)
 	}
 	return true
 }
@@ -46,11 +46,19 @@ func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
 		return 0
 	}
 	count := 0
-	emptied := false
+	emptiedFrom, emptiedTo := -1, -1 // the range of blocks left empty
+	settle := func(bi int) {
+		if l.settle(bi) {
+			if emptiedFrom < 0 {
+				emptiedFrom = bi
+			}
+			emptiedTo = bi
+		}
+	}
 	bi, j := l.blockFor(ids[0]), 0
 	for _, id := range ids {
 		if id > l.lastID[bi] {
-			emptied = l.settle(bi) || emptied
+			settle(bi)
 			next := bi + 1 + sort.Search(len(l.lastID)-bi-1, func(k int) bool { return l.lastID[bi+1+k] >= id })
 			if next == len(l.blocks) {
 				bi = -1
@@ -59,7 +67,7 @@ func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
 			bi, j = next, 0
 		}
 		b := l.blocks[bi]
-		j += search(b[j:], id)
+		j = gallop(b, j, id)
 		if j < len(b) && b[j].id() == id && !b[j].removed() {
 			b[j] |= removedBit
 			l.dead[bi]++
@@ -72,10 +80,10 @@ func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
 		}
 	}
 	if bi >= 0 {
-		emptied = l.settle(bi) || emptied
+		settle(bi)
 	}
-	if emptied {
-		l.sweep()
+	if emptiedFrom >= 0 {
+		l.sweep(emptiedFrom, emptiedTo)
 	}
 	return count
 }
@@ -108,15 +116,39 @@ func (l *userMessages) compact(bi int) []userMessage {
 	return b
 }
 
-// sweep drops the empty blocks, in one pass over the block list.
-func (l *userMessages) sweep() {
-	kept := 0
-	for bi, b := range l.blocks {
-		if len(b) > 0 {
-			l.blocks[kept], l.lastID[kept], l.dead[kept] = b, l.lastID[bi], l.dead[bi]
+// sweep drops the empty blocks, all of which lie between blocks from and
+// to (inclusive): it packs that range and moves the blocks after it down,
+// so a batch removal costs a move of the block list once, not a pass over
+// it (removals come newest first, where the tail is short).
+func (l *userMessages) sweep(from, to int) {
+	kept := from
+	for bi := from; bi <= to; bi++ {
+		if len(l.blocks[bi]) > 0 {
+			l.blocks[kept], l.lastID[kept], l.dead[kept] = l.blocks[bi], l.lastID[bi], l.dead[bi]
 			kept++
 		}
 	}
-	clear(l.blocks[kept:])
-	l.blocks, l.lastID, l.dead = l.blocks[:kept], l.lastID[:kept], l.dead[:kept]
+	n := kept + copy(l.blocks[kept:], l.blocks[to+1:])
+	copy(l.lastID[kept:], l.lastID[to+1:])
+	copy(l.dead[kept:], l.dead[to+1:])
+	clear(l.blocks[n:])
+	l.blocks, l.lastID, l.dead = l.blocks[:n], l.lastID[:n], l.dead[:n]
+}
+
+// gallop returns the position of id in block b, or where it would go,
+// searching from position j (at or below it): IDs removed in a batch are
+// often next to each other, so it first looks at j, then at exponentially
+// growing steps, then binary-searches the last step.
+func gallop(b []userMessage, j int, id int64) int {
+	if j >= len(b) || b[j].id() >= id {
+		return j
+	}
+	step := 1
+	for j+step < len(b) && b[j+step].id() < id {
+		j += step
+		step *= 2
+	}
+	// b[j] < id, and b[j+step] >= id or past the end.
+	hi := min(j+step, len(b))
+	return j + 1 + search(b[j+1:hi], id)
 }
