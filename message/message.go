@@ -90,21 +90,31 @@ type Reaction struct {
 }
 
 // Message is a stored message. The realm owns it: once indexed, a Message
-// is only changed under the realm's write lock.
+// is only changed under the realm's write lock. Its fields are ordered
+// and typed to keep it small (144 bytes), since a realm may hold millions:
+// what only some messages ever get (reactions, edits) lives behind one
+// pointer, nil until the first.
 type Message struct {
 	ID          int64
-	Type        Type
 	SenderID    int
-	ChannelID   int    // channel messages only
+	ChannelID   int // channel messages only
+	RecipientID int // the channel's or conversation's recipient id
+	Timestamp   int64
 	Topic       string // channel messages only; "" is the empty topic
-	RecipientID int    // the channel's or conversation's recipient id
 	// DMUserIDs are the participants of a direct message, sender included,
 	// sorted ascending. Nil for channel messages.
 	DMUserIDs []int
 	Content   string // raw Markdown
 	Rendered  string // HTML
-	Timestamp int64  // UNIX seconds
 	Client    string
+	changes   *Changes
+	Type      Type
+	Facts
+}
+
+// Changes are what may happen to a message after it is sent: reactions
+// and edits.
+type Changes struct {
 	Reactions []Reaction
 	// LastEditTS is when the content was last edited (any edit or move
 	// below feature level 365); 0 if never.
@@ -114,7 +124,47 @@ type Message struct {
 	LastMovedTS int64
 	// Edits is the edit history, newest first; nil if never edited.
 	Edits *EditLog
-	Facts
+}
+
+// Changes returns the message's reactions and edits, all zero if it has
+// none. The Reactions slice may be shared with other messages: callers
+// must not modify it.
+func (m *Message) Changes() Changes {
+	if m.changes == nil {
+		return Changes{}
+	}
+	return *m.changes
+}
+
+// SetChanges replaces the message's reactions and edits. Messages may
+// share one Changes, so it is never changed in place: callers change a
+// copy (and a copy of its Reactions slice) and set it.
+func (m *Message) SetChanges(c Changes) {
+	if len(c.Reactions) == 0 && c.LastEditTS == 0 && c.LastMovedTS == 0 && c.Edits == nil {
+		m.changes = nil
+		return
+	}
+	m.changes = &c
+}
+
+// UpdateChanges applies update to the reactions and edits of each of
+// msgs, once per distinct Changes they hold: messages that shared theirs
+// (as messages sent and moved together without reactions do) share the
+// result, so moving a whole topic allocates one Changes, not one a
+// message. update gets a copy; it must not modify the Reactions slice in
+// place.
+func UpdateChanges(msgs []*Message, update func(*Changes)) {
+	done := map[*Changes]*Changes{}
+	for _, m := range msgs {
+		next, ok := done[m.changes]
+		if !ok {
+			c := m.Changes()
+			update(&c)
+			next = &c
+			done[m.changes] = next
+		}
+		m.changes = next
+	}
 }
 
 // Edit is one entry of a message's edit history: who changed it when,

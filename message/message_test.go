@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -110,5 +111,51 @@ func TestParseTo(t *testing.T) {
 		if _, ok := ParseTo(bad); ok {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestMessageStaysSmall keeps the stored record within its size class: a
+// realm holds one per message.
+func TestMessageStaysSmall(t *testing.T) {
+	if size := unsafe.Sizeof(Message{}); size > 144 {
+		t.Fatalf("Message is %d bytes, want at most 144", size)
+	}
+}
+
+func TestUpdateChangesSharesResults(t *testing.T) {
+	plain1, plain2 := &Message{ID: 1}, &Message{ID: 2}
+	reacted := &Message{ID: 3}
+	reacted.SetChanges(Changes{Reactions: []Reaction{{EmojiName: "smile", UserID: 9}}})
+	calls := 0
+	UpdateChanges([]*Message{plain1, reacted, plain2}, func(c *Changes) {
+		calls++
+		c.LastMovedTS = 100
+		c.Edits = c.Edits.Push(Edit{UserID: 7, Timestamp: 100})
+	})
+	if calls != 2 {
+		t.Fatalf("update ran %d times, want once per distinct prior changes (2)", calls)
+	}
+	if plain1.changes != plain2.changes || plain1.changes == reacted.changes {
+		t.Fatal("messages without changes should share the result; the reacted one keeps its own")
+	}
+	for _, m := range []*Message{plain1, plain2, reacted} {
+		if c := m.Changes(); c.LastMovedTS != 100 || c.Edits.Len() != 1 {
+			t.Fatalf("message %d: %+v", m.ID, c)
+		}
+	}
+	if r := reacted.Changes().Reactions; len(r) != 1 || r[0].EmojiName != "smile" {
+		t.Fatalf("reactions lost: %+v", r)
+	}
+	// Setting changes on one sharer leaves the other alone.
+	c := plain1.Changes()
+	c.Reactions = append(c.Reactions, Reaction{EmojiName: "tada", UserID: 8})
+	plain1.SetChanges(c)
+	if len(plain2.Changes().Reactions) != 0 {
+		t.Fatal("a reaction on one message showed on another")
+	}
+	// Clearing everything drops the record.
+	plain1.SetChanges(Changes{})
+	if plain1.changes != nil || plain1.Changes().Edits != nil {
+		t.Fatal("empty changes are stored as none")
 	}
 }

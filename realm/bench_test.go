@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/yuin/goldmark"
@@ -56,7 +57,11 @@ func BenchmarkSendChannelMessage(b *testing.B) {
 }
 
 // BenchmarkFetchNewestInTopic fetches the newest 100 messages of one topic
-// in realms of growing size: the cost must not grow with the realm.
+// in realms of growing size: the cost must not grow with the realm (1M
+// against 10k: at most 1.5x). Besides the steady state (ns/op) it reports
+// the first 100 fetches right after the bulk load, before any collection
+// settles the heap (after-load-ns/fetch): growth of the heap, not of the
+// indexes, is what made those slow.
 func BenchmarkFetchNewestInTopic(b *testing.B) {
 	for _, size := range []int{10_000, 1_000_000} {
 		b.Run(fmt.Sprintf("messages=%d", size), func(b *testing.B) {
@@ -66,14 +71,24 @@ func BenchmarkFetchNewestInTopic(b *testing.B) {
 				Narrow: []message.Term{{Operator: "channel", Operand: "bench"}, {Operator: "topic", Operand: "topic 7"}},
 				View:   ViewOptions{ApplyMarkdown: true}}
 			a := r.As(idIago)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
+			fetch := func() {
 				res, err := a.GetMessages(bg, req)
 				if err != nil || len(res.Messages) != 100 {
 					b.Fatalf("%v, %d messages", err, len(res.Messages))
 				}
 			}
+			const afterLoad = 100
+			start := time.Now()
+			for range afterLoad {
+				fetch()
+			}
+			firstFetches := time.Since(start)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				fetch()
+			}
+			b.ReportMetric(float64(firstFetches.Nanoseconds())/afterLoad, "after-load-ns/fetch")
 		})
 	}
 }

@@ -130,8 +130,9 @@ func (r *Realm) copyHolders() map[int64]map[int][]string {
 }
 
 func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]string) FixtureMessage {
+	c := m.Changes()
 	fm := FixtureMessage{ID: m.ID, SenderID: m.SenderID, Content: m.Content, Timestamp: m.Timestamp,
-		Client: m.Client, LastEditTimestamp: m.LastEditTS, LastMovedTimestamp: m.LastMovedTS, Flags: holders[m.ID]}
+		Client: m.Client, LastEditTimestamp: c.LastEditTS, LastMovedTimestamp: c.LastMovedTS, Flags: holders[m.ID]}
 	if fm.Flags == nil {
 		fm.Flags = map[int][]string{}
 	}
@@ -147,7 +148,7 @@ func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]s
 			fm.To = []int{m.SenderID}
 		}
 	}
-	for _, re := range m.Reactions {
+	for _, re := range c.Reactions {
 		fm.Reactions = append(fm.Reactions, FixtureReaction{UserID: re.UserID, EmojiName: re.EmojiName,
 			EmojiCode: re.EmojiCode, ReactionType: re.ReactionType})
 	}

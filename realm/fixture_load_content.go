@@ -243,8 +243,8 @@ func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message
 	if client == "" {
 		client = "Internal"
 	}
-	m := &message.Message{ID: fm.ID, SenderID: sender.ID, Content: fm.Content, Timestamp: ts, Client: client,
-		LastEditTS: fm.LastEditTimestamp, LastMovedTS: fm.LastMovedTimestamp}
+	m := &message.Message{ID: fm.ID, SenderID: sender.ID, Content: fm.Content, Timestamp: ts, Client: client}
+	changes := message.Changes{LastEditTS: fm.LastEditTimestamp, LastMovedTS: fm.LastMovedTimestamp}
 	conv := 0
 	switch {
 	case fm.ChannelID != 0 && len(fm.To) > 0:
@@ -285,13 +285,14 @@ func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message
 		if err != nil {
 			return nil, 0, err
 		}
-		if slices.ContainsFunc(m.Reactions, func(o message.Reaction) bool {
+		if slices.ContainsFunc(changes.Reactions, func(o message.Reaction) bool {
 			return o.UserID == re.UserID && o.EmojiCode == re.EmojiCode && o.ReactionType == re.ReactionType
 		}) {
 			return nil, 0, badItem(fmt.Sprintf("%s.reactions[%d]", at, j), "duplicate reaction")
 		}
-		m.Reactions = append(m.Reactions, re)
+		changes.Reactions = append(changes.Reactions, re)
 	}
+	m.SetChanges(changes)
 	rendered := r.renderAs(sender, m.Content)
 	m.Rendered, m.Facts = rendered.HTML, factsOf(rendered)
 	return m, conv, nil

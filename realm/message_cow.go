@@ -50,7 +50,6 @@ func (r *Realm) ownMessages(msgs []*message.Message) []*message.Message {
 			continue
 		}
 		c := *m
-		c.Reactions = slices.Clone(m.Reactions) // appended to and deleted from in place
 		out[i] = &c
 		replaced = append(replaced, &c)
 		if r.msgOwner.copied == nil {

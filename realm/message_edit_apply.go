@@ -24,7 +24,9 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		orig, origRendered := m.Content, m.Rendered
 		first.PrevContent, first.PrevRendered, first.ContentChanged = orig, origRendered, true
 		m.Content, m.Rendered, m.Facts = *p.content, p.rendered.HTML, factsOf(p.rendered)
-		m.LastEditTS = now
+		c := m.Changes()
+		c.LastEditTS = now
+		m.SetChanges(c)
 		ev.OrigContent, ev.OrigRenderedContent = &orig, &origRendered
 		// The event keeps its own copies: a later edit of m must not
 		// change what a queued event says.
@@ -35,7 +37,9 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		r.recomputeMentionFlags(m, p.mentions)
 	}
 	if !p.moves() {
-		m.Edits = m.Edits.Push(first)
+		c := m.Changes()
+		c.Edits = c.Edits.Push(first)
+		m.SetChanges(c)
 		ev.MessageIDs = []int64{m.ID}
 		r.emitUpdateMessage(p, &ev, nil)
 		return
@@ -72,28 +76,29 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 	first.PrevTopic, first.Topic, first.TopicChanged = moveEdit.PrevTopic, moveEdit.Topic, moveEdit.TopicChanged
 	first.PrevChannelID, first.ChannelID = moveEdit.PrevChannelID, moveEdit.ChannelID
 	ids := make([]int64, len(p.moved))
-	// Messages moved together that shared their history share the new
-	// entry too, so a topic's move allocates one entry, not one a message.
-	pushed := map[*message.EditLog]*message.EditLog{}
-	for i, x := range p.moved {
-		ids[i] = x.ID
-		switch next, ok := pushed[x.Edits]; {
-		case x == m:
-			x.Edits = x.Edits.Push(first)
-		case ok:
-			x.Edits = next
-		default:
-			next = x.Edits.Push(moveEdit)
-			pushed[x.Edits] = next
-			x.Edits = next
-		}
+	others := make([]*message.Message, 0, len(p.moved))
+	stamp := func(c *message.Changes, e message.Edit) {
+		c.Edits = c.Edits.Push(e)
 		if !p.pureResolution() {
-			x.LastMovedTS = now
+			c.LastMovedTS = now
 		}
 		if r.opts.FeatureLevel < lastMovedTimestampLevel {
-			x.LastEditTS = now
+			c.LastEditTS = now
 		}
 	}
+	for i, x := range p.moved {
+		ids[i] = x.ID
+		if x != m {
+			others = append(others, x)
+			continue
+		}
+		c := m.Changes()
+		stamp(&c, first)
+		m.SetChanges(c)
+	}
+	// Messages moved together that shared their history share the new
+	// entry too, so a topic's move allocates one entry, not one a message.
+	message.UpdateChanges(others, func(c *message.Changes) { stamp(c, moveEdit) })
 	ev.MessageIDs = ids
 
 	var losing []int

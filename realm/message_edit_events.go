@@ -137,7 +137,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 		participants := map[int]bool{}
 		for _, x := range p.moved {
 			participants[x.SenderID] = true
-			for _, re := range x.Reactions {
+			for _, re := range x.Changes().Reactions {
 				participants[re.UserID] = true
 			}
 		}

@@ -24,7 +24,7 @@ func snapshotMessages(r *Realm) editSnapshot {
 	_ = r.view(func() error {
 		r.messages.All().Up(0, func(m *message.Message) bool {
 			s.Messages = append(s.Messages, fmt.Sprintf("%d %d %q %q %q edits=%d edit=%d moved=%d", m.ID, m.ChannelID,
-				m.Topic, m.Content, m.Rendered, m.Edits.Len(), m.LastEditTS, m.LastMovedTS))
+				m.Topic, m.Content, m.Rendered, m.Changes().Edits.Len(), m.Changes().LastEditTS, m.Changes().LastMovedTS))
 			return true
 		})
 		for uid := range r.users {

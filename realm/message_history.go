@@ -39,8 +39,9 @@ func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicNam
 		}
 		rules := r.topicRules()
 		topicName, content, rendered := m.Topic, m.Content, m.Rendered
-		newestFirst := make([]MessageSnapshot, 0, m.Edits.Len()+1)
-		for _, e := range m.Edits.NewestFirst() {
+		edits := m.Changes().Edits
+		newestFirst := make([]MessageSnapshot, 0, edits.Len()+1)
+		for _, e := range edits.NewestFirst() {
 			s := MessageSnapshot{UserID: e.UserID, Timestamp: e.Timestamp,
 				Topic: rules.Display(topicName, allowEmptyTopicName), Content: content, RenderedContent: rendered}
 			if e.TopicChanged {

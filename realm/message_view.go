@@ -112,16 +112,17 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 	if withFlags {
 		v.Flags = flags.Names()
 	}
-	if m.LastEditTS != 0 {
-		ts := m.LastEditTS
+	changes := m.Changes()
+	if changes.LastEditTS != 0 {
+		ts := changes.LastEditTS
 		v.LastEditTS = &ts
 	}
-	if m.LastMovedTS != 0 && r.opts.FeatureLevel >= lastMovedTimestampLevel {
-		ts := m.LastMovedTS
+	if changes.LastMovedTS != 0 && r.opts.FeatureLevel >= lastMovedTimestampLevel {
+		ts := changes.LastMovedTS
 		v.LastMovedTS = &ts
 	}
-	if m.Edits != nil {
-		v.EditHistory = r.editHistoryView(m, o)
+	if changes.Edits != nil {
+		v.EditHistory = r.editHistoryView(changes.Edits, o)
 	}
 	if m.Type == message.Channel {
 		v.StreamID = m.ChannelID
@@ -133,12 +134,12 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 	return v
 }
 
-// editHistoryView lists m's edits newest first, as message objects carry
+// editHistoryView lists a message's edits newest first, as message objects carry
 // them.
-func (r *Realm) editHistoryView(m *message.Message, o ViewOptions) []EditHistoryEntry {
+func (r *Realm) editHistoryView(edits *message.EditLog, o ViewOptions) []EditHistoryEntry {
 	rules := r.topicRules()
-	out := make([]EditHistoryEntry, 0, m.Edits.Len())
-	for _, e := range m.Edits.NewestFirst() {
+	out := make([]EditHistoryEntry, 0, edits.Len())
+	for _, e := range edits.NewestFirst() {
 		v := EditHistoryEntry{UserID: e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevChannelID, Stream: e.ChannelID}
 		if e.ContentChanged {
 			v.PrevContent, v.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
@@ -161,12 +162,13 @@ var (
 
 // reactionViews lists m's reactions in the order they were made.
 func (r *Realm) reactionViews(m *message.Message) []Reaction {
-	if len(m.Reactions) == 0 {
+	reactions := m.Changes().Reactions
+	if len(reactions) == 0 {
 		return noReactions
 	}
-	out := make([]Reaction, 0, len(m.Reactions))
+	out := make([]Reaction, 0, len(reactions))
 	withUser := r.opts.FeatureLevel < reactionUserRemovedLevel
-	for _, re := range m.Reactions {
+	for _, re := range reactions {
 		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: r.reactionTypeName(re.ReactionType),
 			UserID: re.UserID}
 		if u := r.users[re.UserID]; u != nil && withUser {

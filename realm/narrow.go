@@ -117,7 +117,7 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 	case "has":
 		switch t.Operand {
 		case "reaction":
-			return func(m *message.Message) bool { return len(m.Reactions) > 0 }, nil
+			return func(m *message.Message) bool { return len(m.Changes().Reactions) > 0 }, nil
 		case "link", "attachment", "image":
 			op := t.Operand
 			return func(m *message.Message) bool { return m.Has(op) }, nil

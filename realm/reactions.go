@@ -64,7 +64,8 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 			return err
 		}
 		existing := -1
-		for i, re := range m.Reactions {
+		reactions := m.Changes().Reactions
+		for i, re := range reactions {
 			if re.EmojiCode != code || re.ReactionType != typ {
 				continue
 			}
@@ -76,7 +77,7 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 			}
 		}
 		if existing >= 0 {
-			name = m.Reactions[existing].EmojiName
+			name = reactions[existing].EmojiName
 		} else if err := r.checkEmoji(name, code, typ); err != nil {
 			return err
 		}
@@ -85,7 +86,9 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 			r.messages.Deliver(me.ID, m, historicalFlags)
 		}
 		re := message.Reaction{EmojiName: name, EmojiCode: code, ReactionType: typ, UserID: me.ID}
-		m.Reactions = append(m.Reactions, re)
+		c := m.Changes()
+		c.Reactions = append(slices.Clip(c.Reactions), re) // never in place: the slice may be shared
+		m.SetChanges(c)
 		if m.Type == message.Channel {
 			if p := r.applyParticipationTopicPolicy(me, m); p != nil {
 				r.emitUserTopic(me.ID, m.ChannelID, m.Topic, *p)
@@ -123,15 +126,17 @@ func (a *Actor) RemoveReaction(ctx context.Context, req ReactionRequest) error {
 		if req.ReactionType != nil {
 			typ = emoji.CanonicalType(*req.ReactionType)
 		}
-		i := slices.IndexFunc(m.Reactions, func(re message.Reaction) bool {
+		c := m.Changes()
+		i := slices.IndexFunc(c.Reactions, func(re message.Reaction) bool {
 			return re.UserID == me.ID && re.EmojiCode == code && re.ReactionType == typ
 		})
 		if i < 0 {
 			return &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist.", Status: statusBadRequest}
 		}
-		re := m.Reactions[i]
+		re := c.Reactions[i]
 		m = r.ownMessage(m)
-		m.Reactions = slices.Delete(m.Reactions, i, i+1)
+		c.Reactions = slices.Delete(slices.Clone(c.Reactions), i, i+1)
+		m.SetChanges(c)
 		r.emitReaction(me, m, re, "remove")
 		return nil
 	})

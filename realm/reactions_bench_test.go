@@ -24,12 +24,14 @@ func reactedMessage(b *testing.B) (*Realm, int64) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m.Reactions = append(m.Reactions, message.Reaction{EmojiName: name, EmojiCode: code, ReactionType: typ, UserID: uid})
+			c := m.Changes()
+			c.Reactions = append(c.Reactions, message.Reaction{EmojiName: name, EmojiCode: code, ReactionType: typ, UserID: uid})
+			m.SetChanges(c)
 		}
 	}
 	r.mu.Unlock()
-	if len(m.Reactions) != 50 {
-		b.Fatalf("%d reactions", len(m.Reactions))
+	if n := len(m.Changes().Reactions); n != 50 {
+		b.Fatalf("%d reactions", n)
 	}
 	mustQueueB(b, r, idHamlet)
 	return r, m.ID

@@ -218,7 +218,7 @@ func TestReactionVotesMatchByCode(t *testing.T) {
 	r, _ := newTestRealm(t)
 	res, _ := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "castle", "hi")
 	m := mustMessage(t, r, res.ID)
-	m.Reactions = append(m.Reactions, message.Reaction{EmojiName: "old_thumbs", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: idOthello})
+	m.SetChanges(message.Changes{Reactions: []message.Reaction{{EmojiName: "old_thumbs", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: idOthello}}})
 	if err := react(r, idIago, res.ID, "thumbs_up", "1f44d", "unicode_emoji"); err != nil {
 		t.Fatal(err)
 	}

@@ -72,8 +72,9 @@ func stateDiff(a, b *Realm) string {
 func messagesOf(r *Realm) string {
 	var b strings.Builder
 	r.messages.All().Up(0, func(m *message.Message) bool {
+		c := m.Changes()
 		fmt.Fprintf(&b, "%d %d/%q %q %q reactions=%v edits=%d edited=%d moved=%d\n", m.ID, m.ChannelID, m.Topic,
-			m.Content, m.Rendered, m.Reactions, m.Edits.Len(), m.LastEditTS, m.LastMovedTS)
+			m.Content, m.Rendered, c.Reactions, c.Edits.Len(), c.LastEditTS, c.LastMovedTS)
 		return true
 	})
 	for _, u := range r.sortedUsers() {

@@ -69,7 +69,7 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
 	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
-		s.byID.Delete(idEntry{id: m.ID})
+		s.byID.Delete(m.ID)
 		if m.Type == message.Channel {
 			s.byTopic.remove(m)
 			s.byChannel.remove(m.ChannelID, m.ID)
@@ -85,7 +85,7 @@ func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message
 		if gone := l.DeleteSorted(ids); len(gone) > 0 {
 			removed[uid] = gone
 			if u := s.unread[uid]; u != nil {
-				u.DeleteSorted(gone)
+				u.removeSorted(gone, nil)
 			}
 		}
 	}
@@ -101,60 +101,7 @@ func (s *Store) Undeliver(userID int, ids []int64) []int64 {
 	}
 	gone := l.DeleteSorted(ids)
 	if u := s.unread[userID]; u != nil && len(gone) > 0 {
-		u.DeleteSorted(gone)
-	}
-	return gone
-}
-
-// DeleteSorted removes the entries whose IDs are in ids (ascending) and
-// returns the IDs it removed. It visits only the blocks that may hold
-// one of the IDs, and each of those once.
-func (l *userMessages) DeleteSorted(ids []int64) []int64 {
-	if l.n == 0 || len(ids) == 0 {
-		return nil
-	}
-	var gone []int64
-	i := 0
-	for bi := l.blockFor(ids[0]); bi < len(l.blocks) && i < len(ids); {
-		b := l.blocks[bi]
-		// Skip the IDs below this block.
-		for i < len(ids) && ids[i] < b[0].id {
-			i++
-		}
-		if i == len(ids) {
-			break
-		}
-		if ids[i] > l.lastID[bi] {
-			bi = l.blockFor(ids[i])
-			if ids[i] > l.lastID[bi] {
-				break
-			}
-			continue
-		}
-		b = l.own(bi)
-		kept := b[:0]
-		for _, um := range b {
-			for i < len(ids) && ids[i] < um.id {
-				i++
-			}
-			if i < len(ids) && ids[i] == um.id {
-				gone = append(gone, um.id)
-				i++
-				continue
-			}
-			kept = append(kept, um)
-		}
-		clear(b[len(kept):])
-		l.n -= len(b) - len(kept)
-		if len(kept) == 0 {
-			l.blocks = slices.Delete(l.blocks, bi, bi+1)
-			l.lastID = slices.Delete(l.lastID, bi, bi+1)
-			l.blockDeleted(bi)
-			continue
-		}
-		l.blocks[bi] = kept
-		l.lastID[bi] = kept[len(kept)-1].id
-		bi++
+		u.removeSorted(gone, nil)
 	}
 	return gone
 }

@@ -63,7 +63,7 @@ func TestRemoveManyRemovesCopiesOnce(t *testing.T) {
 func TestDeleteSortedAcrossBlocks(t *testing.T) {
 	l := &userMessages{}
 	for id := int64(1); id <= 3*blockSize; id++ {
-		l.Put(userMessage{id: id})
+		l.Put(newUserMessage(id, 0))
 	}
 	var ids []int64
 	for id := int64(0); id <= 3*blockSize+5; id += 3 {
@@ -79,10 +79,10 @@ func TestDeleteSortedAcrossBlocks(t *testing.T) {
 	prev := int64(0)
 	count := 0
 	l.Ascend(0, func(um userMessage) bool {
-		if um.id%3 == 0 || um.id <= prev {
-			t.Fatalf("entry %d after %d", um.id, prev)
+		if um.id()%3 == 0 || um.id() <= prev {
+			t.Fatalf("entry %d after %d", um.id(), prev)
 		}
-		prev = um.id
+		prev = um.id()
 		count++
 		return true
 	})
@@ -91,7 +91,7 @@ func TestDeleteSortedAcrossBlocks(t *testing.T) {
 	}
 	// Emptying whole blocks drops them.
 	var all []int64
-	l.Ascend(0, func(um userMessage) bool { all = append(all, um.id); return true })
+	l.Ascend(0, func(um userMessage) bool { all = append(all, um.id()); return true })
 	l.DeleteSorted(all)
 	if l.Len() != 0 || len(l.blocks) != 0 {
 		t.Fatalf("left %d entries in %d blocks", l.Len(), len(l.blocks))

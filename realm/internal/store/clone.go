@@ -1,8 +1,8 @@
 package store
 
 import (
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/topic"
@@ -21,17 +21,18 @@ import (
 
 // Clone returns a store holding the same messages and copies as s, which
 // either may then change without the other seeing it. The caller holds
-// the write lock of s (cloning marks its nodes and blocks shared), and no
+// the write lock of s (cloning marks its pages and blocks shared), and no
 // one may use s while Clone runs.
 func (s *Store) Clone() *Store {
 	return &Store{
-		byID:           s.byID.Clone(),
+		byID:           s.byID.clone(),
 		byTopic:        s.byTopic.clone(),
 		byChannel:      s.byChannel.clone(),
 		byConversation: s.byConversation.clone(),
 		bySender:       s.bySender.clone(),
 		received:       cloneLists(s.received),
 		unread:         cloneLists(s.unread),
+		clients:        maps.Clone(s.clients),
 	}
 }
 
@@ -55,6 +56,27 @@ func (t topics) clone() topics {
 	return out
 }
 
+// clone returns a table sharing t's pages. Both tables get a new owner
+// mark, so each copies a page the first time it writes it (ownPage). It
+// costs the number of pages.
+func (t *idTable) clone() idTable {
+	t.owner = new(byte)
+	return idTable{pages: slices.Clone(t.pages), n: t.n, owner: new(byte)}
+}
+
+// ownPage returns page pi for writing: a private copy when the page was
+// made before the last clone.
+func (t *idTable) ownPage(pi int) *idPage {
+	p := t.pages[pi]
+	if p != nil && p.owner != t.owner {
+		c := *p
+		c.owner = t.owner
+		t.pages[pi] = &c
+		return &c
+	}
+	return p
+}
+
 func cloneLists(m map[int]*userMessages) map[int]*userMessages {
 	out := make(map[int]*userMessages, len(m))
 	for uid, l := range m {
@@ -63,19 +85,21 @@ func cloneLists(m map[int]*userMessages) map[int]*userMessages {
 	return out
 }
 
+// sharedBit marks, in a block's dead count, a block shared with a clone:
+// it is copied before it is written (own). Counts never reach it
+// (blocks hold at most 2*blockSize entries).
+const sharedBit = 1 << 15
+
 // clone returns a list sharing l's blocks; both lists then copy a block
 // before writing it. It costs the number of blocks.
 func (l *userMessages) clone() *userMessages {
-	if len(l.shared) != len(l.blocks) {
-		l.shared = make([]bool, len(l.blocks))
-	}
-	for i := range l.shared {
-		l.shared[i] = true
+	for i := range l.dead {
+		l.dead[i] |= sharedBit
 	}
 	return &userMessages{
 		blocks: slices.Clone(l.blocks),
 		lastID: slices.Clone(l.lastID),
-		shared: slices.Clone(l.shared),
+		dead:   slices.Clone(l.dead),
 		n:      l.n,
 	}
 }
@@ -84,45 +108,28 @@ func (l *userMessages) clone() *userMessages {
 // shared with a clone.
 func (l *userMessages) own(bi int) []userMessage {
 	b := l.blocks[bi]
-	if l.shared != nil && l.shared[bi] {
+	if l.dead[bi]&sharedBit != 0 {
 		nb := make([]userMessage, len(b), max(blockSize, len(b)))
 		copy(nb, b)
-		l.blocks[bi], l.shared[bi] = nb, false
+		l.blocks[bi] = nb
+		l.dead[bi] &^= sharedBit
 		return nb
 	}
 	return b
 }
 
-// blockInserted keeps the shared marks in step with a block inserted at
-// index i (a new block, owned).
-func (l *userMessages) blockInserted(i int) {
-	if l.shared != nil {
-		l.shared = slices.Insert(l.shared, i, false)
-	}
-}
+// deadIn is the number of tombstones in block bi.
+func (l *userMessages) deadIn(bi int) int { return int(l.dead[bi] &^ sharedBit) }
 
-// blockDeleted keeps the shared marks in step with the block deleted at
-// index i.
-func (l *userMessages) blockDeleted(i int) {
-	if l.shared != nil {
-		l.shared = slices.Delete(l.shared, i, i+1)
-	}
-}
-
-// Replace puts msgs in place of the stored messages with the same IDs, in
-// every index and in every user's copies (flags kept), so that a caller
-// can change its own copies of messages a clone shares. Each message must
+// Replace puts msgs in place of the stored messages with the same IDs in
+// every index, so that a caller can change its own copies of messages a
+// clone shares (personal copies hold IDs, not messages). Each message must
 // be stored, under the same type, channel, topic, sender and, for a direct
 // message, conversationID.
 func (s *Store) Replace(msgs []*message.Message, conversationID func(*message.Message) int) {
-	if len(msgs) == 0 {
-		return
-	}
-	byID := make(map[int64]*message.Message, len(msgs))
-	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
+		s.byID.Put(m)
 		e := idEntry{m.ID, m}
-		s.byID.ReplaceOrInsert(e)
 		if m.Type == message.Channel {
 			if tr := s.byTopic.tree(m.ChannelID, topic.Key(m.Topic)); tr != nil {
 				tr.ReplaceOrInsert(e)
@@ -132,14 +139,6 @@ func (s *Store) Replace(msgs []*message.Message, conversationID func(*message.Me
 			replaceIn(s.byConversation, conversationID(m), e)
 		}
 		replaceIn(s.bySender, m.SenderID, e)
-		byID[m.ID] = m
-		ids = append(ids, m.ID)
-	}
-	slices.Sort(ids)
-	for _, lists := range []map[int]*userMessages{s.received, s.unread} {
-		for _, l := range lists {
-			l.replace(ids, byID)
-		}
 	}
 }
 
@@ -147,21 +146,5 @@ func (s *Store) Replace(msgs []*message.Message, conversationID func(*message.Me
 func replaceIn(k keyed, key int, e idEntry) {
 	if t := k[key]; t != nil {
 		t.ReplaceOrInsert(e)
-	}
-}
-
-// replace points the entries of the listed IDs (ascending) at their new
-// messages, copying the blocks it writes that a clone shares.
-func (l *userMessages) replace(ids []int64, msgs map[int64]*message.Message) {
-	if l.n == 0 {
-		return
-	}
-	for _, id := range ids {
-		bi := l.blockFor(id)
-		b := l.blocks[bi]
-		j := sort.Search(len(b), func(j int) bool { return b[j].id >= id })
-		if j < len(b) && b[j].id == id {
-			l.own(bi)[j].msg = msgs[id]
-		}
 	}
 }

@@ -20,10 +20,10 @@ func (m listModel) check(t *testing.T, name string, l *userMessages) {
 	t.Helper()
 	var got []int64
 	l.Ascend(0, func(um userMessage) bool {
-		if um.flags != m[um.id] {
-			t.Fatalf("%s: id %d has flags %d, want %d", name, um.id, um.flags, m[um.id])
+		if um.flags() != m[um.id()] {
+			t.Fatalf("%s: id %d has flags %d, want %d", name, um.id(), um.flags(), m[um.id()])
 		}
-		got = append(got, um.id)
+		got = append(got, um.id())
 		return true
 	})
 	want := make([]int64, 0, len(m))
@@ -34,8 +34,8 @@ func (m listModel) check(t *testing.T, name string, l *userMessages) {
 	if !slices.Equal(got, want) || l.Len() != len(want) {
 		t.Fatalf("%s: %d entries (Len %d), want %d", name, len(got), l.Len(), len(want))
 	}
-	if l.shared != nil && len(l.shared) != len(l.blocks) {
-		t.Fatalf("%s: %d shared marks for %d blocks", name, len(l.shared), len(l.blocks))
+	if len(l.dead) != len(l.blocks) {
+		t.Fatalf("%s: %d dead counts for %d blocks", name, len(l.dead), len(l.blocks))
 	}
 }
 
@@ -45,19 +45,19 @@ func randomOp(rng *rand.Rand, l *userMessages, m listModel, maxID int) {
 	switch rng.IntN(6) {
 	case 0: // append
 		if um, ok := l.Max(); ok {
-			id = um.id + 1
+			id = um.id() + 1
 		}
 		fallthrough
 	case 1: // insert or replace
 		f := message.Flags(rng.IntN(4))
-		l.Put(userMessage{id: id, flags: f})
+		l.Put(newUserMessage(id, f))
 		m[id] = f
 	case 2:
 		l.Delete(id)
 		delete(m, id)
 	case 3: // batch flag change
 		ids := []int64{id, id + 3, id + 700}
-		l.each(ids, func(um *userMessage) { um.flags ^= message.Starred })
+		l.each(ids, func(um *userMessage) { *um = um.withFlags(um.flags() ^ message.Starred) })
 		for _, x := range ids {
 			if f, ok := m[x]; ok {
 				m[x] = f ^ message.Starred
@@ -68,7 +68,7 @@ func randomOp(rng *rand.Rand, l *userMessages, m listModel, maxID int) {
 		for x := id; x < id+int64(rng.IntN(600)); x++ {
 			ids = append(ids, x)
 		}
-		l.removeSorted(ids)
+		l.removeSorted(ids, nil)
 		for _, x := range ids {
 			delete(m, x)
 		}
@@ -116,7 +116,7 @@ func TestUserMessagesCloneIsIndependent(t *testing.T) {
 func TestCloneCopiesABlockOnlyWhenWritten(t *testing.T) {
 	var l userMessages
 	for id := int64(1); id <= 10*blockSize; id++ {
-		l.Put(userMessage{id: id})
+		l.Put(newUserMessage(id, 0))
 	}
 	c := l.clone()
 	same := func() int {
@@ -131,14 +131,14 @@ func TestCloneCopiesABlockOnlyWhenWritten(t *testing.T) {
 	if same() != len(l.blocks) {
 		t.Fatalf("a fresh clone shares %d of %d blocks", same(), len(l.blocks))
 	}
-	c.Put(userMessage{id: 5, flags: message.Read})
+	c.Put(newUserMessage(5, message.Read))
 	if same() != len(l.blocks)-1 {
 		t.Fatalf("after one write %d of %d blocks are shared, want all but one", same(), len(l.blocks))
 	}
-	if um, _ := l.Get(5); um.flags != 0 {
+	if um, _ := l.Get(5); um.flags() != 0 {
 		t.Fatal("the original saw the clone's write")
 	}
-	l.Put(userMessage{id: 10*blockSize + 1}) // append to the shared last block
+	l.Put(newUserMessage(10*blockSize+1, 0)) // append to the shared last block
 	if _, ok := c.Get(10*blockSize + 1); ok || c.Len() != 10*blockSize {
 		t.Fatal("the clone saw the original's append")
 	}
@@ -161,7 +161,9 @@ func dumpStore(s *Store) string {
 		sort.Ints(out)
 		return out
 	}
-	tree("byID", s.byID)
+	fmt.Fprintf(&b, "byID:")
+	s.byID.Ascend(0, func(m *message.Message) bool { fmt.Fprintf(&b, " %d@%p", m.ID, m); return true })
+	b.WriteString("\n")
 	for _, k := range keys(s.byChannel) {
 		tree(fmt.Sprint("channel ", k), s.byChannel[k])
 	}
@@ -185,7 +187,7 @@ func dumpStore(s *Store) string {
 		for _, uid := range slices.Sorted(maps.Keys(lists)) {
 			fmt.Fprintf(&b, "user %d:", uid)
 			lists[uid].Ascend(0, func(um userMessage) bool {
-				fmt.Fprintf(&b, " %d/%d@%p", um.id, um.flags, um.msg)
+				fmt.Fprintf(&b, " %d/%d", um.id(), um.flags())
 				return true
 			})
 			b.WriteString("\n")

@@ -7,15 +7,45 @@ import (
 	"github.com/minizulip/minizulip/message"
 )
 
-// userMessage is a user's personal copy of a message (Zulip's UserMessage):
-// the message plus that user's flags. Lists hold it by value, so
-// delivering a message allocates nothing per recipient; changing flags
-// writes it back.
-type userMessage struct {
-	id    int64
-	flags message.Flags
-	msg   *message.Message
+// userMessage is a user's personal copy of a message (Zulip's
+// UserMessage) packed in one word: the message ID in the high 48 bits and
+// that user's flags in the low 16. The message itself is found through
+// the store's ID index, so a copy costs 8 bytes per recipient and
+// delivering allocates nothing per recipient. The top flag bit marks a
+// tombstone: a removed entry its block has not compacted away yet.
+type userMessage uint64
+
+const (
+	// flagBits is the width of the flags part of a userMessage.
+	flagBits = 16
+	// removedBit marks a tombstone.
+	removedBit = 1 << (flagBits - 1)
+	// maxCopyID is the highest message ID a userMessage can hold.
+	maxCopyID = 1<<(63-flagBits) - 1
+)
+
+// Every message flag lies below removedBit (this fails to compile when
+// the message package grows a flag that would collide with it).
+const _ = uint16(removedBit - message.Historical<<1)
+
+// newUserMessage packs a copy of message id with these flags.
+func newUserMessage(id int64, flags message.Flags) userMessage {
+	return userMessage(uint64(id)<<flagBits | uint64(flags&^removedBit))
 }
+
+// id is the message's ID.
+func (um userMessage) id() int64 { return int64(um >> flagBits) }
+
+// flags are the user's flags on the message.
+func (um userMessage) flags() message.Flags { return message.Flags(uint16(um)) &^ removedBit }
+
+// withFlags returns the copy with its flags replaced.
+func (um userMessage) withFlags(f message.Flags) userMessage {
+	return um&^(1<<flagBits-1) | userMessage(f&^removedBit)
+}
+
+// removed reports whether the entry is a tombstone.
+func (um userMessage) removed() bool { return um&removedBit != 0 }
 
 // blockSize is the number of entries a userMessages block holds before it
 // splits.
@@ -24,26 +54,34 @@ const blockSize = 256
 // userMessages is one user's personal copies of messages, ordered by
 // message ID: a two-level B+tree specialised for the common case of
 // appending a new, highest ID. Appends cost O(1); lookups, inserts and
-// removals O(log n + blockSize).
+// single removals O(log n + blockSize). Removals leave tombstones in
+// place, so removing k scattered entries costs O(k log n) rather than a
+// rewrite of every block they touch; a block is compacted when more than
+// half of it is tombstones, or when an insert lands in it.
 type userMessages struct {
-	blocks [][]userMessage // each sorted and non-empty; blocks ordered by ID
-	lastID []int64         // lastID[i] is the highest ID of blocks[i]
-	n      int
-	// shared[i] marks blocks[i] as shared with a clone, to be copied
-	// before it is written (own, in clone.go); nil when never cloned.
-	shared []bool
+	// blocks are ordered by ID, each sorted and holding at least one live
+	// entry and no more tombstones than live entries.
+	blocks [][]userMessage
+	lastID []int64  // lastID[i] is the highest ID in blocks[i], tombstones included
+	dead   []uint16 // dead[i] counts the tombstones of blocks[i]
+	n      int      // live entries
 }
 
-// Len is the number of entries.
+// Len is the number of live entries.
 func (l *userMessages) Len() int { return l.n }
 
 // Max returns the entry with the highest ID.
 func (l *userMessages) Max() (userMessage, bool) {
 	if l.n == 0 {
-		return userMessage{}, false
+		return 0, false
 	}
 	last := l.blocks[len(l.blocks)-1]
-	return last[len(last)-1], true
+	for j := len(last) - 1; j >= 0; j-- {
+		if !last[j].removed() {
+			return last[j], true
+		}
+	}
+	return 0, false // unreachable: every block holds a live entry
 }
 
 // blockFor returns the index of the block that holds id or would hold it.
@@ -55,46 +93,55 @@ func (l *userMessages) blockFor(id int64) int {
 	return i
 }
 
+// search returns the position of id in block b, or where it would go.
+func search(b []userMessage, id int64) int {
+	return sort.Search(len(b), func(j int) bool { return b[j].id() >= id })
+}
+
 // Put inserts or replaces the entry with um's ID.
 func (l *userMessages) Put(um userMessage) {
-	if nb := len(l.blocks); nb > 0 {
-		last := l.blocks[nb-1]
-		if last[len(last)-1].id < um.id {
-			if len(last) < blockSize {
-				l.blocks[nb-1] = append(l.own(nb-1), um)
-				l.lastID[nb-1] = um.id
-			} else {
-				l.newBlock(len(l.blocks), um)
-			}
-			l.n++
-			return
-		}
-	} else {
+	id := um.id()
+	if nb := len(l.blocks); nb == 0 {
 		l.newBlock(0, um)
 		l.n++
 		return
+	} else if last := l.blocks[nb-1]; last[len(last)-1].id() < id {
+		if len(last) < blockSize {
+			l.blocks[nb-1] = append(l.own(nb-1), um)
+			l.lastID[nb-1] = id
+		} else {
+			l.newBlock(nb, um)
+		}
+		l.n++
+		return
 	}
-	bi := l.blockFor(um.id)
+	bi := l.blockFor(id)
 	b := l.own(bi)
-	j := sort.Search(len(b), func(j int) bool { return b[j].id >= um.id })
-	if j < len(b) && b[j].id == um.id {
+	j := search(b, id)
+	if j < len(b) && b[j].id() == id {
+		if b[j].removed() {
+			l.dead[bi]--
+			l.n++
+		}
 		b[j] = um
 		return
 	}
-	b = append(b, userMessage{})
-	copy(b[j+1:], b[j:])
-	b[j] = um
+	if l.deadIn(bi) > 0 {
+		b = l.compact(bi)
+		j = search(b, id)
+	}
+	b = slices.Insert(b, j, um)
 	l.n++
 	l.blocks[bi] = b
-	l.lastID[bi] = b[len(b)-1].id
+	l.lastID[bi] = b[len(b)-1].id()
 	if len(b) > 2*blockSize {
 		half := len(b) / 2
 		right := append(make([]userMessage, 0, blockSize), b[half:]...)
 		l.blocks[bi] = b[:half:half]
-		l.lastID[bi] = b[half-1].id
+		l.lastID[bi] = b[half-1].id()
 		l.blocks = slices.Insert(l.blocks, bi+1, right)
-		l.lastID = slices.Insert(l.lastID, bi+1, right[len(right)-1].id)
-		l.blockInserted(bi + 1)
+		l.lastID = slices.Insert(l.lastID, bi+1, right[len(right)-1].id())
+		l.dead = slices.Insert(l.dead, bi+1, 0)
 	}
 }
 
@@ -103,84 +150,58 @@ func (l *userMessages) newBlock(i int, um userMessage) {
 	b := make([]userMessage, 1, blockSize)
 	b[0] = um
 	l.blocks = slices.Insert(l.blocks, i, b)
-	l.lastID = slices.Insert(l.lastID, i, um.id)
-	l.blockInserted(i)
+	l.lastID = slices.Insert(l.lastID, i, um.id())
+	l.dead = slices.Insert(l.dead, i, 0)
 }
 
-// Get returns the entry with this ID.
+// Get returns the live entry with this ID.
 func (l *userMessages) Get(id int64) (userMessage, bool) {
 	if l.n == 0 {
-		return userMessage{}, false
+		return 0, false
 	}
 	b := l.blocks[l.blockFor(id)]
-	j := sort.Search(len(b), func(j int) bool { return b[j].id >= id })
-	if j < len(b) && b[j].id == id {
+	j := search(b, id)
+	if j < len(b) && b[j].id() == id && !b[j].removed() {
 		return b[j], true
 	}
-	return userMessage{}, false
+	return 0, false
 }
 
-// Delete removes the entry with this ID and reports whether it existed.
-func (l *userMessages) Delete(id int64) bool {
-	if l.n == 0 {
-		return false
-	}
-	bi := l.blockFor(id)
-	b := l.blocks[bi]
-	j := sort.Search(len(b), func(j int) bool { return b[j].id >= id })
-	if j == len(b) || b[j].id != id {
-		return false
-	}
-	b = l.own(bi)
-	b = append(b[:j], b[j+1:]...)
-	l.n--
-	if len(b) == 0 {
-		l.blocks = slices.Delete(l.blocks, bi, bi+1)
-		l.lastID = slices.Delete(l.lastID, bi, bi+1)
-		l.blockDeleted(bi)
-	} else {
-		l.blocks[bi] = b
-		l.lastID[bi] = b[len(b)-1].id
-	}
-	return true
-}
-
-// Ascend calls fn on entries with ID >= from, in ascending order, until fn
-// returns false.
+// Ascend calls fn on live entries with ID >= from, in ascending order,
+// until fn returns false.
 func (l *userMessages) Ascend(from int64, fn func(userMessage) bool) {
 	if l.n == 0 {
 		return
 	}
 	for bi := l.blockFor(from); bi < len(l.blocks); bi++ {
 		b := l.blocks[bi]
-		j := sort.Search(len(b), func(j int) bool { return b[j].id >= from })
-		for ; j < len(b); j++ {
-			if !fn(b[j]) {
+		for j := search(b, from); j < len(b); j++ {
+			if !b[j].removed() && !fn(b[j]) {
 				return
 			}
 		}
 	}
 }
 
-// Descend calls fn on entries with ID < below, in descending order, until
-// fn returns false.
+// Descend calls fn on live entries with ID < below, in descending order,
+// until fn returns false.
 func (l *userMessages) Descend(below int64, fn func(userMessage) bool) {
 	if l.n == 0 {
 		return
 	}
 	for bi := l.blockFor(below); bi >= 0; bi-- {
 		b := l.blocks[bi]
-		j := sort.Search(len(b), func(j int) bool { return b[j].id >= below }) - 1
-		for ; j >= 0; j-- {
-			if !fn(b[j]) {
+		for j := search(b, below) - 1; j >= 0; j-- {
+			if !b[j].removed() && !fn(b[j]) {
 				return
 			}
 		}
 	}
 }
 
-// each calls fn, in place, on the entry of every listed ID the list holds;
-// ids must be ascending. It makes one forward pass over the blocks.
+// each calls fn, in place, on the live entry of every listed ID the list
+// holds; ids must be ascending. It makes one forward pass over the
+// blocks. fn may change the entry's flags, never its ID.
 func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
 	bi, j := 0, 0
 	for _, id := range ids {
@@ -191,51 +212,9 @@ func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
 			return
 		}
 		b := l.blocks[bi]
-		j += sort.Search(len(b)-j, func(k int) bool { return b[j+k].id >= id })
-		if j < len(b) && b[j].id == id {
+		j += search(b[j:], id)
+		if j < len(b) && b[j].id() == id && !b[j].removed() {
 			fn(&l.own(bi)[j])
 		}
 	}
-}
-
-// removeSorted deletes the entries of the listed IDs (ascending) that the
-// list holds, compacting each block it touches once, and reports how many
-// it removed. Removing k entries costs O(k + the touched blocks' sizes)
-// rather than a block shift per entry.
-func (l *userMessages) removeSorted(ids []int64) int {
-	removed, kept, i := 0, 0, 0
-	for bi, b := range l.blocks {
-		if i < len(ids) && ids[i] <= l.lastID[bi] {
-			b = l.own(bi)
-			w := 0
-			for _, um := range b {
-				for i < len(ids) && ids[i] < um.id {
-					i++
-				}
-				if i < len(ids) && ids[i] == um.id {
-					i++
-					continue
-				}
-				b[w] = um
-				w++
-			}
-			removed += len(b) - w
-			clear(b[w:]) // drop the message pointers for the collector
-			b = b[:w]
-		}
-		if len(b) > 0 {
-			l.blocks[kept], l.lastID[kept] = b, b[len(b)-1].id
-			if l.shared != nil {
-				l.shared[kept] = l.shared[bi]
-			}
-			kept++
-		}
-	}
-	clear(l.blocks[kept:])
-	l.blocks, l.lastID = l.blocks[:kept], l.lastID[:kept]
-	if l.shared != nil {
-		l.shared = l.shared[:kept]
-	}
-	l.n -= removed
-	return removed
 }

@@ -19,7 +19,7 @@ func TestUserMessagesMatchesSortedSet(t *testing.T) {
 			if step%3 == 0 && len(want) > 0 {
 				id = want[len(want)-1] + 1 // the common append path
 			}
-			l.Put(userMessage{id: id, flags: 1})
+			l.Put(newUserMessage(id, 1))
 			if i, found := slices.BinarySearch(want, id); !found {
 				want = slices.Insert(want, i, id)
 			}
@@ -43,20 +43,20 @@ func TestUserMessagesMatchesSortedSet(t *testing.T) {
 		}
 	}
 	var got []int64
-	l.Ascend(0, func(um userMessage) bool { got = append(got, um.id); return true })
+	l.Ascend(0, func(um userMessage) bool { got = append(got, um.id()); return true })
 	if !slices.Equal(got, want) {
 		t.Fatal("Ascend order differs from the sorted set")
 	}
 	var down []int64
 	pivot := want[len(want)/2]
-	l.Descend(pivot, func(um userMessage) bool { down = append(down, um.id); return true })
+	l.Descend(pivot, func(um userMessage) bool { down = append(down, um.id()); return true })
 	if len(down) != len(want)/2 || down[0] != want[len(want)/2-1] || down[len(down)-1] != want[0] {
 		t.Fatalf("Descend below %d: %d entries", pivot, len(down))
 	}
-	if m, ok := l.Max(); !ok || m.id != want[len(want)-1] {
+	if m, ok := l.Max(); !ok || m.id() != want[len(want)-1] {
 		t.Fatal("Max")
 	}
-	if um, ok := l.Get(want[0]); !ok || um.flags != 1 {
+	if um, ok := l.Get(want[0]); !ok || um.flags() != 1 {
 		t.Fatal("Get's flags")
 	}
 }
@@ -71,8 +71,8 @@ func TestRemoveSortedMatchesOneByOne(t *testing.T) {
 		n := rng.IntN(3000)
 		for id := int64(1); id <= int64(n); id++ {
 			if rng.IntN(4) > 0 {
-				batch.Put(userMessage{id: id})
-				single.Put(userMessage{id: id})
+				batch.Put(newUserMessage(id, 0))
+				single.Put(newUserMessage(id, 0))
 			}
 		}
 		var ids []int64
@@ -89,23 +89,23 @@ func TestRemoveSortedMatchesOneByOne(t *testing.T) {
 				want++
 			}
 		}
-		if got := batch.removeSorted(ids); got != want {
+		if got := batch.removeSorted(ids, nil); got != want {
 			t.Fatalf("round %d: removed %d, want %d", round, got, want)
 		}
 		var got, exp []int64
-		batch.Ascend(0, func(um userMessage) bool { got = append(got, um.id); return true })
-		single.Ascend(0, func(um userMessage) bool { exp = append(exp, um.id); return true })
+		batch.Ascend(0, func(um userMessage) bool { got = append(got, um.id()); return true })
+		single.Ascend(0, func(um userMessage) bool { exp = append(exp, um.id()); return true })
 		if !slices.Equal(got, exp) || batch.Len() != single.Len() {
 			t.Fatalf("round %d: %d entries left, want %d", round, batch.Len(), single.Len())
 		}
 		for bi, b := range batch.blocks {
-			if len(b) == 0 || batch.lastID[bi] != b[len(b)-1].id {
+			if len(b) == 0 || batch.lastID[bi] != b[len(b)-1].id() {
 				t.Fatalf("round %d: block %d empty or its last ID is stale", round, bi)
 			}
 		}
 		// The list stays usable: appends and inserts after a removal.
-		batch.Put(userMessage{id: int64(n) + 10})
-		batch.Put(userMessage{id: runStart})
+		batch.Put(newUserMessage(int64(n)+10, 0))
+		batch.Put(newUserMessage(runStart, 0))
 		if _, ok := batch.Get(runStart); !ok {
 			t.Fatalf("round %d: insert after removal lost", round)
 		}

@@ -16,7 +16,7 @@ func (sc Scan) Down(below int64, fn func(*message.Message) bool) { sc.down(below
 func (sc Scan) Up(from int64, fn func(*message.Message) bool) { sc.up(from, fn) }
 
 // All scans every stored message.
-func (s *Store) All() Scan { return treeScan(s.byID) }
+func (s *Store) All() Scan { return s.byID.scan() }
 
 // Topic scans one topic of a channel, matched case-insensitively.
 func (s *Store) Topic(channelID int, name string) Scan { return s.byTopic.scan(channelID, name) }
@@ -33,25 +33,30 @@ func (s *Store) Conversation(conversationID int) Scan {
 func (s *Store) Sender(userID int) Scan { return s.bySender.scan(userID) }
 
 // Received scans the messages userID has a copy of.
-func (s *Store) Received(userID int) Scan { return listScan(s.received[userID]) }
+func (s *Store) Received(userID int) Scan { return s.listScan(s.received[userID]) }
 
 // Unread scans userID's unread messages.
-func (s *Store) Unread(userID int) Scan { return listScan(s.unread[userID]) }
+func (s *Store) Unread(userID int) Scan { return s.listScan(s.unread[userID]) }
 
 // Empty scans nothing.
-func Empty() Scan { return listScan(nil) }
+func Empty() Scan {
+	nop := func(int64, func(*message.Message) bool) {}
+	return Scan{down: nop, up: nop}
+}
 
-func listScan(t *userMessages) Scan {
+// listScan walks one user's copy list, finding each message by ID.
+func (s *Store) listScan(t *userMessages) Scan {
 	if t == nil {
-		nop := func(int64, func(*message.Message) bool) {}
-		return Scan{down: nop, up: nop}
+		return Empty()
+	}
+	each := func(fn func(*message.Message) bool) func(userMessage) bool {
+		return func(um userMessage) bool {
+			m, ok := s.Message(um.id())
+			return !ok || fn(m)
+		}
 	}
 	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			t.Descend(below, func(um userMessage) bool { return fn(um.msg) })
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			t.Ascend(from, func(um userMessage) bool { return fn(um.msg) })
-		},
+		down: func(below int64, fn func(*message.Message) bool) { t.Descend(below, each(fn)) },
+		up:   func(from int64, fn func(*message.Message) bool) { t.Ascend(from, each(fn)) },
 	}
 }

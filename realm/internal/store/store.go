@@ -4,8 +4,9 @@
 //
 // The store has no lock of its own: the realm's lock guards it, read lock
 // for the reading methods, write lock for Insert, Remove, Deliver and
-// SetFlags. Messages are shared pointers: the store never copies or
-// changes them, and callers change a stored message only under the
+// SetFlags. Messages are shared pointers: the store never copies them,
+// and changes them only to share strings (Insert) and in Move; callers
+// change a stored message only under the
 // realm's write lock, never its ID, type, channel, topic, sender or
 // participants (which the indexes are keyed by) without removing and
 // inserting it again.
@@ -13,6 +14,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/minizulip/minizulip/message"
 )
@@ -23,7 +25,7 @@ const btreeDegree = 64
 // Store holds every message of a realm. The zero value is not usable; call
 // New.
 type Store struct {
-	byID           *idTree // IDs inline, so a lookup compares without loading messages
+	byID           idTable // constant-time lookups: copy lists hold only IDs
 	byTopic        topics
 	byChannel      keyed
 	byConversation keyed
@@ -32,7 +34,14 @@ type Store struct {
 	// (append-optimized lists, since new messages always have the highest ID).
 	received map[int]*userMessages
 	unread   map[int]*userMessages
+	// clients interns client names, so that messages sent from one client
+	// share its name's string.
+	clients map[string]string
 }
+
+// maxClientNames bounds the client names interned; names past it are
+// stored as they come.
+const maxClientNames = 1000
 
 // Copy is one user's personal copy of a message: the message and that
 // user's flags.
@@ -44,13 +53,13 @@ type Copy struct {
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		byID:           newIDTree(),
 		byTopic:        topics{},
 		byChannel:      keyed{},
 		byConversation: keyed{},
 		bySender:       keyed{},
 		received:       map[int]*userMessages{},
 		unread:         map[int]*userMessages{},
+		clients:        map[string]string{},
 	}
 }
 
@@ -68,15 +77,18 @@ func (s *Store) Len() int { return s.byID.Len() }
 
 // Message returns the stored message with this ID.
 func (s *Store) Message(id int64) (*message.Message, bool) {
-	e, ok := s.byID.Get(idEntry{id: id})
-	return e.msg, ok
+	return s.byID.Get(id)
 }
 
 // Insert adds a message to the shared indexes; conversationID identifies
 // a direct message's conversation (it is ignored for channel messages).
-// Personal copies are added with Deliver.
+// Personal copies are added with Deliver. IDs are the realm's: numbered
+// from 1 without gaps (the ID table grows to the highest). Insert makes m
+// share its topic
+// and client name strings with the messages stored before it.
 func (s *Store) Insert(m *message.Message, conversationID int) {
-	s.byID.ReplaceOrInsert(idEntry{m.ID, m})
+	m.Client = s.internClient(m.Client)
+	s.byID.Put(m)
 	if m.Type == message.Channel {
 		s.byTopic.insert(m)
 		s.byChannel.insert(m.ChannelID, m)
@@ -86,10 +98,23 @@ func (s *Store) Insert(m *message.Message, conversationID int) {
 	s.bySender.insert(m.SenderID, m)
 }
 
+// internClient returns the stored string equal to name, storing name if
+// it is new and the table is not full.
+func (s *Store) internClient(name string) string {
+	if stored, ok := s.clients[name]; ok {
+		return stored
+	}
+	if len(s.clients) < maxClientNames {
+		name = strings.Clone(name) // not a slice of a larger request string
+		s.clients[name] = name
+	}
+	return name
+}
+
 // Remove deletes a message from every index, personal copies included,
 // and returns the users who held a copy, in ascending order.
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
-	s.byID.Delete(idEntry{id: m.ID})
+	s.byID.Delete(m.ID)
 	if m.Type == message.Channel {
 		s.byTopic.remove(m)
 		s.byChannel.remove(m.ChannelID, m.ID)
@@ -109,9 +134,10 @@ func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
 	return holders
 }
 
-// Deliver gives userID a personal copy of m with the given flags.
+// Deliver gives userID a personal copy of m with the given flags. Copies
+// hold message IDs up to 2^47-1 (the realm numbers messages from 1).
 func (s *Store) Deliver(userID int, m *message.Message, flags message.Flags) {
-	um := userMessage{id: m.ID, flags: flags, msg: m}
+	um := newUserMessage(m.ID, flags)
 	list(s.received, userID).Put(um)
 	if flags&message.Read == 0 {
 		list(s.unread, userID).Put(um)
@@ -125,7 +151,25 @@ func (s *Store) Copy(userID int, id int64) (Copy, bool) {
 		return Copy{}, false
 	}
 	um, ok := t.Get(id)
-	return Copy{Message: um.msg, Flags: um.flags}, ok
+	if !ok {
+		return Copy{}, false
+	}
+	return s.copyOf(um)
+}
+
+// copyOf resolves a copy list entry to its message.
+func (s *Store) copyOf(um userMessage) (Copy, bool) {
+	m, ok := s.Message(um.id())
+	return Copy{Message: m, Flags: um.flags()}, ok
+}
+
+// eachCopy adapts fn to walk a copy list, skipping (never expected)
+// entries whose message is gone.
+func (s *Store) eachCopy(fn func(Copy) bool) func(userMessage) bool {
+	return func(um userMessage) bool {
+		c, ok := s.copyOf(um)
+		return !ok || fn(c)
+	}
 }
 
 // HasCopy reports whether userID received message id.
@@ -149,8 +193,8 @@ func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
 	if !ok {
 		return false
 	}
-	wasRead := um.flags&message.Read != 0
-	um.flags = flags
+	wasRead := um.flags()&message.Read != 0
+	um = um.withFlags(flags)
 	t.Put(um)
 	switch isRead := flags&message.Read != 0; {
 	case isRead && !wasRead:
@@ -167,7 +211,7 @@ func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
 func (s *Store) NewestCopyID(userID int) (int64, bool) {
 	if t := s.received[userID]; t != nil {
 		if um, ok := t.Max(); ok {
-			return um.id, true
+			return um.id(), true
 		}
 	}
 	return 0, false
@@ -177,7 +221,7 @@ func (s *Store) NewestCopyID(userID int) (int64, bool) {
 // fn returns false.
 func (s *Store) Copies(userID int, from int64, fn func(Copy) bool) {
 	if t := s.received[userID]; t != nil {
-		t.Ascend(from, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Ascend(from, s.eachCopy(fn))
 	}
 }
 
@@ -185,7 +229,7 @@ func (s *Store) Copies(userID int, from int64, fn func(Copy) bool) {
 // first, until fn returns false.
 func (s *Store) CopiesDescending(userID int, below int64, fn func(Copy) bool) {
 	if t := s.received[userID]; t != nil {
-		t.Descend(below, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Descend(below, s.eachCopy(fn))
 	}
 }
 
@@ -193,7 +237,7 @@ func (s *Store) CopiesDescending(userID int, below int64, fn func(Copy) bool) {
 // returns false.
 func (s *Store) UnreadCopies(userID int, fn func(Copy) bool) {
 	if t := s.unread[userID]; t != nil {
-		t.Ascend(0, func(um userMessage) bool { return fn(Copy{Message: um.msg, Flags: um.flags}) })
+		t.Ascend(0, s.eachCopy(fn))
 	}
 }
 
@@ -210,16 +254,16 @@ func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
 	}
 	apply := func(um *userMessage) {
 		if on {
-			um.flags |= flag
+			*um = um.withFlags(um.flags() | flag)
 		} else {
-			um.flags &^= flag
+			*um = um.withFlags(um.flags() &^ flag)
 		}
 	}
 	switch {
 	case flag == message.Read && on:
 		t.each(ids, apply)
 		if u := s.unread[userID]; u != nil {
-			u.removeSorted(ids)
+			u.removeSorted(ids, nil)
 		}
 	case flag == message.Read:
 		u := list(s.unread, userID)
@@ -241,7 +285,7 @@ func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
 func (s *Store) Holders(id int64, fn func(userID int, flags message.Flags)) {
 	for uid, l := range s.received {
 		if um, ok := l.Get(id); ok {
-			fn(uid, um.flags)
+			fn(uid, um.flags())
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/minizulip/minizulip/message"
@@ -168,10 +171,10 @@ func TestSetFlagMatchesSetFlags(t *testing.T) {
 			}
 			gc, gu := snapshot(batch)
 			wc, wu := snapshot(single)
-			if diff := cmp.Diff(wc, gc); diff != "" {
+			if diff := cmp.Diff(wc, gc, cmp.AllowUnexported(message.Message{})); diff != "" {
 				t.Errorf("flag %v on=%v: copies differ:\n%s", flag.Names(), on, diff)
 			}
-			if diff := cmp.Diff(wu, gu); diff != "" {
+			if diff := cmp.Diff(wu, gu, cmp.AllowUnexported(message.Message{})); diff != "" {
 				t.Errorf("flag %v on=%v: unread lists differ:\n%s", flag.Names(), on, diff)
 			}
 		}
@@ -180,5 +183,41 @@ func TestSetFlagMatchesSetFlags(t *testing.T) {
 	s.SetFlag(99, ids, message.Read, true) // a user without copies: nothing to do
 	if s.HasCopy(99, 2) {
 		t.Fatal("SetFlag created a copy")
+	}
+}
+
+// TestInsertSharesTopicAndClientStrings checks that messages of one topic
+// and client share the name strings, and that a differently spelled
+// topic name or an unseen client keeps its own.
+func TestInsertSharesTopicAndClientStrings(t *testing.T) {
+	s := New()
+	add := func(id int64, topicName, client string) *message.Message {
+		m := &message.Message{ID: id, Type: message.Channel, ChannelID: 1,
+			Topic: strings.Clone(topicName), Client: strings.Clone(client)}
+		s.Insert(m, 0)
+		return m
+	}
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	first, second := add(1, "castle", "website"), add(2, "castle", "website")
+	if !same(first.Topic, second.Topic) || !same(first.Client, second.Client) {
+		t.Fatal("a topic's messages and a client's messages share their name strings")
+	}
+	upper := add(3, "Castle", "ZulipMobile")
+	if upper.Topic != "Castle" || upper.Client != "ZulipMobile" || same(upper.Client, first.Client) {
+		t.Fatalf("other spellings keep their own: %q %q", upper.Topic, upper.Client)
+	}
+	if up, _ := collect(s.Topic(1, "castle"), 0, 0); !cmp.Equal(up, []int64{1, 2, 3}) {
+		t.Fatalf("topic %v", up)
+	}
+	// The client table is bounded; names past it are stored as they come.
+	for i := range maxClientNames {
+		s.internClient(fmt.Sprintf("client %d", i))
+	}
+	if n := len(s.clients); n != maxClientNames {
+		t.Fatalf("%d client names interned, want the bound %d", n, maxClientNames)
+	}
+	late := add(4, "castle", "late client")
+	if late.Client != "late client" || len(s.clients) != maxClientNames {
+		t.Fatal("a client past the bound is stored as given, not interned")
 	}
 }

@@ -28,8 +28,15 @@ func (t topics) treeFor(channelID int, key string) *idTree {
 	return tr
 }
 
+// insert files m under its topic. When the topic's newest message spells
+// the name the same way, m takes that message's string, so a topic's
+// name is stored once, not once a message.
 func (t topics) insert(m *message.Message) {
-	t.treeFor(m.ChannelID, topic.Key(m.Topic)).ReplaceOrInsert(idEntry{m.ID, m})
+	tr := t.treeFor(m.ChannelID, topic.Key(m.Topic))
+	if newest, ok := tr.Max(); ok && newest.msg.Topic == m.Topic {
+		m.Topic = newest.msg.Topic
+	}
+	tr.ReplaceOrInsert(idEntry{m.ID, m})
 }
 
 func (t topics) remove(m *message.Message) {
