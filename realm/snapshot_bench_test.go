@@ -31,44 +31,36 @@ func snapshotBenchRealm(b *testing.B, n int) *Realm {
 // grow with the number of messages.
 var snapshotBenchSizes = []int{0, 100_000, 1_000_000}
 
-// BenchmarkSnapshot takes a snapshot of realms of growing size.
-func BenchmarkSnapshot(b *testing.B) {
+// benchBySize runs op in a loop on realms of each of snapshotBenchSizes;
+// setup prepares, from the realm, the operation to time.
+func benchBySize(b *testing.B, setup func(r *Realm) func()) {
 	for _, n := range snapshotBenchSizes {
 		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			r := snapshotBenchRealm(b, n)
+			op := setup(snapshotBenchRealm(b, n))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = r.Snapshot()
+				op()
 			}
 		})
 	}
+}
+
+// BenchmarkSnapshot takes a snapshot of realms of growing size.
+func BenchmarkSnapshot(b *testing.B) {
+	benchBySize(b, func(r *Realm) func() { return func() { _ = r.Snapshot() } })
 }
 
 // BenchmarkFork forks realms of growing size.
 func BenchmarkFork(b *testing.B) {
-	for _, n := range snapshotBenchSizes {
-		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			r := snapshotBenchRealm(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = r.Fork()
-			}
-		})
-	}
+	benchBySize(b, func(r *Realm) func() { return func() { _ = r.Fork() } })
 }
 
 // BenchmarkRestore restores a snapshot of realms of growing size.
 func BenchmarkRestore(b *testing.B) {
-	for _, n := range snapshotBenchSizes {
-		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			r := snapshotBenchRealm(b, n)
-			s := r.Snapshot()
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = r.Restore(s)
-			}
-		})
-	}
+	benchBySize(b, func(r *Realm) func() {
+		s := r.Snapshot()
+		return func() { _ = r.Restore(s) }
+	})
 }
 
 // BenchmarkFirstWriteAfterFork measures the first write in a fresh fork of
