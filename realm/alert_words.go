@@ -78,20 +78,34 @@ func (r *Realm) alertWordList(userID int) []string {
 
 // alertedUsers are the users among userIDs and more with an alert word in
 // content (message.ContainsAlertWord): their copies get the
-// has_alert_word flag.
+// has_alert_word flag. It runs on every send under the write lock, so a
+// realm without alert words pays nothing, and nothing is allocated until
+// a user has words.
 func (r *Realm) alertedUsers(content string, userIDs []int, more ...int) map[int]bool {
+	if len(r.alertWords) == 0 {
+		return nil
+	}
 	var text []rune
-	out := map[int]bool{}
-	for _, id := range slices.Concat(userIDs, more) {
+	var out map[int]bool
+	check := func(id int) {
 		for _, w := range r.alertWords[id] {
 			if text == nil {
 				text = message.AlertText(content)
 			}
 			if message.ContainsAlertWord(text, w) {
+				if out == nil {
+					out = map[int]bool{}
+				}
 				out[id] = true
-				break
+				return
 			}
 		}
+	}
+	for _, id := range userIDs {
+		check(id)
+	}
+	for _, id := range more {
+		check(id)
 	}
 	return out
 }

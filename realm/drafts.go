@@ -89,12 +89,7 @@ func (a *Actor) CreateDrafts(ctx context.Context, drafts []DraftInput) (ids []in
 		added := make([]Draft, 0, len(checked))
 		ids = make([]int, 0, len(checked))
 		for _, d := range checked {
-			r.nextDraftID++
-			d.ID = r.nextDraftID
-			if r.drafts == nil {
-				r.drafts = map[int][]*storedDraft{}
-			}
-			r.drafts[me.ID] = append(r.drafts[me.ID], d)
+			r.addDraft(me.ID, d)
 			added = append(added, d.Draft)
 			ids = append(ids, d.ID)
 		}
@@ -142,6 +137,16 @@ func (a *Actor) DeleteDraft(ctx context.Context, id int) error {
 		r.emit("drafts", DraftEvent{Op: "remove", DraftID: id}, me.ID)
 		return nil
 	})
+}
+
+// addDraft numbers d and stores it as the user's newest draft.
+func (r *Realm) addDraft(userID int, d *storedDraft) {
+	r.nextDraftID++
+	d.ID = r.nextDraftID
+	if r.drafts == nil {
+		r.drafts = map[int][]*storedDraft{}
+	}
+	r.drafts[userID] = append(r.drafts[userID], d)
 }
 
 // checkDraftsSynced refuses every drafts call of a user who turned
@@ -264,11 +269,6 @@ func (r *Realm) seedDrafts() {
 	iago := r.usersByEmail["iago@zulip.com"]
 	at := float64(r.createdAt.Unix())
 	for _, content := range []string{"Release 4.0 will contain ...", "Release 4.0 will contain many new features such as ... "} {
-		r.nextDraftID++
-		d := &storedDraft{Draft: Draft{ID: r.nextDraftID, Type: "", To: []int{}, Topic: "Release Notes", Content: content, Timestamp: int64(at)}, editedAt: at}
-		if r.drafts == nil {
-			r.drafts = map[int][]*storedDraft{}
-		}
-		r.drafts[iago.ID] = append(r.drafts[iago.ID], d)
+		r.addDraft(iago.ID, &storedDraft{Draft: Draft{Type: "", To: []int{}, Topic: "Release Notes", Content: content, Timestamp: int64(at)}, editedAt: at})
 	}
 }
