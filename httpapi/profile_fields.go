@@ -140,40 +140,56 @@ func reorderProfileFields(c *call) (any, error) {
 // updateProfileData is PATCH /users/me/profile_data: data is a JSON list
 // of {"id": field ID, "value": string or list of user IDs}.
 func updateProfileData(c *call) (any, error) {
-	raw, ok := c.p.str("data")
-	if !ok {
+	data, set, err := profileDataParam(c, "data", false)
+	if err != nil {
+		return nil, err
+	}
+	if !set {
 		return nil, realm.VariableMissing("data")
 	}
+	return nil, c.actor.UpdateProfileData(c.ctx(), data)
+}
+
+// profileDataParam reads a JSON list of profile field values, each
+// {"id": field ID, "value": string or list of user IDs}; with nullable, a
+// value may also be null (a removal). It reports whether name was sent.
+func profileDataParam(c *call, name string, nullable bool) ([]realm.ProfileDataUpdate, bool, error) {
+	raw, ok := c.p.str(name)
+	if !ok {
+		return nil, false, nil
+	}
 	if !json.Valid([]byte(raw)) {
-		return nil, realm.BadRequest("Argument \"data\" is not valid JSON.")
+		return nil, true, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
 	}
 	var items []map[string]json.RawMessage
 	if json.Unmarshal([]byte(raw), &items) != nil || items == nil {
-		return nil, realm.BadRequest("data is not a list")
+		return nil, true, realm.BadRequest("%s is not a list", name)
 	}
 	out := make([]realm.ProfileDataUpdate, len(items))
 	for i, item := range items {
-		at := "data[" + strconv.Itoa(i) + "]"
+		at := name + "[" + strconv.Itoa(i) + "]"
 		if item == nil {
-			return nil, realm.BadRequest("%s is not a dict", at)
+			return nil, true, realm.BadRequest("%s is not a dict", at)
 		}
 		rawID, ok := item["id"]
 		if !ok {
-			return nil, realm.BadRequest("%s key is missing: id", at)
+			return nil, true, realm.BadRequest("%s key is missing: id", at)
 		}
 		rawValue, ok := item["value"]
 		if !ok {
-			return nil, realm.BadRequest("%s key is missing: value", at)
+			return nil, true, realm.BadRequest("%s key is missing: value", at)
 		}
 		if len(item) != 2 {
-			return nil, realm.BadRequest("Unexpected arguments in %s", at)
+			return nil, true, realm.BadRequest("Unexpected arguments in %s", at)
 		}
 		if json.Unmarshal(rawID, &out[i].ID) != nil || isJSONNull(rawID) {
-			return nil, realm.BadRequest("%s[\"id\"] is not an integer", at)
+			return nil, true, realm.BadRequest("%s[\"id\"] is not an integer", at)
 		}
 		var s string
 		var ids []int
 		switch {
+		case isJSONNull(rawValue) && nullable:
+			out[i].Value = nil
 		case json.Unmarshal(rawValue, &s) == nil && !isJSONNull(rawValue):
 			out[i].Value = s
 		case json.Unmarshal(rawValue, &ids) == nil && !isJSONNull(rawValue):
@@ -182,10 +198,10 @@ func updateProfileData(c *call) (any, error) {
 			}
 			out[i].Value = ids
 		default:
-			return nil, realm.BadRequest("%s[\"value\"] is not a string or a list of integers", at)
+			return nil, true, realm.BadRequest("%s[\"value\"] is not a string or a list of integers", at)
 		}
 	}
-	return nil, c.actor.UpdateProfileData(c.ctx(), out)
+	return out, true, nil
 }
 
 func removeProfileData(c *call) (any, error) {

@@ -14,6 +14,7 @@ func (s *Server) userRoutes() []route {
 		// Zulip has /users/{user_id} (digits) and /users/{email}; one
 		// pattern serves both.
 		{method: "GET", path: "/users/{user}", h: getUser},
+		{method: "PATCH", path: "/users/{user}", h: updateUser},
 		{method: "DELETE", path: "/users/{user}", h: deactivateUser},
 		{method: "POST", path: "/users/{user}/reactivate", h: reactivateUser},
 	}
@@ -133,4 +134,29 @@ func reactivateUser(c *call) (any, error) {
 		return nil, err
 	}
 	return nil, c.actor.ReactivateUser(c.ctx(), id)
+}
+
+// updateUser is an administrator's PATCH /users/{user_id}, or
+// /users/{email} when the segment is not all digits: full_name, role (a
+// JSON integer) and profile_data (values may be null, a removal).
+func updateUser(c *call) (any, error) {
+	var req realm.UserUpdate
+	if v, ok := c.p.str("full_name"); ok {
+		req.FullName = &v
+	}
+	role, set, err := c.p.optInt("role")
+	if err != nil {
+		return nil, err
+	}
+	if set {
+		req.Role = &role
+	}
+	if req.ProfileData, _, err = profileDataParam(c, "profile_data", true); err != nil {
+		return nil, err
+	}
+	key := c.req.PathValue("user")
+	if id, ok := digitsID(key); ok {
+		return nil, c.actor.UpdateUser(c.ctx(), id, req)
+	}
+	return nil, c.actor.UpdateUserByEmail(c.ctx(), key, req)
 }

@@ -24,31 +24,19 @@ func (a *Actor) UpdateProfileData(ctx context.Context, data []ProfileDataUpdate)
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
-		stored := make([]string, len(data))
+		changes := make([]profileChange, len(data))
 		for i, d := range data {
 			f, err := r.editableProfileField(me, d.ID)
 			if err != nil {
 				return err
 			}
-			v, err := user.CheckProfileValue(f.Name, f.Type, f.FieldData, d.Value, r.checkProfileUser)
-			if re := (*Error)(nil); errors.As(err, &re) {
-				return re
-			} else if err != nil {
-				return BadRequest("%s", err.Error())
+			v, err := r.checkProfileValue(f, d.Value)
+			if err != nil {
+				return err
 			}
-			stored[i] = v
+			changes[i] = profileChange{id: d.ID, value: v}
 		}
-		for i, d := range data {
-			if old, ok := me.ProfileData[d.ID]; ok && old.Value == stored[i] {
-				continue
-			}
-			if me.ProfileData == nil {
-				me.ProfileData = map[int]user.ProfileValue{}
-			}
-			pv := r.profileValue(r.profileField(d.ID), stored[i])
-			me.ProfileData[d.ID] = pv
-			r.emitProfileValue(me, d.ID, &pv)
-		}
+		r.applyProfileData(me, changes)
 		return nil
 	})
 }
@@ -66,14 +54,24 @@ func (a *Actor) RemoveProfileData(ctx context.Context, ids []int) error {
 				return err
 			}
 		}
-		for _, id := range ids {
-			if _, ok := me.ProfileData[id]; ok {
-				delete(me.ProfileData, id)
-				r.emitProfileValue(me, id, nil)
-			}
+		changes := make([]profileChange, len(ids))
+		for i, id := range ids {
+			changes[i] = profileChange{id: id, remove: true}
 		}
+		r.applyProfileData(me, changes)
 		return nil
 	})
+}
+
+// checkProfileValue checks a value for field f and returns it as stored.
+func (r *Realm) checkProfileValue(f *CustomProfileField, value any) (string, error) {
+	v, err := user.CheckProfileValue(f.Name, f.Type, f.FieldData, value, r.checkProfileUser)
+	if re := (*Error)(nil); errors.As(err, &re) {
+		return "", re
+	} else if err != nil {
+		return "", BadRequest("%s", err.Error())
+	}
+	return v, nil
 }
 
 // editableProfileField is field id, if me may change their value of it.

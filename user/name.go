@@ -57,3 +57,7 @@ func CheckFullName(raw string) (string, error) {
 
 // isPySpace is Python's str.isspace for one character, which str.strip uses.
 func isPySpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
+
+// IsBlankName reports whether a raw name is empty once stripped, which
+// an administrator's rename ignores (Zulip's rule).
+func IsBlankName(raw string) bool { return strings.TrimFunc(raw, isPySpace) == "" }
