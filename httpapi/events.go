@@ -9,6 +9,9 @@ func (s *Server) eventRoutes() []route {
 		{method: "GET", path: "/events", h: getEvents},
 		{method: "DELETE", path: "/events", h: deleteQueue},
 		{method: "POST", path: "/typing", h: setTyping},
+		{method: "POST", path: "/messages/{message_id}/typing", h: setEditTyping},
+		// The name the endpoint had at feature levels 351 to 360.
+		{method: "POST", path: "/message_edit_typing", h: setEditTyping},
 	}
 }
 
@@ -67,4 +70,24 @@ func setTyping(c *call) (any, error) {
 		req.Topic = &t
 	}
 	return nil, c.actor.SetTyping(c.ctx(), req)
+}
+
+// setEditTyping is POST /messages/{message_id}/typing, and the older
+// /message_edit_typing with message_id in the body.
+func setEditTyping(c *call) (any, error) {
+	var id int
+	var err error
+	if c.req.PathValue("message_id") != "" {
+		id, err = c.pathInt("message_id")
+	} else {
+		id, err = c.p.mustInt("message_id")
+	}
+	if err != nil {
+		return nil, err
+	}
+	op, err := c.p.mustStr("op")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.SetEditTyping(c.ctx(), int64(id), op)
 }

@@ -53,6 +53,9 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 	e.do("hamlet@zulip.com", "POST", reactions, url.Values{"emoji_name": {"zulip"}})
 	e.do("hamlet@zulip.com", "DELETE", reactions, url.Values{"emoji_name": {"zulip"}, "reaction_type": {"service_extra_emoji"}})
 	e.uploadEmoji("iago@zulip.com", "crab", emojiFile{"f", "crab.png", pngBytes(t)})
+	// Edit typing, and a role change (which moves system groups).
+	e.do("hamlet@zulip.com", "POST", "/messages/"+strconv.Itoa(int(mid))+"/typing", url.Values{"op": {"start"}})
+	e.do("iago@zulip.com", "PATCH", "/users/12", url.Values{"role": {"300"}, "full_name": {"Othello"}})
 	// Deleting the channel's only message changes its first_message_id.
 	e.do("iago@zulip.com", "DELETE", "/messages/"+strconv.Itoa(int(mid)), nil)
 
@@ -65,7 +68,8 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 			"subscription:peer_remove", "realm_user:add", "realm_bot:add", "user_group:add", "user_group:update",
 			"user_group:add_members", "user_group:remove_members", "user_group:add_subgroups",
 			"user_group:remove_subgroups", "realm_linkifiers:", "saved_snippets:add", "saved_snippets:remove",
-			"reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:", "stream:update"},
+			"reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:", "stream:update",
+			"typing_edit_message:start", "realm_user:update"},
 		"hamlet": {"message:", "muted_topics:", "user_topic:", "subscription:add", "subscription:remove",
 			"realm_user:add", "reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:"},
 	} {

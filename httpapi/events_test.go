@@ -144,6 +144,26 @@ func TestHTTPTyping(t *testing.T) {
 	e.wantError(status, body, http.StatusBadRequest, "BAD_REQUEST", `Argument "to" is not valid JSON.`)
 }
 
+func TestHTTPEditTyping(t *testing.T) {
+	e := newMsgEnv(t)
+	qid, _ := e.register("iago@zulip.com", url.Values{"event_types": {`["typing_edit_message"]`}})
+	_, sent := e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"direct"}, "to": {"[11]"}, "content": {"draft"}})
+	id := strconv.Itoa(int(sent["id"].(float64)))
+	e.wantSuccess(e.do("hamlet@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"start"}}))
+	// The name of feature levels 351 to 360, message_id in the body.
+	e.wantSuccess(e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"stop"}, "message_id": {id}}))
+	evs := e.events("iago@zulip.com", qid, -1, false)
+	if len(evs) != 2 || evs[0].(map[string]any)["op"] != "start" || evs[1].(map[string]any)["op"] != "stop" {
+		t.Fatalf("edit typing events %v", evs)
+	}
+	status, body := e.do("hamlet@zulip.com", "POST", "/messages/"+id+"/typing", nil)
+	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'op' argument")
+	status, body = e.do("iago@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"start"}})
+	e.wantError(status, body, http.StatusBadRequest, "BAD_REQUEST", "You don't have permission to edit this message")
+	status, body = e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"start"}})
+	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'message_id' argument")
+}
+
 // A user at the per-user queue cap who registers again loses the queue
 // polled least recently; it answers as an expired queue does.
 func TestHTTPPerUserQueueCap(t *testing.T) {

@@ -32,6 +32,7 @@ func (SubscriptionPeerEvent) isEventPayload()   {}
 func (SubscriptionRemoveEvent) isEventPayload() {}
 func (SubscriptionUpdateEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
+func (EditTypingEvent) isEventPayload()         {}
 func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}
 func (UserGroupMembersEvent) isEventPayload()   {}

@@ -149,17 +149,16 @@ func (r *Realm) planEdit(me *user.User, req EditMessageRequest, mode string, con
 	if req.PrevContentSHA256 != nil && !contentMatches(m.Content, *req.PrevContentSHA256) {
 		return nil, BadRequest("'prev_content_sha256' value does not match the expected value.")
 	}
-	if content != nil && m.SenderID != me.ID {
-		return nil, BadRequest("You don't have permission to edit this message")
+	if content != nil {
+		if err := r.checkContentEditor(me, m, editGraceSeconds); err != nil {
+			return nil, err
+		}
 	}
 	if p.newTopic != nil && !r.mayRetopic(me, p) {
 		return nil, BadRequest("You don't have permission to edit this message")
 	}
 	now := r.clock.Now().Unix()
 	age := now - m.Timestamp
-	if limit := r.settings.MessageContentEditLimitSeconds; content != nil && limit != nil && age > int64(*limit)+editGraceSeconds {
-		return nil, BadRequest("The time limit for editing this message has passed")
-	}
 	exempt := me.Role.IsAdmin() || me.Role == user.RoleModerator
 	if limit := r.settings.MoveMessagesWithinStreamLimitSeconds; p.newTopic != nil && !p.pureResolution() && !exempt &&
 		limit != nil && age > int64(*limit)+editGraceSeconds {
@@ -184,6 +183,19 @@ func (r *Realm) planEdit(me *user.User, req EditMessageRequest, mode string, con
 		}
 	}
 	return p, nil
+}
+
+// checkContentEditor checks that me may edit m's content now: only its
+// sender, within the realm's edit time limit plus grace seconds.
+func (r *Realm) checkContentEditor(me *user.User, m *message.Message, grace int64) error {
+	if m.SenderID != me.ID {
+		return BadRequest("You don't have permission to edit this message")
+	}
+	age := r.clock.Now().Unix() - m.Timestamp
+	if limit := r.settings.MessageContentEditLimitSeconds; limit != nil && age > int64(*limit)+grace {
+		return BadRequest("The time limit for editing this message has passed")
+	}
+	return nil
 }
 
 // planPlace reads the new topic and channel and checks the payload's

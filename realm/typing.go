@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -51,6 +52,9 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			if len(req.To) == 0 {
 				return BadRequest("Missing 'to' argument")
 			}
+			if !me.Settings.SendPrivateTypingNotifications {
+				return BadRequest("User has disabled typing notifications for direct messages")
+			}
 			ids := append([]int{me.ID}, req.To...)
 			for _, id := range req.To {
 				if u := r.users[id]; u == nil || !u.IsActive {
@@ -71,6 +75,9 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			}
 			if req.Topic == nil {
 				return BadRequest("Missing topic")
+			}
+			if !me.Settings.SendStreamTypingNotifications {
+				return BadRequest("User has disabled typing notifications for channel messages")
 			}
 			ch := r.channels[req.StreamID]
 			if ch == nil || !r.canAccessChannelForSend(me, ch) {
@@ -103,3 +110,65 @@ func (r *Realm) typingAudience(ids []int) []int {
 }
 
 func wantsTyping(u *user.User) bool { return u.Settings.ReceivesTypingNotifications }
+
+// EditTypingRecipient says where a message being edited is, in a
+// typing_edit_message event.
+type EditTypingRecipient struct {
+	Type      string  `json:"type"` // "channel" or "direct"
+	ChannelID int     `json:"channel_id,omitempty"`
+	Topic     *string `json:"topic,omitempty"`
+	UserIDs   []int   `json:"user_ids,omitempty"`
+}
+
+// EditTypingEvent tells that someone started or stopped editing a
+// message's content.
+type EditTypingEvent struct {
+	Op        string              `json:"op"`
+	SenderID  int                 `json:"sender_id"`
+	MessageID int64               `json:"message_id"`
+	Recipient EditTypingRecipient `json:"recipient"`
+}
+
+// SetEditTyping sends a typing notification for editing a message (POST
+// /messages/{message_id}/typing, feature level 351): the caller must be
+// allowed to edit its content now (no grace period). It goes, as a
+// typing_edit_message event, to those who would see the edit and receive
+// typing notifications: the channel's subscribers, or the direct
+// message's participants. A user who turned off sending typing
+// notifications for that kind of message is refused.
+func (a *Actor) SetEditTyping(ctx context.Context, messageID int64, op string) error {
+	if op != "start" && op != "stop" {
+		return BadRequest("Invalid op")
+	}
+	r := a.r
+	return a.write(func(me *user.User) error {
+		m := r.accessibleMessage(me, messageID)
+		if m == nil {
+			return invalidMessage()
+		}
+		if !r.settings.AllowMessageEditing {
+			return BadRequest("Your organization has turned off message editing")
+		}
+		if err := r.checkContentEditor(me, m, 0); err != nil {
+			return err
+		}
+		ev := EditTypingEvent{Op: op, SenderID: me.ID, MessageID: m.ID}
+		var audience []int
+		if m.Type == message.Channel {
+			if !me.Settings.SendStreamTypingNotifications {
+				return BadRequest("User has disabled typing notifications for channel messages")
+			}
+			topicName := m.Topic
+			ev.Recipient = EditTypingRecipient{Type: "channel", ChannelID: m.ChannelID, Topic: &topicName}
+			audience = r.subscriberIDs(m.ChannelID)
+		} else {
+			if !me.Settings.SendPrivateTypingNotifications {
+				return BadRequest("User has disabled typing notifications for direct messages")
+			}
+			ev.Recipient = EditTypingRecipient{Type: "direct", UserIDs: slices.Clone(m.DMUserIDs)}
+			audience = m.DMUserIDs
+		}
+		r.emit("typing_edit_message", ev, r.typingAudience(audience)...)
+		return nil
+	})
+}
