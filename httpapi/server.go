@@ -76,6 +76,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 	s.handleFileRoutes()
 	for path, methods := range s.allowed {
 		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
+		s.shadowWildcards(path, methods)
 	}
 	for path, methods := range s.overlapping.allowed {
 		s.overlapping.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
@@ -177,6 +178,20 @@ func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	writeNotFound(w)
+}
+
+// shadowWildcards makes a literal path answer 405 to the methods it lacks
+// even where a wildcard route has them: PATCH /users/me is not PATCH
+// /users/{email}, as in Zulip, where the literal path comes first.
+func (s *Server) shadowWildcards(path string, methods []string) {
+	if strings.Contains(path, "{") {
+		return
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if !slices.Contains(methods, m) {
+			s.mux.HandleFunc(m+" "+path, s.methodNotAllowed(path, methods))
+		}
+	}
 }
 
 // routeMuxes are the method patterns of some routes, the same paths
