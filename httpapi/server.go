@@ -66,7 +66,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.draftRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(), s.defaultChannelRoutes(), s.mutedUserRoutes(), s.alertWordRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.draftRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(), s.defaultChannelRoutes(), s.mutedUserRoutes(), s.alertWordRoutes(), s.navigationViewRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)
@@ -249,7 +249,9 @@ func (c *call) pathInt(name string) (int, error) {
 }
 
 func (s *Server) handle(rt route) {
-	s.endpoints = append(s.endpoints, Endpoint{Method: rt.method, Path: rt.path, APIOnly: rt.apiOnly})
+	// Zulip's docs write a multi-segment wildcard as any other.
+	path := strings.ReplaceAll(rt.path, "...}", "}")
+	s.endpoints = append(s.endpoints, Endpoint{Method: rt.method, Path: path, APIOnly: rt.apiOnly})
 	s.handlePrefix(APIPrefix, rt, s.authenticate)
 	if !rt.apiOnly {
 		s.handlePrefix(JSONPrefix, rt, s.authenticateSession)

@@ -33,6 +33,7 @@ func (SubscriptionRemoveEvent) isEventPayload() {}
 func (SubscriptionUpdateEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
 func (EditTypingEvent) isEventPayload()         {}
+func (NavigationViewEvent) isEventPayload()     {}
 func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}
 func (UserGroupMembersEvent) isEventPayload()   {}

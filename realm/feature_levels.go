@@ -27,6 +27,8 @@ const (
 	// newSubscriptionMessagesLevel: send_new_subscription_messages and
 	// new_subscription_messages_sent.
 	newSubscriptionMessagesLevel = 397
+	// navigationViewsLevel: users' navigation views (Zulip 11.0).
+	navigationViewsLevel = 390
 	// billingAdminRemovedLevel: is_billing_admin left user objects.
 	billingAdminRemovedLevel = 363
 	// denseModeRemovedLevel: dense_mode left the personal settings.

@@ -83,8 +83,10 @@ type Realm struct {
 
 	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
 
-	snippets      map[int][]*SavedSnippet // each user's saved snippets
-	nextSnippetID int
+	snippets map[int][]*SavedSnippet // each user's saved snippets
+	// navigationViews are each user's navigation views, in the order added.
+	navigationViews map[int][]*NavigationView
+	nextSnippetID   int
 
 	drafts      map[int][]*storedDraft // each user's drafts, in creation order
 	nextDraftID int

@@ -60,6 +60,7 @@ type RegisterResult struct {
 	*UserTopicState
 	*VideoCallsState
 	*DefaultStreamsState
+	*NavigationViewsState
 }
 
 // stateSection fills the register answer for one fetch_event_types entry.
@@ -85,6 +86,7 @@ var stateSections = []stateSection{
 		}
 	}},
 	{"muted_users", fillMutedUsers},
+	{"navigation_views", fillNavigationViews},
 	{"presence", fillPresence},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},

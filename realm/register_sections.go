@@ -192,3 +192,8 @@ type UserTopicState struct {
 type VideoCallsState struct {
 	HasZoomToken bool `json:"has_zoom_token"`
 }
+
+// NavigationViewsState is the navigation_views section (feature level 390).
+type NavigationViewsState struct {
+	NavigationViews []NavigationView `json:"navigation_views"`
+}
