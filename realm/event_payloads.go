@@ -34,6 +34,7 @@ func (SubscriptionUpdateEvent) isEventPayload() {}
 func (TypingEvent) isEventPayload()             {}
 func (EditTypingEvent) isEventPayload()         {}
 func (NavigationViewEvent) isEventPayload()     {}
+func (RealmPlaygroundsEvent) isEventPayload()   {}
 func (UpdateMessageFlagsEvent) isEventPayload() {}
 func (UserGroupAddEvent) isEventPayload()       {}
 func (UserGroupMembersEvent) isEventPayload()   {}

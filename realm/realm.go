@@ -84,6 +84,9 @@ type Realm struct {
 	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
 
 	snippets map[int][]*SavedSnippet // each user's saved snippets
+	// playgrounds are the realm's code playgrounds, by ID.
+	playgrounds      []RealmPlayground
+	nextPlaygroundID int
 	// navigationViews are each user's navigation views, in the order added.
 	navigationViews map[int][]*NavigationView
 	nextSnippetID   int
@@ -164,6 +167,7 @@ func New(opts ...Option) *Realm {
 		events:            newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
 		nextLinkifierID:   1,
 		nextSnippetID:     1,
+		nextPlaygroundID:  1,
 	}
 	r.createdAt = r.clock.Now()
 	r.files.init(o.UploadStore)

@@ -95,7 +95,7 @@ var stateSections = []stateSection{
 	}},
 	{"realm_linkifiers", fillLinkifiers},
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: []RealmPlayground{}}
+		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
 	}},
 	{"realm_bot", fillRealmBots},
 	{"realm_user", fillRealmUsers},

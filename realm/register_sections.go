@@ -86,9 +86,6 @@ type RealmPlaygroundsState struct {
 	RealmPlaygrounds []RealmPlayground `json:"realm_playgrounds"`
 }
 
-// RealmPlayground is a code playground; none are configured.
-type RealmPlayground struct{}
-
 // RealmBotState is the realm_bot section: the bots the user may manage.
 type RealmBotState struct {
 	RealmBots []Bot `json:"realm_bots"`

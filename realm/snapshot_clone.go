@@ -84,6 +84,8 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })
 	r.navigationViews = cloneNested(src.navigationViews, func(v *NavigationView) *NavigationView { c := *v; return &c })
 	r.nextSnippetID = src.nextSnippetID
+	r.playgrounds = slices.Clone(src.playgrounds)
+	r.nextPlaygroundID = src.nextPlaygroundID
 	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })
 	r.nextDraftID = src.nextDraftID
 	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })

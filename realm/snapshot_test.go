@@ -29,7 +29,7 @@ var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "f
 	"channels", "channelsByName", "nextChannelID", "subs", "groups", "groupByName", "nextGroupID",
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
-	"snippets", "navigationViews", "nextSnippetID", "drafts", "nextDraftID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
+	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "nextSnippetID", "drafts", "nextDraftID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
 	"mail", "files", "calls"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
@@ -55,7 +55,7 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 }
 
 // emptyInDevRealm are the state fields a new dev realm leaves empty.
-var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "userTopics", "mail", "mutedUsers", "alertWords"}
+var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "userTopics", "mail", "mutedUsers", "alertWords"}
 
 // stateDiff compares the state (everything but messages) of two realms.
 func stateDiff(a, b *Realm) string {

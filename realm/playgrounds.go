@@ -1,0 +1,81 @@
+package realm
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/user"
+)
+
+// RealmPlayground is a code playground: where code blocks of a language
+// can be opened, through a URL template whose only variable is "code".
+type RealmPlayground struct {
+	ID               int    `json:"id"`
+	Name             string `json:"name"`
+	PygmentsLanguage string `json:"pygments_language"`
+	URLTemplate      string `json:"url_template"`
+}
+
+// RealmPlaygroundsEvent carries the realm's whole playground list after a
+// change.
+type RealmPlaygroundsEvent struct {
+	RealmPlaygrounds []RealmPlayground `json:"realm_playgrounds"`
+}
+
+// AddPlayground answers POST /realm/playgrounds (administrators): the
+// fields are trimmed and checked by Zulip's rules, and a language may
+// have one playground of each name. It returns the new playground's ID.
+func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTemplate string) (id int, err error) {
+	r := a.r
+	err = a.writeAdmin(func(me *user.User) error {
+		p := RealmPlayground{Name: strings.TrimSpace(name), PygmentsLanguage: strings.TrimSpace(pygmentsLanguage),
+			URLTemplate: strings.TrimSpace(urlTemplate)}
+		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
+			var ve linkifier.ValidationError
+			if errors.As(err, &ve) {
+				return BadRequest("%s", string(ve))
+			}
+			return err
+		}
+		if slices.ContainsFunc(r.playgrounds, func(o RealmPlayground) bool {
+			return o.PygmentsLanguage == p.PygmentsLanguage && o.Name == p.Name
+		}) {
+			return BadRequest("Realm playground with this Realm, Pygments language and Name already exists.")
+		}
+		p.ID = r.nextPlaygroundID
+		r.nextPlaygroundID++
+		r.playgrounds = append(r.playgrounds, p)
+		r.emitPlaygrounds()
+		id = p.ID
+		return nil
+	})
+	return id, err
+}
+
+// RemovePlayground answers DELETE /realm/playgrounds/{playground_id}
+// (administrators).
+func (a *Actor) RemovePlayground(ctx context.Context, id int) error {
+	r := a.r
+	return a.writeAdmin(func(me *user.User) error {
+		i := slices.IndexFunc(r.playgrounds, func(p RealmPlayground) bool { return p.ID == id })
+		if i < 0 {
+			return BadRequest("Invalid playground")
+		}
+		r.playgrounds = slices.Delete(r.playgrounds, i, i+1)
+		r.emitPlaygrounds()
+		return nil
+	})
+}
+
+// playgroundList is the realm's playgrounds by ID, never nil.
+func (r *Realm) playgroundList() []RealmPlayground {
+	return append([]RealmPlayground{}, r.playgrounds...)
+}
+
+// emitPlaygrounds sends the playground list to every active user.
+func (r *Realm) emitPlaygrounds() {
+	r.emit("realm_playgrounds", RealmPlaygroundsEvent{RealmPlaygrounds: r.playgroundList()}, r.activeUserIDs()...)
+}
