@@ -57,6 +57,7 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 	e.do("iago@zulip.com", "POST", "/navigation_views", url.Values{"fragment": {"narrow/is/alerted"}, "is_pinned": {"true"}, "name": {"Alerts"}})
 	e.do("iago@zulip.com", "PATCH", "/navigation_views/narrow%2Fis%2Falerted", url.Values{"is_pinned": {"false"}})
 	e.do("iago@zulip.com", "DELETE", "/navigation_views/narrow%2Fis%2Falerted", nil)
+	e.do("iago@zulip.com", "PATCH", "/realm/user_settings_defaults", url.Values{"enter_sends": {"true"}})
 	// Edit typing, and a role change (which moves system groups).
 	e.do("hamlet@zulip.com", "POST", "/messages/"+strconv.Itoa(int(mid))+"/typing", url.Values{"op": {"start"}})
 	e.do("iago@zulip.com", "PATCH", "/users/12", url.Values{"role": {"300"}, "full_name": {"Othello"}})
@@ -73,7 +74,8 @@ func TestEventsOfEveryKindOverHTTP(t *testing.T) {
 			"user_group:add_members", "user_group:remove_members", "user_group:add_subgroups",
 			"user_group:remove_subgroups", "realm_linkifiers:", "saved_snippets:add", "saved_snippets:remove",
 			"reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:", "stream:update",
-			"typing_edit_message:start", "realm_user:update", "navigation_view:add", "navigation_view:update", "navigation_view:remove"},
+			"typing_edit_message:start", "realm_user:update", "navigation_view:add", "navigation_view:update", "navigation_view:remove",
+			"realm_user_settings_defaults:update"},
 		"hamlet": {"message:", "muted_topics:", "user_topic:", "subscription:add", "subscription:remove",
 			"realm_user:add", "reaction:add", "reaction:remove", "realm_emoji:update", "delete_message:"},
 	} {

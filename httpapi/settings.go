@@ -13,6 +13,7 @@ func (s *Server) settingsRoutes() []route {
 		// Deprecated aliases from before feature level 80.
 		{method: "PATCH", path: "/settings/display", h: updateSettings},
 		{method: "PATCH", path: "/settings/notifications", h: updateSettings},
+		{method: "PATCH", path: "/realm/user_settings_defaults", h: updateUserSettingsDefaults},
 	}
 }
 
@@ -24,6 +25,16 @@ func updateSettings(c *call) (any, error) {
 		return nil, err
 	}
 	return nil, c.actor.UpdateSettings(c.ctx(), req)
+}
+
+// updateUserSettingsDefaults is PATCH /realm/user_settings_defaults.
+// Parameters it does not know come back in ignored_parameters_unsupported.
+func updateUserSettingsDefaults(c *call) (any, error) {
+	settings, err := settingValuesParam(c)
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.actor.UpdateUserSettingsDefaults(c.ctx(), settings)
 }
 
 // settingsUpdateParams reads PATCH /settings's parameters: each setting
@@ -42,39 +53,11 @@ func settingsUpdateParams(c *call) (realm.SettingsUpdate, error) {
 			*f.dst = &v
 		}
 	}
-	for _, d := range user.SettingDefs {
-		var v any
-		switch d.Kind {
-		case user.BoolSetting:
-			b, set, err := c.p.optBoolSet(d.Name)
-			if err != nil || !set {
-				if err != nil {
-					return req, err
-				}
-				continue
-			}
-			v = b
-		case user.IntSetting:
-			n, set, err := c.p.optInt(d.Name)
-			if err != nil || !set {
-				if err != nil {
-					return req, err
-				}
-				continue
-			}
-			v = n
-		default:
-			raw, ok := c.p.str(d.Name)
-			if !ok {
-				continue
-			}
-			v = unquote(raw)
-		}
-		if req.Settings == nil {
-			req.Settings = map[string]any{}
-		}
-		req.Settings[d.Name] = v
+	settings, err := settingValuesParam(c)
+	if err != nil {
+		return req, err
 	}
+	req.Settings = settings
 	t, err := targetUsersParam(c)
 	req.TargetUsers = t
 	return req, err
@@ -123,4 +106,45 @@ func decodeIDs(raw json.RawMessage, dst *[]int) error {
 		return &json.UnsupportedValueError{Str: "null"}
 	}
 	return json.Unmarshal(raw, dst)
+}
+
+// settingValuesParam reads the personal settings sent, by their API names:
+// each as its kind says (JSON booleans and integers; strings as sent, or
+// in JSON quotes). It is nil when none was sent.
+func settingValuesParam(c *call) (map[string]any, error) {
+	var out map[string]any
+	for _, d := range user.SettingDefs {
+		var v any
+		switch d.Kind {
+		case user.BoolSetting:
+			b, set, err := c.p.optBoolSet(d.Name)
+			if err != nil || !set {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			v = b
+		case user.IntSetting:
+			n, set, err := c.p.optInt(d.Name)
+			if err != nil || !set {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			v = n
+		default:
+			raw, ok := c.p.str(d.Name)
+			if !ok {
+				continue
+			}
+			v = unquote(raw)
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[d.Name] = v
+	}
+	return out, nil
 }

@@ -84,6 +84,9 @@ type Realm struct {
 	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
 
 	snippets map[int][]*SavedSnippet // each user's saved snippets
+	// settingsDefaults are the personal settings new users start with
+	// (an EmailAddressVisibility of 0 follows the realm's setting).
+	settingsDefaults user.Settings
 	// playgrounds are the realm's code playgrounds, by ID.
 	playgrounds      []RealmPlayground
 	nextPlaygroundID int
@@ -168,6 +171,7 @@ func New(opts ...Option) *Realm {
 		nextLinkifierID:   1,
 		nextSnippetID:     1,
 		nextPlaygroundID:  1,
+		settingsDefaults:  user.DefaultSettings(),
 	}
 	r.createdAt = r.clock.Now()
 	r.files.init(o.UploadStore)

@@ -61,6 +61,7 @@ type RegisterResult struct {
 	*VideoCallsState
 	*DefaultStreamsState
 	*NavigationViewsState
+	*UserSettingsDefaultsState
 }
 
 // stateSection fills the register answer for one fetch_event_types entry.
@@ -100,6 +101,7 @@ var stateSections = []stateSection{
 	{"realm_bot", fillRealmBots},
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
+	{"realm_user_settings_defaults", fillUserSettingsDefaults},
 	{"recent_private_conversations", fillRecentPrivateConversations},
 	{"saved_snippets", fillSavedSnippets},
 	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

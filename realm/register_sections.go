@@ -194,3 +194,8 @@ type VideoCallsState struct {
 type NavigationViewsState struct {
 	NavigationViews []NavigationView `json:"navigation_views"`
 }
+
+// UserSettingsDefaultsState is the realm_user_settings_defaults section.
+type UserSettingsDefaultsState struct {
+	UserSettingsDefaults UserSettingsDefaultsView `json:"realm_user_settings_defaults"`
+}

@@ -84,6 +84,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })
 	r.navigationViews = cloneNested(src.navigationViews, func(v *NavigationView) *NavigationView { c := *v; return &c })
 	r.nextSnippetID = src.nextSnippetID
+	r.settingsDefaults = src.settingsDefaults
 	r.playgrounds = slices.Clone(src.playgrounds)
 	r.nextPlaygroundID = src.nextPlaygroundID
 	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })

@@ -32,7 +32,7 @@ func (r *Realm) addUser(u *user.User) *user.User {
 		u.APIKey = r.fixedAPIKey(u.DeliveryEmail)
 	}
 	if u.Settings == (user.Settings{}) {
-		u.Settings = user.DefaultSettings()
+		u.Settings = r.settingsDefaults
 	}
 	r.users[u.ID] = u
 	r.usersByEmail[user.NormalizeEmail(u.DeliveryEmail)] = u

@@ -1,0 +1,72 @@
+package realm
+
+import (
+	"context"
+
+	"github.com/minizulip/minizulip/user"
+)
+
+// UserSettingsDefaultsView is register's realm_user_settings_defaults:
+// the personal settings new users start with. Unlike a user's own
+// settings it has no time zone.
+type UserSettingsDefaultsView struct {
+	user.SettingsView
+	// Timezone hides the embedded view's time zone.
+	Timezone *struct{} `json:"timezone,omitempty"`
+}
+
+// RealmUserSettingsDefaultsEvent reports a changed default.
+type RealmUserSettingsDefaultsEvent struct {
+	Op       string `json:"op"`
+	Property string `json:"property"`
+	Value    any    `json:"value"`
+}
+
+// UpdateUserSettingsDefaults answers PATCH /realm/user_settings_defaults
+// (administrators): the settings new users will start with, by the
+// personal settings' API names and rules. Existing users keep theirs.
+// Every value is checked before any is stored; each changed default is a
+// realm_user_settings_defaults event to the realm.
+func (a *Actor) UpdateUserSettingsDefaults(ctx context.Context, values map[string]any) error {
+	r := a.r
+	return a.writeAdmin(func(me *user.User) error {
+		changes, err := r.checkSettingValues(values)
+		if err != nil {
+			return err
+		}
+		for _, c := range changes {
+			defaults := r.userSettingsDefaults()
+			if c.def.Get(&defaults) == c.value {
+				continue
+			}
+			c.def.Set(&r.settingsDefaults, c.value)
+			value := c.def.Get(&r.settingsDefaults)
+			if c.def.Name == "web_home_view" {
+				value = user.WebHomeViewName(value.(string), r.opts.FeatureLevel)
+			}
+			r.emit("realm_user_settings_defaults", RealmUserSettingsDefaultsEvent{Op: "update", Property: c.def.Name, Value: value},
+				r.activeUserIDs()...)
+		}
+		return nil
+	})
+}
+
+// userSettingsDefaults are the settings a new user gets: the stored
+// defaults, with the realm's email address visibility unless an
+// administrator set a default of its own.
+func (r *Realm) userSettingsDefaults() user.Settings {
+	s := r.settingsDefaults
+	if s.EmailAddressVisibility == 0 {
+		s.EmailAddressVisibility = r.settings.EmailAddressVisibility
+	}
+	return s
+}
+
+func fillUserSettingsDefaults(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	s := r.userSettingsDefaults()
+	view := s.View("", s.EmailAddressVisibility, r.opts.FeatureLevel)
+	if r.opts.FeatureLevel < denseModeRemovedLevel {
+		view = view.WithDenseMode()
+	}
+	out.UserSettingsDefaultsState = &UserSettingsDefaultsState{UserSettingsDefaults: UserSettingsDefaultsView{SettingsView: view}}
+}
