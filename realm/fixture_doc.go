@@ -7,7 +7,8 @@ package realm
 // with role, owner, time zone, join date, API key and the personal
 // settings that differ from the defaults); user groups (system groups come
 // with every realm and are not listed); channels with their settings;
-// subscriptions with their properties; linkifiers; custom emoji (image
+// subscriptions with their properties; linkifiers; code playgrounds;
+// custom emoji (image
 // bytes included); messages with their reactions and, for each user
 // holding a copy, that copy's flags.
 //
@@ -33,6 +34,7 @@ type Fixture struct {
 	Channels      []FixtureChannel      `json:"channels,omitempty"`
 	Subscriptions []FixtureSubscription `json:"subscriptions,omitempty"`
 	Linkifiers    []FixtureLinkifier    `json:"linkifiers,omitempty"`
+	Playgrounds   []RealmPlayground     `json:"playgrounds,omitempty"`
 	CustomEmoji   []FixtureEmoji        `json:"custom_emoji,omitempty"`
 	Messages      []FixtureMessage      `json:"messages,omitempty"`
 }

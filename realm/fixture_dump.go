@@ -98,6 +98,7 @@ func (r *Realm) fixture() Fixture {
 			URLTemplate: l.Spec.URLTemplate, ExampleInput: l.Spec.ExampleInput, ReverseTemplate: l.Spec.ReverseTemplate,
 			AlternativeURLTemplates: l.Spec.AlternativeURLTemplates})
 	}
+	f.Playgrounds = slices.Clone(r.playgrounds)
 	for _, e := range r.realmEmoji {
 		id, _ := strconv.Atoi(e.ID)
 		f.CustomEmoji = append(f.CustomEmoji, FixtureEmoji{ID: id, Name: e.Name, AuthorID: e.AuthorID,

@@ -79,7 +79,7 @@ func (r *Realm) loadFixture(f *Fixture) error {
 		clear(g.Members)
 	}
 	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannels,
-		r.loadSubscriptions, r.loadLinkifiers, r.loadEmoji, r.loadMessages}
+		r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages}
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err

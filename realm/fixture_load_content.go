@@ -133,6 +133,26 @@ func (r *Realm) loadLinkifiers(f *Fixture) error {
 	return nil
 }
 
+func (r *Realm) loadPlaygrounds(f *Fixture) error {
+	ids := []int{}
+	for i, p := range f.Playgrounds {
+		at := fmt.Sprintf("playgrounds[%d]", i)
+		if p.ID <= 0 || slices.Contains(ids, p.ID) {
+			return badItem(at+".id", "%s playground ID %d", invalidOrDuplicate(p.ID <= 0), p.ID)
+		}
+		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		if slices.ContainsFunc(r.playgrounds, func(o RealmPlayground) bool { return o.Name == p.Name && o.PygmentsLanguage == p.PygmentsLanguage }) {
+			return badItem(at, "duplicate playground %q for %q", p.Name, p.PygmentsLanguage)
+		}
+		r.playgrounds = append(r.playgrounds, p)
+		ids = append(ids, p.ID)
+	}
+	r.nextPlaygroundID = nextAfter(1, ids...)
+	return nil
+}
+
 func (r *Realm) loadEmoji(f *Fixture) error {
 	for i, fe := range f.CustomEmoji {
 		at := fmt.Sprintf("custom_emoji[%d]", i)

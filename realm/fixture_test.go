@@ -26,6 +26,9 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Minute)
+	if _, err := a.AddPlayground(bg, "Go playground", "Go", "https://go.dev/play?code={code}"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := a.AddLinkifier(bg, linkifier.Spec{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://example.com/{id}"}); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +78,7 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 		t.Fatalf("dump → load → dump differs:\n%s", cmp.Diff(string(first), string(second)))
 	}
 	for _, want := range []string{`"name": "leads"`, `"pattern": "#(?P<id>[0-9]+)"`, `"enter_sends": true`,
-		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`} {
+		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`, `"url_template": "https://go.dev/play?code={code}"`} {
 		if !bytes.Contains(first, []byte(want)) {
 			t.Errorf("the dump lacks %s", want)
 		}
@@ -247,6 +250,12 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 		{name: "linkifier", change: func(d map[string]any) {
 			d["linkifiers"] = []any{map[string]any{"id": 1, "pattern": "(", "url_template": "https://x/"}}
 		}, want: "fixture: linkifiers[0]: "},
+		{name: "playground", change: func(d map[string]any) {
+			d["playgrounds"] = []any{map[string]any{"id": 1, "name": "Py", "pygments_language": "Python", "url_template": "https://x/{other}"}}
+		}, want: `fixture: playgrounds[0]: Missing the required variable "code" in the URL template`},
+		{name: "playground id", change: func(d map[string]any) {
+			d["playgrounds"] = []any{map[string]any{"id": 0, "name": "Py", "pygments_language": "Python", "url_template": "https://x/{code}"}}
+		}, want: "fixture: playgrounds[0].id: "},
 	}
 	for _, c := range cases {
 		doc := []byte(c.raw)
