@@ -20,6 +20,8 @@ func (RealmUpdateDictEvent) isEventPayload()    {}
 func (RealmUserAddEvent) isEventPayload()       {}
 func (RealmUserUpdateEvent) isEventPayload()    {}
 func (SavedSnippetEvent) isEventPayload()       {}
+func (ScheduledMessagesEvent) isEventPayload()  {}
+func (RemindersEvent) isEventPayload()          {}
 func (DefaultStreamsEvent) isEventPayload()     {}
 func (MutedUsersEvent) isEventPayload()         {}
 func (AlertWordsEvent) isEventPayload()         {}
