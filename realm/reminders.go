@@ -104,7 +104,9 @@ func (a *Actor) DeleteReminder(ctx context.Context, id int) error {
 			return NotFound("Reminder does not exist")
 		}
 		delete(r.scheduled, id)
-		r.armDelivery()
+		if it.deliverAt == r.delivery.at {
+			r.armDelivery()
+		}
 		r.emit("reminders", RemindersEvent{Op: "remove", ReminderID: id}, me.ID)
 		return nil
 	})

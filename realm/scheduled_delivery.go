@@ -181,7 +181,8 @@ func (r *Realm) sendBotDirect(u *user.User, content string) int64 {
 }
 
 // rearmAfterCopy sets the delivery timer for the items a restore or fork
-// brought. The caller holds the write lock.
+// brought (a restored or forked realm delivers exactly those). The caller
+// holds the write lock.
 func (r *Realm) rearmAfterCopy() {
 	r.delivery.stop()
 	r.armDelivery()

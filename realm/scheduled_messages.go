@@ -297,7 +297,9 @@ func (r *Realm) addScheduled(me *user.User, it *scheduledItem) {
 		r.scheduled = map[int]*scheduledItem{}
 	}
 	r.scheduled[it.id] = it
-	r.armDelivery()
+	if r.delivery.timer == nil || it.deliverAt < r.delivery.at {
+		r.armDelivery()
+	}
 }
 
 // EditScheduledMessage answers PATCH /scheduled_messages/{id}. A change of
@@ -397,7 +399,9 @@ func (a *Actor) DeleteScheduledMessage(ctx context.Context, id int) error {
 			return errNoScheduledMessage()
 		}
 		delete(r.scheduled, id)
-		r.armDelivery()
+		if it.deliverAt == r.delivery.at {
+			r.armDelivery()
+		}
 		r.emit("scheduled_messages", ScheduledMessagesEvent{Op: "remove", ScheduledMessageID: id}, me.ID)
 		return nil
 	})

@@ -18,9 +18,8 @@ import (
 // copyStateFrom makes r's state a copy of src's: every table, counter and
 // message. The caller holds r's write lock and has src to itself (src's
 // store is marked shared as it is cloned). It leaves alone what is not
-// state: options, clock, renderer, event queues, snapshot bookkeeping;
-// on a realm with a clock it sets the delivery timer for the scheduled
-// items copied.
+// state: options, clock, renderer, event queues, snapshot bookkeeping,
+// the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *Realm) copyStateFrom(src *Realm) {
 	r.settings = src.settings.clone()
 	r.fakeEmailDomain = src.fakeEmailDomain
@@ -113,11 +112,6 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.mail = src.mail.clone()
 	r.files = src.files.clone()
 	r.calls = src.calls.clone()
-	if r.clock != nil {
-		// A restored or forked realm (not a snapshot's frozen state)
-		// delivers exactly the scheduled items it now holds.
-		r.rearmAfterCopy()
-	}
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value
