@@ -58,6 +58,7 @@ func loadProbe() {
 			return
 		}
 		doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
+		fixErrata(doc)
 		flat, open := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
 		eachResponseSchema(doc, func(sc *openapi3.Schema) { flattenAllOf(sc, flat) })
 		eachResponseSchema(doc, func(sc *openapi3.Schema) { allowNewer(sc, open) })

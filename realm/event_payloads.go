@@ -46,3 +46,5 @@ func (UserTopicEvent) isEventPayload()                 {}
 func (UpdateMessageEvent) isEventPayload()             {}
 func (PresenceEvent) isEventPayload()                  {}
 func (UserStatusEvent) isEventPayload()                {}
+func (ScheduledMessagesEvent) isEventPayload()         {}
+func (RemindersEvent) isEventPayload()                 {}

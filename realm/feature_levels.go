@@ -58,3 +58,14 @@ const (
 	// capability (Zulip 11.0).
 	simplifiedPresenceEventsLevel = 419
 )
+
+// The feature levels of scheduled messages and reminders.
+const (
+	// scheduledMessagesLevel: register's scheduled_messages section and
+	// scheduled_messages events (Zulip 7.0).
+	scheduledMessagesLevel = 179
+	// remindersLevel: register's reminders section, GET /reminders,
+	// DELETE /reminders/{id} and reminders events (Zulip 11.0); POST
+	// /reminders came at 381, its note parameter at 415.
+	remindersLevel = 399
+)

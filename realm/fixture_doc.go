@@ -15,8 +15,8 @@ package realm
 // What it leaves out: rendered HTML (Load renders each message's Markdown
 // again, as a send does), edit history (edit and move timestamps are
 // kept), passwords, avatars, custom profile fields and values, presence,
-// user statuses, saved snippets, users' topic policies, uploads, the mail
-// outbox and event queues.
+// user statuses, saved snippets, scheduled messages and reminders, users'
+// topic policies, uploads, the mail outbox and event queues.
 //
 // Absent fields take the value a new realm gives them, so a hand-written
 // fixture names only what matters to it; unknown fields are refused.

@@ -97,6 +97,13 @@ type Realm struct {
 	drafts      map[int][]*storedDraft // each user's drafts, in creation order
 	nextDraftID int
 
+	// scheduled holds the scheduled messages and reminders not yet
+	// delivered (failed ones included), by ID; nextScheduledID numbers
+	// them. delivery is the clock timer of the next delivery, not state.
+	scheduled       map[int]*scheduledItem
+	nextScheduledID int
+	delivery        deliveryTimer
+
 	mutedUsers map[int][]MutedUser // each user's muted users, in muting order
 	alertWords map[int][]string    // each user's alert words, in the order added
 

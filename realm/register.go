@@ -51,6 +51,7 @@ type RegisterResult struct {
 	*RecentPrivateConversationsState
 	*SavedSnippetsState
 	*ScheduledMessagesState
+	*RemindersState
 	*StarredMessagesState
 	*StreamState
 	*SubscriptionState
@@ -103,10 +104,9 @@ var stateSections = []stateSection{
 	{"realm_user_groups", fillUserGroupsState},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
 	{"recent_private_conversations", fillRecentPrivateConversations},
+	{"reminders", fillReminders},
 	{"saved_snippets", fillSavedSnippets},
-	{"scheduled_messages", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.ScheduledMessagesState = &ScheduledMessagesState{ScheduledMessages: []ScheduledMessage{}}
-	}},
+	{"scheduled_messages", fillScheduledMessages},
 	{"starred_messages", fillStarredMessages},
 	{"stream", fillStreamState},
 	{"subscription", fillSubscriptionState},

@@ -74,6 +74,7 @@ var wantSectionKeys = map[string][]string{
 	"realm_user":                   {"avatar_source", "avatar_url", "avatar_url_medium", "can_create_private_streams", "can_create_public_streams", "can_create_streams", "can_create_web_public_streams", "can_invite_others_to_realm", "can_subscribe_other_users", "cross_realm_bots", "delivery_email", "email", "full_name", "is_admin", "is_guest", "is_moderator", "is_owner", "realm_non_active_users", "realm_users", "user_id"},
 	"realm_user_groups":            {"realm_user_groups"},
 	"recent_private_conversations": {"recent_private_conversations"},
+	"reminders":                    {"reminders"},
 	"saved_snippets":               {"saved_snippets"},
 	"scheduled_messages":           {"scheduled_messages"},
 	"starred_messages":             {"starred_messages"},

@@ -144,8 +144,10 @@ type ScheduledMessagesState struct {
 	ScheduledMessages []ScheduledMessage `json:"scheduled_messages"`
 }
 
-// ScheduledMessage is a scheduled message; scheduling is not modelled yet.
-type ScheduledMessage struct{}
+// RemindersState is the reminders section (feature level 399).
+type RemindersState struct {
+	Reminders []Reminder `json:"reminders"`
+}
 
 // StarredMessagesState is the starred_messages section.
 type StarredMessagesState struct {

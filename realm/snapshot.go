@@ -85,6 +85,7 @@ func (r *Realm) restoreLocked(s *Snapshot) {
 	s.mu.Unlock()
 	r.msgOwner.shareAll(r.nextMessageID)
 	r.events.DropAll()
+	r.rearmAfterCopy()
 }
 
 // Fork returns a new realm in the state of this one, on the same clock,
@@ -106,6 +107,11 @@ func (r *Realm) ForkOn(clock Clock) *Realm {
 		f.copyStateFrom(r)
 		f.msgOwner.shareAll(f.nextMessageID)
 		r.msgOwner.shareAll(r.nextMessageID)
+		return nil
+	})
+	// The fork delivers its own scheduled messages, once it is whole.
+	_ = f.update(func() error {
+		f.rearmAfterCopy()
 		return nil
 	})
 	return f

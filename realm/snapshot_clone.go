@@ -18,7 +18,8 @@ import (
 // copyStateFrom makes r's state a copy of src's: every table, counter and
 // message. The caller holds r's write lock and has src to itself (src's
 // store is marked shared as it is cloned). It leaves alone what is not
-// state: options, clock, renderer, event queues, snapshot bookkeeping.
+// state: options, clock, renderer, event queues, snapshot bookkeeping,
+// the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *Realm) copyStateFrom(src *Realm) {
 	r.settings = src.settings.clone()
 	r.fakeEmailDomain = src.fakeEmailDomain
@@ -89,6 +90,14 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.nextPlaygroundID = src.nextPlaygroundID
 	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })
 	r.nextDraftID = src.nextDraftID
+	r.scheduled = nil
+	if src.scheduled != nil {
+		r.scheduled = make(map[int]*scheduledItem, len(src.scheduled))
+		for id, it := range src.scheduled {
+			r.scheduled[id] = it.clone()
+		}
+	}
+	r.nextScheduledID = src.nextScheduledID
 	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
 	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
 	r.userTopics = make(map[int]map[topicRef]*UserTopic, len(src.userTopics))

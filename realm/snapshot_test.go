@@ -22,14 +22,16 @@ import (
 var notState = []string{"mu", "opts", "clock", "createdAt", "renderer", "events", "clockMu",
 	"initial", "snapshots", "msgOwner",
 	// the send path's generation moves on every write, restores included; its test hook
-	"generation", "sendPrepared"}
+	"generation", "sendPrepared",
+	// the clock timer of the next scheduled delivery, set again from the scheduled items
+	"delivery"}
 
 // stateFields are the fields copyStateFrom copies.
 var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "fakeEmailDomain",
 	"channels", "channelsByName", "nextChannelID", "subs", "groups", "groupByName", "nextGroupID",
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
-	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
+	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
 	"mail", "files", "calls"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
@@ -55,7 +57,7 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 }
 
 // emptyInDevRealm are the state fields a new dev realm leaves empty.
-var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "userTopics", "mail", "mutedUsers", "alertWords"}
+var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "userTopics", "mail", "mutedUsers", "alertWords", "scheduled", "nextScheduledID"}
 
 // stateDiff compares the state (everything but messages) of two realms.
 func stateDiff(a, b *Realm) string {
