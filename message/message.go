@@ -90,7 +90,8 @@ type Reaction struct {
 }
 
 // Message is a stored message. The realm owns it: once indexed, a Message
-// is only changed under the realm's write lock. Its fields are ordered
+// is never changed; the realm changes a copy and stores it in its place,
+// so readers may keep reading a version after releasing the realm's lock. Its fields are ordered
 // and typed to keep it small (144 bytes), since a realm may hold millions:
 // what only some messages ever get (reactions, edits) lives behind one
 // pointer, nil until the first.

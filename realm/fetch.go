@@ -2,10 +2,12 @@ package realm
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -75,23 +77,37 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 	if !req.IncludeAnchor && req.NumBefore > 0 && req.NumAfter > 0 {
 		return FetchResult{}, BadRequest("The anchor can only be excluded at an end of the range")
 	}
+	// Under the lock, select the messages and copy their flags and what
+	// their views read of the realm; build the views after releasing it
+	// (stored messages never change: see message_cow.go).
 	r := a.r
+	var msgs []*message.Message
+	var flags []message.Flags
+	var d *messageDirectory
 	err = a.read(func(me *user.User) error {
 		q, err := r.compileNarrow(me, req.Narrow)
 		if err != nil {
 			return err
 		}
 		fr := r.selectRange(me, q, req.Anchor, req.NumBefore, req.NumAfter, req.IncludeAnchor)
-		msgs := fr.ascending()
-		out := make([]Message, len(msgs))
-		for i, m := range msgs {
-			out[i] = r.fetchedView(me, m, req.View)
+		msgs = fr.ascending()
+		flags = r.fetchedFlagsOf(me, msgs)
+		d = r.messageDirectory(me)
+		for _, m := range msgs {
+			d.add(r, m)
 		}
-		ans = FetchResult{Messages: out, Anchor: fr.anchor, FoundAnchor: fr.foundAnchor,
+		ans = FetchResult{Anchor: fr.anchor, FoundAnchor: fr.foundAnchor,
 			FoundOldest: fr.foundOldest, FoundNewest: fr.foundNewest}
 		return nil
 	})
-	return ans, err
+	if err != nil {
+		return FetchResult{}, err
+	}
+	ans.Messages = make([]Message, len(msgs))
+	for i, m := range msgs {
+		ans.Messages[i] = d.messageView(m, flags[i], true, req.View)
+	}
+	return ans, nil
 }
 
 // fetchRange is the messages of a range around an anchor, as GET /messages
@@ -114,6 +130,8 @@ func (r *Realm) selectRange(me *user.User, q *narrowQuery, a Anchor, numBefore, 
 		anchor = r.firstUnread(me, q)
 	}
 	fr := fetchRange{anchor: anchor}
+	// One array for the whole range, so that ascending reuses it.
+	fr.before = make([]*message.Message, 0, min(numBefore+numAfter+1, maxPresizedRange))
 	w := q.walker(r, me)
 	if numBefore > 0 {
 		w.Down(anchor, func(m *message.Message) bool {
@@ -148,26 +166,64 @@ func (r *Realm) selectRange(me *user.User, q *narrowQuery, a Anchor, numBefore, 
 	return fr
 }
 
-// ascending lists the range's messages in ID order.
+// maxPresizedRange bounds the room selectRange makes for a range before
+// walking it.
+const maxPresizedRange = 1024
+
+// ascending lists the range's messages in ID order, in before's array
+// (fr.before is reversed).
 func (fr *fetchRange) ascending() []*message.Message {
-	out := make([]*message.Message, 0, len(fr.before)+len(fr.after)+1)
-	for i := len(fr.before) - 1; i >= 0; i-- {
-		out = append(out, fr.before[i])
-	}
+	out := fr.before
+	slices.Reverse(out)
 	if fr.anchorMsg != nil {
 		out = append(out, fr.anchorMsg)
 	}
 	return append(out, fr.after...)
 }
 
-// fetchedView is a message with the viewer's flags; channel history the
-// viewer never received is flagged read and historical.
+// fetchedView is a message with the viewer's flags (see fetchedFlags).
 func (r *Realm) fetchedView(me *user.User, m *message.Message, o ViewOptions) Message {
-	flags := message.Read | message.Historical
-	if um, ok := r.messages.Copy(me.ID, m.ID); ok {
-		flags = um.Flags
+	return r.messageView(me, m, r.fetchedFlags(me, m), true, o)
+}
+
+// fetchedFlagsOf is fetchedFlags for each of msgs, ascending by ID: one
+// walk down the viewer's copies over the range, as long as the copies in
+// it are not many more than the messages (else a lookup a message).
+func (r *Realm) fetchedFlagsOf(me *user.User, msgs []*message.Message) []message.Flags {
+	flags := make([]message.Flags, len(msgs))
+	i := len(msgs) - 1
+	if i < 0 {
+		return flags
 	}
-	return r.messageView(me, m, flags, true, o)
+	budget := 2*len(msgs) + 16 // copies walked before falling back to lookups
+	r.messages.CopiesDescending(me.ID, msgs[i].ID+1, func(c store.Copy) bool {
+		for ; i >= 0 && msgs[i].ID > c.Message.ID; i-- {
+			flags[i] = notReceivedFlags // walked past: no copy
+		}
+		if i >= 0 && msgs[i].ID == c.Message.ID {
+			flags[i] = c.Flags
+			i--
+		}
+		budget--
+		return i >= 0 && budget > 0
+	})
+	for ; i >= 0; i-- {
+		flags[i] = r.fetchedFlags(me, msgs[i])
+	}
+	return flags
+}
+
+// notReceivedFlags are the flags of channel history the viewer never
+// received.
+const notReceivedFlags = message.Read | message.Historical
+
+// fetchedFlags are the viewer's flags of m; channel history the viewer
+// never received is flagged read and historical.
+func (r *Realm) fetchedFlags(me *user.User, m *message.Message) message.Flags {
+	if um, ok := r.messages.Copy(me.ID, m.ID); ok {
+		return um.Flags
+	}
+	return notReceivedFlags
 }
 
 // firstUnread is the ID of the oldest unread message matching q, or

@@ -93,16 +93,24 @@ const realmStringID = "zulip"
 // messageView builds the API object of m for viewer; flags are included
 // when withFlags is set. The caller holds the lock.
 func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message.Flags, withFlags bool, o ViewOptions) Message {
-	sender := r.users[m.SenderID]
+	d := r.messageDirectory(viewer)
+	d.add(r, m)
+	return d.messageView(m, flags, withFlags, o)
+}
+
+// messageView builds the API object of m for the directory's viewer, from
+// the directory and the message alone (the lock need not be held: stored
+// messages never change). m must have been added to the directory.
+func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, withFlags bool, o ViewOptions) Message {
 	v := Message{
 		ID: m.ID, SenderID: m.SenderID, RecipientID: m.RecipientID, Timestamp: m.Timestamp,
 		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: noTopicLinks,
-		Reactions: r.reactionViews(m), Submessages: noSubmessages, SenderRealmStr: realmStringID,
+		Reactions: d.reactionViews(m), Submessages: noSubmessages, SenderRealmStr: realmStringID,
 		Type: m.Type.String(),
 	}
-	if sender != nil {
-		v.SenderFullName, v.SenderEmail = sender.FullName, r.apiEmail(sender)
-		v.AvatarURL = r.avatarURL(viewer, sender, o.ClientGravatar)
+	if sender := d.card(m.SenderID); sender != nil {
+		v.SenderFullName, v.SenderEmail = sender.fullName, d.email(sender)
+		v.AvatarURL = d.avatarURL(sender, o.ClientGravatar)
 	}
 	if o.ApplyMarkdown {
 		v.Content, v.ContentType = m.Rendered, "text/html"
@@ -117,36 +125,35 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 		ts := changes.LastEditTS
 		v.LastEditTS = &ts
 	}
-	if changes.LastMovedTS != 0 && r.opts.FeatureLevel >= lastMovedTimestampLevel {
+	if changes.LastMovedTS != 0 && d.env.featureLevel >= lastMovedTimestampLevel {
 		ts := changes.LastMovedTS
 		v.LastMovedTS = &ts
 	}
 	if changes.Edits != nil {
-		v.EditHistory = r.editHistoryView(changes.Edits, o)
+		v.EditHistory = d.env.editHistoryView(changes.Edits, o)
 	}
 	if m.Type == message.Channel {
 		v.StreamID = m.ChannelID
-		v.DisplayRecipient = r.channels[m.ChannelID].Name
-		v.Subject = r.topicRules().Display(m.Topic, o.AllowEmptyTopicName)
+		v.DisplayRecipient = d.channelName(m.ChannelID)
+		v.Subject = d.env.topics.Display(m.Topic, o.AllowEmptyTopicName)
 	} else {
-		v.DisplayRecipient = r.displayRecipients(m)
+		v.DisplayRecipient = d.displayRecipients(m)
 	}
 	return v
 }
 
 // editHistoryView lists a message's edits newest first, as message objects carry
 // them.
-func (r *Realm) editHistoryView(edits *message.EditLog, o ViewOptions) []EditHistoryEntry {
-	rules := r.topicRules()
+func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditHistoryEntry {
 	out := make([]EditHistoryEntry, 0, edits.Len())
-	for _, e := range edits.NewestFirst() {
-		v := EditHistoryEntry{UserID: e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevChannelID, Stream: e.ChannelID}
-		if e.ContentChanged {
-			v.PrevContent, v.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
+	for _, ed := range edits.NewestFirst() {
+		v := EditHistoryEntry{UserID: ed.UserID, Timestamp: ed.Timestamp, PrevStream: ed.PrevChannelID, Stream: ed.ChannelID}
+		if ed.ContentChanged {
+			v.PrevContent, v.PrevRenderedContent = &ed.PrevContent, &ed.PrevRendered
 		}
-		if e.TopicChanged {
-			v.PrevTopic = ptr(rules.Display(e.PrevTopic, o.AllowEmptyTopicName))
-			v.Topic = ptr(rules.Display(e.Topic, o.AllowEmptyTopicName))
+		if ed.TopicChanged {
+			v.PrevTopic = ptr(e.topics.Display(ed.PrevTopic, o.AllowEmptyTopicName))
+			v.Topic = ptr(e.topics.Display(ed.Topic, o.AllowEmptyTopicName))
 		}
 		out = append(out, v)
 	}
@@ -161,18 +168,17 @@ var (
 )
 
 // reactionViews lists m's reactions in the order they were made.
-func (r *Realm) reactionViews(m *message.Message) []Reaction {
+func (d *messageDirectory) reactionViews(m *message.Message) []Reaction {
 	reactions := m.Changes().Reactions
 	if len(reactions) == 0 {
 		return noReactions
 	}
 	out := make([]Reaction, 0, len(reactions))
-	withUser := r.opts.FeatureLevel < reactionUserRemovedLevel
 	for _, re := range reactions {
-		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: r.reactionTypeName(re.ReactionType),
+		rv := Reaction{EmojiName: re.EmojiName, EmojiCode: re.EmojiCode, ReactionType: d.env.reactionTypeName(re.ReactionType),
 			UserID: re.UserID}
-		if u := r.users[re.UserID]; u != nil && withUser {
-			rv.User = &ReactionUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName}
+		if u := d.card(re.UserID); u != nil && d.withReactionUsers() {
+			rv.User = &ReactionUser{ID: u.id, Email: d.email(u), FullName: u.fullName}
 		}
 		out = append(out, rv)
 	}
@@ -181,11 +187,14 @@ func (r *Realm) reactionViews(m *message.Message) []Reaction {
 
 // displayRecipients lists a direct message's participants: a 1:1 pair
 // ordered by email, a self message as one entry, a group by user ID.
-func (r *Realm) displayRecipients(m *message.Message) []DisplayRecipientUser {
+func (d *messageDirectory) displayRecipients(m *message.Message) []DisplayRecipientUser {
 	out := make([]DisplayRecipientUser, 0, len(m.DMUserIDs))
 	for _, id := range m.DMUserIDs {
-		u := r.users[id]
-		out = append(out, DisplayRecipientUser{ID: u.ID, Email: r.apiEmail(u), FullName: u.FullName})
+		p := DisplayRecipientUser{ID: id}
+		if u := d.card(id); u != nil {
+			p.Email, p.FullName = d.email(u), u.fullName
+		}
+		out = append(out, p)
 	}
 	if len(out) == 2 {
 		slices.SortFunc(out, func(a, b DisplayRecipientUser) int { return strings.Compare(a.Email, b.Email) })
@@ -193,17 +202,8 @@ func (r *Realm) displayRecipients(m *message.Message) []DisplayRecipientUser {
 	return out
 }
 
-// avatarURL is nil only when the client computes Gravatar URLs itself and
-// may see the real email that the URL is derived from.
-func (r *Realm) avatarURL(viewer, target *user.User, clientGravatar bool) *string {
-	if r.avatarIsNull(viewer, target, clientGravatar) {
-		return nil
-	}
-	url := target.AvatarURL
-	return &url
-}
-
-// avatarIsNull is whether avatarURL gives null, without allocating.
+// avatarIsNull is whether avatar_url is null (see avatarIsNull on
+// cards), from the users themselves.
 func (r *Realm) avatarIsNull(viewer, target *user.User, clientGravatar bool) bool {
 	return clientGravatar && target.AvatarSource == "G" && viewer != nil && r.canSeeDeliveryEmail(viewer, target)
 }

@@ -164,10 +164,8 @@ func (r *Realm) completeEmoji(name string, code, typ *string) (string, string, e
 // reactionTypeName is a stored reaction type as the realm's feature
 // level spells it.
 func (r *Realm) reactionTypeName(typ string) string {
-	if typ == emoji.ServiceExtra && r.opts.FeatureLevel < serviceExtraEmojiLevel {
-		return emoji.LegacyServiceExtra
-	}
-	return typ
+	e := viewEnv{featureLevel: r.opts.FeatureLevel}
+	return e.reactionTypeName(typ)
 }
 
 // emitReaction tells those who can see m of a reaction change: the users

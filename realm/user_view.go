@@ -100,11 +100,8 @@ type UserViewOptions struct {
 // billingAdminField is is_billing_admin (always false here) for the
 // feature levels that still send it, else nil (absent).
 func (r *Realm) billingAdminField() *bool {
-	if r.opts.FeatureLevel >= billingAdminRemovedLevel {
-		return nil
-	}
-	f := false
-	return &f
+	e := viewEnv{featureLevel: r.opts.FeatureLevel}
+	return e.billingAdminField()
 }
 
 // isoTime formats a UNIX time as Python's isoformat() does for UTC.
@@ -116,28 +113,36 @@ func isoTime(unix int64) string {
 // userView builds the API object of target as viewer sees it; the caller
 // holds the lock.
 func (r *Realm) userView(viewer, target *user.User, o UserViewOptions) User {
+	env := r.viewEnv()
+	vc, tc := r.userCard(viewer, false), r.userCard(target, o.IncludeCustomProfileFields)
+	return env.userView(&vc, &tc, o)
+}
+
+// userView builds the API object of target as viewer sees it, from cards
+// copied under the lock (the lock need not be held).
+func (e *viewEnv) userView(viewer, target *userCard, o UserViewOptions) User {
 	v := User{
-		UserID: target.ID, Email: r.apiEmail(target), FullName: target.FullName,
-		DateJoined: isoTime(target.DateJoined), IsActive: target.IsActive,
-		IsOwner: target.Role == user.RoleOwner, IsAdmin: target.Role.IsAdmin(), IsGuest: target.IsGuest(),
-		IsBot: target.IsBot(), IsSystemBot: target.IsSystemBot, Role: int(target.Role), Timezone: target.Timezone,
-		AvatarURL: r.avatarURL(viewer, target, o.ClientGravatar), AvatarVersion: target.AvatarVersion,
-		IsImportedStub: target.IsImportedStub, IsDeleted: target.IsDeleted,
-		IsBillingAdmin: r.billingAdminField(),
+		UserID: target.id, Email: e.email(target), FullName: target.fullName,
+		DateJoined: isoTime(target.dateJoined), IsActive: target.isActive,
+		IsOwner: target.role == user.RoleOwner, IsAdmin: target.role.IsAdmin(), IsGuest: target.role == user.RoleGuest,
+		IsBot: target.isBot(), IsSystemBot: target.isSystemBot, Role: int(target.role), Timezone: target.timezone,
+		AvatarURL: avatarURL(viewer, target, o.ClientGravatar), AvatarVersion: target.avatarVersion,
+		IsImportedStub: target.isImportedStub, IsDeleted: target.isDeleted,
+		IsBillingAdmin: e.billingAdminField(),
 	}
-	if r.canSeeDeliveryEmail(viewer, target) {
-		email := target.DeliveryEmail
+	if canSeeDeliveryEmail(viewer, target) {
+		email := target.deliveryEmail
 		v.DeliveryEmail = &email
 	}
-	if target.IsBot() {
-		bt := int(target.BotType)
+	if target.isBot() {
+		bt := int(target.botType)
 		v.BotType = &bt
-		if target.BotOwnerID != 0 {
-			owner := target.BotOwnerID
+		if target.botOwnerID != 0 {
+			owner := target.botOwnerID
 			v.BotOwnerID = &owner
 		}
 	} else if o.IncludeCustomProfileFields {
-		v.ProfileData = r.profileData(target)
+		v.ProfileData = target.profile
 	}
 	return v
 }

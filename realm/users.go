@@ -1,7 +1,9 @@
 package realm
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/minizulip/minizulip/user"
@@ -62,25 +64,37 @@ type UserListOptions struct {
 // ListUsers answers GET /users: the accounts of the realm (bots and
 // deactivated users included, system bots not), by ID.
 func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, err error) {
+	var wanted map[int]bool
+	if o.UserIDs != nil {
+		wanted = make(map[int]bool, len(o.UserIDs))
+		for _, id := range o.UserIDs {
+			wanted[id] = true
+		}
+	}
+	// Copy the users under the lock; build their views after it.
 	r := a.r
+	var env viewEnv
+	var viewer userCard
+	var cards []userCard
 	err = a.read(func(me *user.User) error {
-		var wanted map[int]bool
-		if o.UserIDs != nil {
-			wanted = make(map[int]bool, len(o.UserIDs))
-			for _, id := range o.UserIDs {
-				wanted[id] = true
-			}
-		}
-		out := make([]User, 0, len(r.users))
-		for _, u := range r.sortedUsers() {
+		env, viewer = r.viewEnv(), r.userCard(me, false)
+		cards = make([]userCard, 0, len(r.users))
+		for _, u := range r.users {
 			if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
-				out = append(out, r.userView(me, u, o.UserViewOptions))
+				cards = append(cards, r.userCard(u, o.IncludeCustomProfileFields))
 			}
 		}
-		ans = out
 		return nil
 	})
-	return ans, err
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(cards, func(a, b userCard) int { return cmp.Compare(a.id, b.id) })
+	ans = make([]User, len(cards))
+	for i := range cards {
+		ans[i] = env.userView(&viewer, &cards[i], o.UserViewOptions)
+	}
+	return ans, nil
 }
 
 // CreateUserRequest is POST /users as sent; a nil field was not sent at
