@@ -14,15 +14,6 @@ import (
 // snapshots and forks (store.Clone) may share. Every change of a stored
 // message goes through ownMessage or ownMessages first.
 
-// messageOwnership was the record of which stored messages a realm could
-// change in place. Since every change copies, there is nothing to record;
-// the type stays for the snapshot code that still resets it.
-type messageOwnership struct{}
-
-// shareAll records that every message stored so far is now shared. Every
-// message is always treated as shared, so it does nothing.
-func (o *messageOwnership) shareAll(nextID int64) {}
-
 // ownMessage returns a copy of m, put in its place in every index, ready
 // to be changed. The caller holds the write lock and uses the returned
 // message from then on.

@@ -125,11 +125,9 @@ type Realm struct {
 	calls callState   // video-call providers and users' tokens
 
 	// initial is the state New created, for Reset; snapshots counts the
-	// snapshots taken, to number them; msgOwner says which stored
-	// messages are shared with snapshots or forks (message_cow.go).
+	// snapshots taken, to number them.
 	initial   *Snapshot
 	snapshots int
-	msgOwner  messageOwnership
 }
 
 // conversation is one direct-message conversation: a set of users.

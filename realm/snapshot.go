@@ -49,7 +49,6 @@ func (r *Realm) takeSnapshot() *Snapshot {
 	r.snapshots++
 	s := &Snapshot{owner: r, id: r.snapshots, taken: r.clock.Now(), state: &Realm{}}
 	s.state.copyStateFrom(r)
-	r.msgOwner.shareAll(r.nextMessageID)
 	return s
 }
 
@@ -83,7 +82,6 @@ func (r *Realm) restoreLocked(s *Snapshot) {
 	s.mu.Lock()
 	r.copyStateFrom(s.state)
 	s.mu.Unlock()
-	r.msgOwner.shareAll(r.nextMessageID)
 	r.events.DropAll()
 	r.rearmAfterCopy()
 }
@@ -105,8 +103,6 @@ func (r *Realm) ForkOn(clock Clock) *Realm {
 		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
 	_ = r.update(func() error {
 		f.copyStateFrom(r)
-		f.msgOwner.shareAll(f.nextMessageID)
-		r.msgOwner.shareAll(r.nextMessageID)
 		return nil
 	})
 	// The fork delivers its own scheduled messages, once it is whole.

@@ -20,7 +20,7 @@ import (
 // notState are the Realm fields that snapshots neither take nor restore;
 // every other field is state, copied by copyStateFrom.
 var notState = []string{"mu", "opts", "clock", "createdAt", "renderer", "events", "clockMu",
-	"initial", "snapshots", "msgOwner",
+	"initial", "snapshots",
 	// the send path's generation moves on every write, restores included; its test hook
 	"generation", "sendPrepared",
 	// the clock timer of the next scheduled delivery, set again from the scheduled items
@@ -96,7 +96,6 @@ func frozen(r *Realm) (*Realm, string) {
 	defer r.mu.Unlock()
 	f := &Realm{}
 	f.copyStateFrom(r)
-	r.msgOwner.shareAll(r.nextMessageID)
 	return f, messagesOf(r)
 }
 
