@@ -148,6 +148,14 @@ func (s *Store) checkKey(name string, sc Scan, n int, ofKey func(*message.Messag
 // checkCopies checks one user's copies against the stored messages and
 // the user's unread index.
 func (s *Store) checkCopies(uid int) error {
+	for i, l := range []*userMessages{s.received[uid], s.unread[uid]} {
+		if l == nil {
+			continue
+		}
+		if err := l.check(); err != nil {
+			return fmt.Errorf("user %d's %s list: %w", uid, []string{"received", "unread"}[i], err)
+		}
+	}
 	var copies, unread []Copy
 	var last int64
 	var err error
