@@ -120,12 +120,17 @@ func (l *userMessages) ownIndex() {
 // not the list's own (it was made before the last clone). The list's own
 // chunks are only in an index of its own.
 func (l *userMessages) ownChunk(ci int) *copyChunk {
-	c := l.chunks[ci]
-	if c.owner == l.owner {
+	if c := l.chunks[ci]; c.owner == l.owner {
 		return c
 	}
+	return l.copyChunk(ci)
+}
+
+// copyChunk puts a copy of chunk ci, for the list to write, in its place
+// (ownChunk's slow path, kept apart so that ownChunk inlines).
+func (l *userMessages) copyChunk(ci int) *copyChunk {
 	l.ownIndex()
-	c = c.copyFor(l.owner)
+	c := l.chunks[ci].copyFor(l.owner)
 	l.chunks[ci] = c
 	return c
 }
@@ -148,15 +153,21 @@ func (c *copyChunk) copyFor(owner *byte) *copyChunk {
 // own returns block bi for writing: a private copy when the block is
 // shared.
 func (c *copyChunk) own(bi int) []userMessage {
-	b := c.blocks[bi]
 	if c.dead[bi]&sharedBit != 0 {
-		nb := make([]userMessage, len(b), max(blockSize, len(b)))
-		copy(nb, b)
-		c.blocks[bi] = nb
-		c.dead[bi] &^= sharedBit
-		return nb
+		return c.copyBlock(bi)
 	}
-	return b
+	return c.blocks[bi]
+}
+
+// copyBlock puts a private copy of block bi in its place (own's slow
+// path, kept apart so that own inlines).
+func (c *copyChunk) copyBlock(bi int) []userMessage {
+	b := c.blocks[bi]
+	nb := make([]userMessage, len(b), max(blockSize, len(b)))
+	copy(nb, b)
+	c.blocks[bi] = nb
+	c.dead[bi] &^= sharedBit
+	return nb
 }
 
 // Replace puts msgs in place of the stored messages with the same IDs in

@@ -94,11 +94,19 @@ func (l *userMessages) Max() (userMessage, bool) {
 // above id, or the last index when all are below it: the block or chunk
 // that holds id or would hold it.
 func atLeast(lastIDs []int64, id int64) int {
-	i := sort.Search(len(lastIDs), func(i int) bool { return lastIDs[i] >= id })
-	if i == len(lastIDs) && i > 0 {
-		i--
+	lo, hi := 0, len(lastIDs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if lastIDs[m] < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return i
+	if lo == len(lastIDs) && lo > 0 {
+		lo--
+	}
+	return lo
 }
 
 // chunkFor returns the index of the chunk that holds id or would hold it.
@@ -112,18 +120,38 @@ func (l *userMessages) nextChunk(ci int, id int64) int {
 
 // search returns the position of id in block b, or where it would go.
 func search(b []userMessage, id int64) int {
-	return sort.Search(len(b), func(j int) bool { return b[j].id() >= id })
+	lo, hi := 0, len(b)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b[m].id() < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // Put inserts or replaces the entry with um's ID.
 func (l *userMessages) Put(um userMessage) {
 	id := um.id()
 	nc := len(l.chunks)
-	if nc > 0 && l.lastID[nc-1] < id && !l.chunks[nc-1].full() {
-		l.ownChunk(nc - 1).append(um)
-		l.lastID[nc-1] = id
-		l.n++
-		return
+	if nc > 0 && l.lastID[nc-1] < id {
+		c := l.chunks[nc-1]
+		nb := len(c.blocks)
+		if b := c.blocks[nb-1]; len(b) < blockSize && c.owner == l.owner && c.dead[nb-1]&sharedBit == 0 {
+			// the common case: into the last block, the list's own
+			c.blocks[nb-1] = append(b, um)
+			c.lastID[nb-1], l.lastID[nc-1] = id, id
+			l.n++
+			return
+		}
+		if !c.full() {
+			l.ownChunk(nc - 1).append(um)
+			l.lastID[nc-1] = id
+			l.n++
+			return
+		}
 	}
 	if nc == 0 || l.lastID[nc-1] < id {
 		l.ownIndex()
@@ -167,14 +195,8 @@ func (l *userMessages) Ascend(from int64, fn func(userMessage) bool) {
 		return
 	}
 	for ci := l.chunkFor(from); ci < len(l.chunks); ci++ {
-		c := l.chunks[ci]
-		for bi := c.blockFor(from); bi < len(c.blocks); bi++ {
-			b := c.blocks[bi]
-			for j := search(b, from); j < len(b); j++ {
-				if !b[j].removed() && !fn(b[j]) {
-					return
-				}
-			}
+		if !l.chunks[ci].ascend(from, fn) {
+			return
 		}
 	}
 }
@@ -186,14 +208,8 @@ func (l *userMessages) Descend(below int64, fn func(userMessage) bool) {
 		return
 	}
 	for ci := l.chunkFor(below); ci >= 0; ci-- {
-		c := l.chunks[ci]
-		for bi := c.blockFor(below); bi >= 0; bi-- {
-			b := c.blocks[bi]
-			for j := search(b, below) - 1; j >= 0; j-- {
-				if !b[j].removed() && !fn(b[j]) {
-					return
-				}
-			}
+		if !l.chunks[ci].descend(below, fn) {
+			return
 		}
 	}
 }
@@ -217,18 +233,18 @@ func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
 func (l *userMessages) eachIn(ci int, ids []int64, fn func(*userMessage)) {
 	c := l.chunks[ci]
 	bi, j := c.blockFor(ids[0]), 0
-	for _, id := range ids {
-		for bi < len(c.blocks) && c.lastID[bi] < id {
-			bi, j = bi+1, 0
+	for i, id := range ids {
+		var ok bool
+		if bi, j, ok = c.seek(bi, j, id); !ok {
+			continue
 		}
-		if bi == len(c.blocks) {
-			return
+		c = l.ownChunk(ci)
+		fn(&c.own(bi)[j])
+		for _, id := range ids[i+1:] {
+			if bi, j, ok = c.seek(bi, j, id); ok {
+				fn(&c.own(bi)[j])
+			}
 		}
-		b := c.blocks[bi]
-		j += search(b[j:], id)
-		if j < len(b) && b[j].id() == id && !b[j].removed() {
-			c = l.ownChunk(ci)
-			fn(&c.own(bi)[j])
-		}
+		return
 	}
 }

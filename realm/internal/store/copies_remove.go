@@ -109,7 +109,9 @@ func (l *userMessages) removeIn(ci int, ids []int64, removed func(id int64)) int
 		b := c.blocks[bi]
 		j = gallop(b, j, id)
 		if j < len(b) && b[j].id() == id && !b[j].removed() {
-			c = l.ownChunk(ci)
+			if count == 0 {
+				c = l.ownChunk(ci)
+			}
 			c.own(bi)[j] |= removedBit
 			c.dead[bi]++
 			count++

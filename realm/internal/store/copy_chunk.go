@@ -44,6 +44,48 @@ func (c *copyChunk) max() (userMessage, bool) {
 // blockFor returns the index of the block that holds id or would hold it.
 func (c *copyChunk) blockFor(id int64) int { return atLeast(c.lastID, id) }
 
+// seek moves position j of block bi forward to id: to the block that
+// holds id or would hold it, and to its place there. ok reports a live
+// entry with that ID.
+func (c *copyChunk) seek(bi, j int, id int64) (int, int, bool) {
+	for bi < len(c.lastID) && c.lastID[bi] < id {
+		bi, j = bi+1, 0
+	}
+	if bi == len(c.lastID) {
+		return bi, j, false
+	}
+	b := c.blocks[bi]
+	j += search(b[j:], id)
+	return bi, j, j < len(b) && b[j].id() == id && !b[j].removed()
+}
+
+// ascend is Ascend within the chunk; it reports whether fn asked for more.
+func (c *copyChunk) ascend(from int64, fn func(userMessage) bool) bool {
+	for bi := c.blockFor(from); bi < len(c.blocks); bi++ {
+		b := c.blocks[bi]
+		for j := search(b, from); j < len(b); j++ {
+			if !b[j].removed() && !fn(b[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// descend is Descend within the chunk; it reports whether fn asked for
+// more.
+func (c *copyChunk) descend(below int64, fn func(userMessage) bool) bool {
+	for bi := c.blockFor(below); bi >= 0; bi-- {
+		b := c.blocks[bi]
+		for j := search(b, below) - 1; j >= 0; j-- {
+			if !b[j].removed() && !fn(b[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // append adds um, whose ID is above every other, to a chunk not full.
 func (c *copyChunk) append(um userMessage) {
 	nb := len(c.blocks)

@@ -10,7 +10,8 @@ import (
 // Verify checks every index of the store against a full scan of the
 // messages by ID, for tests: every message is reachable through its topic,
 // channel or conversation, and sender; every index key walked holds
-// exactly the messages of that key, all stored; each listed user's copies
+// exactly the messages of that key, all stored; each listed user's copy
+// lists keep their structure (blocks, chunks, counts), and the copies
 // are in ID order, of stored messages, and agree with Copy, HasCopy,
 // NewestCopyID, Received and Unread. conversationOf gives a direct
 // message's conversation ID (the realm keeps them). It only reads, under
