@@ -22,8 +22,8 @@ import (
 
 // Clone returns a store holding the same messages and copies as s, which
 // either may then change without the other seeing it. The caller holds
-// the write lock of s (cloning marks its pages and blocks shared), and no
-// one may use s while Clone runs.
+// the write lock of s (cloning gives s's table and lists new owner marks),
+// and no one may use s while Clone runs.
 func (s *Store) Clone() *Store {
 	return &Store{
 		byID:           s.byID.clone(),
