@@ -93,8 +93,8 @@ func TestDeleteSortedAcrossBlocks(t *testing.T) {
 	var all []int64
 	l.Ascend(0, func(um userMessage) bool { all = append(all, um.id()); return true })
 	l.DeleteSorted(all)
-	if l.Len() != 0 || len(l.blocks) != 0 {
-		t.Fatalf("left %d entries in %d blocks", l.Len(), len(l.blocks))
+	if l.Len() != 0 || len(l.chunks) != 0 {
+		t.Fatalf("left %d entries in %d chunks", l.Len(), len(l.chunks))
 	}
 }
 

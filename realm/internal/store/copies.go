@@ -47,24 +47,36 @@ func (um userMessage) withFlags(f message.Flags) userMessage {
 // removed reports whether the entry is a tombstone.
 func (um userMessage) removed() bool { return um&removedBit != 0 }
 
-// blockSize is the number of entries a userMessages block holds before it
-// splits.
+// blockSize is the number of entries appends put in a copy list block
+// before they start a new one; inserts split a block past twice as many.
 const blockSize = 256
 
+// chunkBlocks is the number of blocks appends put in a chunk before they
+// start a new one; inserts split a chunk past twice as many.
+const chunkBlocks = 64
+
 // userMessages is one user's personal copies of messages, ordered by
-// message ID: a two-level B+tree specialised for the common case of
-// appending a new, highest ID. Appends cost O(1); lookups, inserts and
-// single removals O(log n + blockSize). Removals leave tombstones in
-// place, so removing k scattered entries costs O(k log n) rather than a
-// rewrite of every block they touch; a block is compacted when more than
-// half of it is tombstones, or when an insert lands in it.
+// message ID: a three-level B+tree specialised for the common case of
+// appending a new, highest ID. Entries sit in sorted blocks, blocks in
+// chunks (copy_chunk.go), and the list indexes its chunks by their last
+// ID. Appends cost O(1); lookups, inserts and single removals
+// O(log n + blockSize + chunkBlocks). Removals leave tombstones in place
+// (copies_remove.go).
+//
+// The chunk level is what makes a clone cheap (clone.go): a clone shares
+// the chunk index and every chunk, and a side writing after a clone
+// copies only the index, the chunk and the block it writes, about
+// n/(blockSize*chunkBlocks) + chunkBlocks + blockSize words.
 type userMessages struct {
-	// blocks are ordered by ID, each sorted and holding at least one live
-	// entry and no more tombstones than live entries.
-	blocks [][]userMessage
-	lastID []int64  // lastID[i] is the highest ID in blocks[i], tombstones included
-	dead   []uint16 // dead[i] counts the tombstones of blocks[i]
-	n      int      // live entries
+	// chunks are ordered by ID, each holding at least one block.
+	chunks []*copyChunk
+	lastID []int64 // lastID[i] is the highest ID in chunks[i], tombstones included
+	n      int     // live entries
+	// owner marks the chunks this list may write in place; sharedIndex
+	// says chunks and lastID are shared with a clone, to be copied before
+	// they are written (clone.go).
+	owner       *byte
+	sharedIndex bool
 }
 
 // Len is the number of live entries.
@@ -75,83 +87,91 @@ func (l *userMessages) Max() (userMessage, bool) {
 	if l.n == 0 {
 		return 0, false
 	}
-	last := l.blocks[len(l.blocks)-1]
-	for j := len(last) - 1; j >= 0; j-- {
-		if !last[j].removed() {
-			return last[j], true
-		}
-	}
-	return 0, false // unreachable: every block holds a live entry
+	return l.chunks[len(l.chunks)-1].max()
 }
 
-// blockFor returns the index of the block that holds id or would hold it.
-func (l *userMessages) blockFor(id int64) int {
-	i := sort.Search(len(l.lastID), func(i int) bool { return l.lastID[i] >= id })
-	if i == len(l.blocks) && i > 0 {
-		i--
+// atLeast returns the index of the first of the ascending lastIDs at or
+// above id, or the last index when all are below it: the block or chunk
+// that holds id or would hold it.
+func atLeast(lastIDs []int64, id int64) int {
+	lo, hi := 0, len(lastIDs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if lastIDs[m] < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return i
+	if lo == len(lastIDs) && lo > 0 {
+		lo--
+	}
+	return lo
+}
+
+// chunkFor returns the index of the chunk that holds id or would hold it.
+func (l *userMessages) chunkFor(id int64) int { return atLeast(l.lastID, id) }
+
+// nextChunk returns the index of the first chunk from ci on whose last ID
+// is at or above id, or len(l.chunks) when there is none.
+func (l *userMessages) nextChunk(ci int, id int64) int {
+	return ci + sort.Search(len(l.lastID)-ci, func(k int) bool { return l.lastID[ci+k] >= id })
 }
 
 // search returns the position of id in block b, or where it would go.
 func search(b []userMessage, id int64) int {
-	return sort.Search(len(b), func(j int) bool { return b[j].id() >= id })
+	lo, hi := 0, len(b)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b[m].id() < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // Put inserts or replaces the entry with um's ID.
 func (l *userMessages) Put(um userMessage) {
 	id := um.id()
-	if nb := len(l.blocks); nb == 0 {
-		l.newBlock(0, um)
-		l.n++
-		return
-	} else if last := l.blocks[nb-1]; last[len(last)-1].id() < id {
-		if len(last) < blockSize {
-			l.blocks[nb-1] = append(l.own(nb-1), um)
-			l.lastID[nb-1] = id
-		} else {
-			l.newBlock(nb, um)
-		}
-		l.n++
-		return
-	}
-	bi := l.blockFor(id)
-	b := l.own(bi)
-	j := search(b, id)
-	if j < len(b) && b[j].id() == id {
-		if b[j].removed() {
-			l.dead[bi]--
+	nc := len(l.chunks)
+	if nc > 0 && l.lastID[nc-1] < id {
+		c := l.chunks[nc-1]
+		nb := len(c.blocks)
+		if b := c.blocks[nb-1]; len(b) < blockSize && c.owner == l.owner && c.dead[nb-1]&sharedBit == 0 {
+			// the common case: into the last block, the list's own
+			c.blocks[nb-1] = append(b, um)
+			c.lastID[nb-1], l.lastID[nc-1] = id, id
 			l.n++
+			return
 		}
-		b[j] = um
+		if !c.full() {
+			l.ownChunk(nc - 1).append(um)
+			l.lastID[nc-1] = id
+			l.n++
+			return
+		}
+	}
+	if nc == 0 || l.lastID[nc-1] < id {
+		l.ownIndex()
+		l.chunks = append(l.chunks, newCopyChunk(um, l.owner))
+		l.lastID = append(l.lastID, id)
+		l.n++
 		return
 	}
-	if l.deadIn(bi) > 0 {
-		b = l.compact(bi)
-		j = search(b, id)
+	ci := l.chunkFor(id)
+	c := l.ownChunk(ci)
+	if c.put(um) {
+		l.n++
 	}
-	b = slices.Insert(b, j, um)
-	l.n++
-	l.blocks[bi] = b
-	l.lastID[bi] = b[len(b)-1].id()
-	if len(b) > 2*blockSize {
-		half := len(b) / 2
-		right := append(make([]userMessage, 0, blockSize), b[half:]...)
-		l.blocks[bi] = b[:half:half]
-		l.lastID[bi] = b[half-1].id()
-		l.blocks = slices.Insert(l.blocks, bi+1, right)
-		l.lastID = slices.Insert(l.lastID, bi+1, right[len(right)-1].id())
-		l.dead = slices.Insert(l.dead, bi+1, 0)
+	l.lastID[ci] = c.last()
+	if len(c.blocks) > 2*chunkBlocks {
+		right := c.splitOff(len(c.blocks) / 2)
+		l.lastID[ci] = c.last()
+		l.chunks = slices.Insert(l.chunks, ci+1, right)
+		l.lastID = slices.Insert(l.lastID, ci+1, right.last())
 	}
-}
-
-// newBlock inserts a block holding only um at index i.
-func (l *userMessages) newBlock(i int, um userMessage) {
-	b := make([]userMessage, 1, blockSize)
-	b[0] = um
-	l.blocks = slices.Insert(l.blocks, i, b)
-	l.lastID = slices.Insert(l.lastID, i, um.id())
-	l.dead = slices.Insert(l.dead, i, 0)
 }
 
 // Get returns the live entry with this ID.
@@ -159,7 +179,8 @@ func (l *userMessages) Get(id int64) (userMessage, bool) {
 	if l.n == 0 {
 		return 0, false
 	}
-	b := l.blocks[l.blockFor(id)]
+	c := l.chunks[l.chunkFor(id)]
+	b := c.blocks[c.blockFor(id)]
 	j := search(b, id)
 	if j < len(b) && b[j].id() == id && !b[j].removed() {
 		return b[j], true
@@ -173,12 +194,9 @@ func (l *userMessages) Ascend(from int64, fn func(userMessage) bool) {
 	if l.n == 0 {
 		return
 	}
-	for bi := l.blockFor(from); bi < len(l.blocks); bi++ {
-		b := l.blocks[bi]
-		for j := search(b, from); j < len(b); j++ {
-			if !b[j].removed() && !fn(b[j]) {
-				return
-			}
+	for ci := l.chunkFor(from); ci < len(l.chunks); ci++ {
+		if !l.chunks[ci].ascend(from, fn) {
+			return
 		}
 	}
 }
@@ -189,32 +207,44 @@ func (l *userMessages) Descend(below int64, fn func(userMessage) bool) {
 	if l.n == 0 {
 		return
 	}
-	for bi := l.blockFor(below); bi >= 0; bi-- {
-		b := l.blocks[bi]
-		for j := search(b, below) - 1; j >= 0; j-- {
-			if !b[j].removed() && !fn(b[j]) {
-				return
-			}
+	for ci := l.chunkFor(below); ci >= 0; ci-- {
+		if !l.chunks[ci].descend(below, fn) {
+			return
 		}
 	}
 }
 
 // each calls fn, in place, on the live entry of every listed ID the list
 // holds; ids must be ascending. It makes one forward pass over the
-// blocks. fn may change the entry's flags, never its ID.
+// chunks holding them. fn may change the entry's flags, never its ID.
 func (l *userMessages) each(ids []int64, fn func(*userMessage)) {
-	bi, j := 0, 0
-	for _, id := range ids {
-		for bi < len(l.blocks) && l.lastID[bi] < id {
-			bi, j = bi+1, 0
-		}
-		if bi == len(l.blocks) {
+	for ci := 0; len(ids) > 0; ci++ {
+		if ci = l.nextChunk(ci, ids[0]); ci == len(l.chunks) {
 			return
 		}
-		b := l.blocks[bi]
-		j += search(b[j:], id)
-		if j < len(b) && b[j].id() == id && !b[j].removed() {
-			fn(&l.own(bi)[j])
+		k := sort.Search(len(ids), func(k int) bool { return ids[k] > l.lastID[ci] })
+		l.eachIn(ci, ids[:k], fn)
+		ids = ids[k:]
+	}
+}
+
+// eachIn is each for the IDs of chunk ci, which it copies (ownChunk) only
+// when one of them is there to change.
+func (l *userMessages) eachIn(ci int, ids []int64, fn func(*userMessage)) {
+	c := l.chunks[ci]
+	bi, j := c.blockFor(ids[0]), 0
+	for i, id := range ids {
+		var ok bool
+		if bi, j, ok = c.seek(bi, j, id); !ok {
+			continue
 		}
+		c = l.ownChunk(ci)
+		fn(&c.own(bi)[j])
+		for _, id := range ids[i+1:] {
+			if bi, j, ok = c.seek(bi, j, id); ok {
+				fn(&c.own(bi)[j])
+			}
+		}
+		return
 	}
 }

@@ -1,6 +1,9 @@
 package store
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // This file holds the removal of entries from a userMessages list. A
 // removal marks the entry a tombstone and leaves it in place, so that a
@@ -8,24 +11,34 @@ import "sort"
 // block is rewritten for a few of its entries. A block is compacted once
 // its tombstones outnumber its live entries, which keeps every scan at
 // most twice the live entries' length and the wasted memory below half.
+// Emptied blocks are dropped from their chunk, and emptied chunks from
+// the list.
 
 // Delete removes the entry with this ID and reports whether it existed.
 func (l *userMessages) Delete(id int64) bool {
 	if l.n == 0 {
 		return false
 	}
-	bi := l.blockFor(id)
-	b := l.blocks[bi]
+	ci := l.chunkFor(id)
+	c := l.chunks[ci]
+	bi := c.blockFor(id)
+	b := c.blocks[bi]
 	j := search(b, id)
 	if j == len(b) || b[j].id() != id || b[j].removed() {
 		return false
 	}
-	b = l.own(bi)
-	b[j] |= removedBit
-	l.dead[bi]++
+	c = l.ownChunk(ci)
+	c.own(bi)[j] |= removedBit
+	c.dead[bi]++
 	l.n--
-	if l.settle(bi) {
-		l.sweep(bi, bi)
+	if c.settle(bi) {
+		c.sweep(bi, bi)
+	}
+	if len(c.blocks) == 0 {
+		l.chunks = slices.Delete(l.chunks, ci, ci+1)
+		l.lastID = slices.Delete(l.lastID, ci, ci+1)
+	} else {
+		l.lastID[ci] = c.last()
 	}
 	return true
 }
@@ -41,39 +54,66 @@ func (l *userMessages) DeleteSorted(ids []int64) []int64 {
 // removeSorted removes the entries whose IDs are in ids (ascending),
 // calling removed, if not nil, with each ID it removed, and returns how
 // many it removed. Each ID costs a search from the previous one's place;
-// only the blocks left more than half tombstones are compacted.
+// only the blocks left more than half tombstones are compacted, and only
+// the chunks holding a removed entry are copied after a clone.
 func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
-	if l.n == 0 || len(ids) == 0 {
-		return 0
+	count, emptied := 0, false
+	for ci := 0; l.n > 0 && len(ids) > 0; ci++ {
+		if ci = l.nextChunk(ci, ids[0]); ci == len(l.chunks) {
+			break
+		}
+		k := sort.Search(len(ids), func(k int) bool { return ids[k] > l.lastID[ci] })
+		if n := l.removeIn(ci, ids[:k], removed); n > 0 {
+			count += n
+			l.n -= n
+			if c := l.chunks[ci]; len(c.blocks) > 0 {
+				l.lastID[ci] = c.last()
+			} else {
+				emptied = true
+			}
+		}
+		ids = ids[k:]
 	}
+	if emptied {
+		l.dropEmptyChunks()
+	}
+	return count
+}
+
+// removeIn is removeSorted for the IDs of chunk ci (at least one), which
+// it copies (ownChunk) only when one of them is there to remove. An
+// emptied chunk stays, without blocks, for the caller to drop.
+func (l *userMessages) removeIn(ci int, ids []int64, removed func(id int64)) int {
+	c := l.chunks[ci]
 	count := 0
 	emptiedFrom, emptiedTo := -1, -1 // the range of blocks left empty
 	settle := func(bi int) {
-		if l.settle(bi) {
+		if count > 0 && c.settle(bi) { // before any removal, c may be shared
 			if emptiedFrom < 0 {
 				emptiedFrom = bi
 			}
 			emptiedTo = bi
 		}
 	}
-	bi, j := l.blockFor(ids[0]), 0
+	bi, j := c.blockFor(ids[0]), 0
 	for _, id := range ids {
-		if id > l.lastID[bi] {
+		if id > c.lastID[bi] {
 			settle(bi)
-			next := bi + 1 + sort.Search(len(l.lastID)-bi-1, func(k int) bool { return l.lastID[bi+1+k] >= id })
-			if next == len(l.blocks) {
+			next := bi + 1 + sort.Search(len(c.lastID)-bi-1, func(k int) bool { return c.lastID[bi+1+k] >= id })
+			if next == len(c.blocks) {
 				bi = -1
 				break
 			}
 			bi, j = next, 0
 		}
-		b := l.blocks[bi]
+		b := c.blocks[bi]
 		j = gallop(b, j, id)
 		if j < len(b) && b[j].id() == id && !b[j].removed() {
-			b = l.own(bi)
-			b[j] |= removedBit
-			l.dead[bi]++
-			l.n--
+			if count == 0 {
+				c = l.ownChunk(ci)
+			}
+			c.own(bi)[j] |= removedBit
+			c.dead[bi]++
 			count++
 			if removed != nil {
 				removed(id)
@@ -85,24 +125,38 @@ func (l *userMessages) removeSorted(ids []int64, removed func(id int64)) int {
 		settle(bi)
 	}
 	if emptiedFrom >= 0 {
-		l.sweep(emptiedFrom, emptiedTo)
+		c.sweep(emptiedFrom, emptiedTo)
 	}
 	return count
 }
 
+// dropEmptyChunks drops the chunks removals left without blocks.
+func (l *userMessages) dropEmptyChunks() {
+	kept := 0
+	for ci, c := range l.chunks {
+		if len(c.blocks) > 0 {
+			l.chunks[kept], l.lastID[kept] = c, l.lastID[ci]
+			kept++
+		}
+	}
+	clear(l.chunks[kept:])
+	l.chunks, l.lastID = l.chunks[:kept], l.lastID[:kept]
+}
+
 // settle compacts block bi when its tombstones outnumber its live
 // entries, and reports whether that left it empty (for sweep to drop).
-func (l *userMessages) settle(bi int) (emptied bool) {
-	if d := l.deadIn(bi); d == 0 || 2*d <= len(l.blocks[bi]) {
+// The chunk is the list's own.
+func (c *copyChunk) settle(bi int) (emptied bool) {
+	if d := c.deadIn(bi); d == 0 || 2*d <= len(c.blocks[bi]) {
 		return false
 	}
-	return len(l.compact(bi)) == 0
+	return len(c.compact(bi)) == 0
 }
 
 // compact drops block bi's tombstones and returns the block. An emptied
 // block stays in place, with its last ID, until sweep drops it.
-func (l *userMessages) compact(bi int) []userMessage {
-	b := l.own(bi)
+func (c *copyChunk) compact(bi int) []userMessage {
+	b := c.own(bi)
 	w := 0
 	for _, um := range b {
 		if !um.removed() {
@@ -111,30 +165,30 @@ func (l *userMessages) compact(bi int) []userMessage {
 		}
 	}
 	b = b[:w]
-	l.blocks[bi], l.dead[bi] = b, 0
+	c.blocks[bi], c.dead[bi] = b, 0
 	if w > 0 {
-		l.lastID[bi] = b[w-1].id()
+		c.lastID[bi] = b[w-1].id()
 	}
 	return b
 }
 
 // sweep drops the empty blocks, all of which lie between blocks from and
 // to (inclusive): it packs that range and moves the blocks after it down,
-// so a batch removal costs a move of the block list once, not a pass over
-// it (removals come newest first, where the tail is short).
-func (l *userMessages) sweep(from, to int) {
+// so a batch removal costs a move of the chunk's blocks once, not a pass
+// per block.
+func (c *copyChunk) sweep(from, to int) {
 	kept := from
 	for bi := from; bi <= to; bi++ {
-		if len(l.blocks[bi]) > 0 {
-			l.blocks[kept], l.lastID[kept], l.dead[kept] = l.blocks[bi], l.lastID[bi], l.dead[bi]
+		if len(c.blocks[bi]) > 0 {
+			c.blocks[kept], c.lastID[kept], c.dead[kept] = c.blocks[bi], c.lastID[bi], c.dead[bi]
 			kept++
 		}
 	}
-	n := kept + copy(l.blocks[kept:], l.blocks[to+1:])
-	copy(l.lastID[kept:], l.lastID[to+1:])
-	copy(l.dead[kept:], l.dead[to+1:])
-	clear(l.blocks[n:])
-	l.blocks, l.lastID, l.dead = l.blocks[:n], l.lastID[:n], l.dead[:n]
+	n := kept + copy(c.blocks[kept:], c.blocks[to+1:])
+	copy(c.lastID[kept:], c.lastID[to+1:])
+	copy(c.dead[kept:], c.dead[to+1:])
+	clear(c.blocks[n:])
+	c.blocks, c.lastID, c.dead = c.blocks[:n], c.lastID[:n], c.dead[:n]
 }
 
 // gallop returns the position of id in block b, or where it would go,

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -12,31 +13,8 @@ import (
 // are exactly want (ascending), through every reader.
 func checkList(t *testing.T, step int, l *userMessages, want []int64) {
 	t.Helper()
-	if len(l.blocks) != len(l.lastID) || len(l.blocks) != len(l.dead) {
-		t.Fatalf("step %d: %d blocks, %d last IDs, %d dead counts", step, len(l.blocks), len(l.lastID), len(l.dead))
-	}
-	prev := int64(-1)
-	for bi, b := range l.blocks {
-		dead := 0
-		for j, um := range b {
-			if um.id() <= prev {
-				t.Fatalf("step %d: block %d entry %d: ID %d after %d", step, bi, j, um.id(), prev)
-			}
-			prev = um.id()
-			if um.removed() {
-				dead++
-			}
-		}
-		switch {
-		case len(b) == 0:
-			t.Fatalf("step %d: block %d is empty", step, bi)
-		case dead != int(l.dead[bi]):
-			t.Fatalf("step %d: block %d has %d tombstones, counted %d", step, bi, dead, l.dead[bi])
-		case 2*dead > len(b):
-			t.Fatalf("step %d: block %d is %d/%d tombstones, not compacted", step, bi, dead, len(b))
-		case l.lastID[bi] != b[len(b)-1].id():
-			t.Fatalf("step %d: block %d last ID %d, holds %d", step, bi, l.lastID[bi], b[len(b)-1].id())
-		}
+	if err := l.check(); err != nil {
+		t.Fatalf("step %d: %v", step, err)
 	}
 	if l.Len() != len(want) {
 		t.Fatalf("step %d: Len %d, want %d", step, l.Len(), len(want))
@@ -59,14 +37,25 @@ func checkList(t *testing.T, step int, l *userMessages, want []int64) {
 // Get, Len, Max, Ascend, Descend or each, and that compaction keeps the
 // list's structure.
 func TestTombstonesMatchSortedSet(t *testing.T) {
+	// One chunk, and several (chunks split, empty and are dropped).
+	for _, c := range []struct{ span, steps int }{{4000, 600}, {3 * chunkBlocks * blockSize, 80}} {
+		t.Run(fmt.Sprint("span=", c.span), func(t *testing.T) { tombstonesMatchSortedSet(t, c.span, c.steps) })
+	}
+}
+
+func tombstonesMatchSortedSet(t *testing.T, span, steps int) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var l userMessages
 	var want []int64
-	const span = 4000
-	for step := 0; step < 600; step++ {
+	run := span / 6 // the longest run of appends or removals
+	for step := 0; step < steps; step++ {
 		switch op := rng.IntN(10); {
 		case op < 4: // a run of appends, or scattered inserts and revivals
-			for range rng.IntN(300) {
+			count := rng.IntN(300)
+			if op < 2 {
+				count = rng.IntN(run)
+			}
+			for range count {
 				id := int64(rng.IntN(span))
 				if op < 2 && len(want) > 0 {
 					id = want[len(want)-1] + 1 + int64(rng.IntN(3))
@@ -79,8 +68,8 @@ func TestTombstonesMatchSortedSet(t *testing.T) {
 		case op < 7: // a batch removal: a dense run and scattered IDs
 			var ids []int64
 			lo := int64(rng.IntN(span))
-			for id := int64(0); id < span+5; id++ {
-				if (id >= lo && id < lo+int64(rng.IntN(700))) || rng.IntN(6) == 0 {
+			for id := int64(0); id < int64(span)+5; id++ {
+				if (id >= lo && id < lo+int64(rng.IntN(run))) || rng.IntN(6) == 0 {
 					ids = append(ids, id)
 				}
 			}
@@ -105,7 +94,7 @@ func TestTombstonesMatchSortedSet(t *testing.T) {
 			}
 		case op < 9: // flags on a sample, tombstones skipped
 			var ids []int64
-			for id := int64(0); id < span; id += int64(1 + rng.IntN(20)) {
+			for id := int64(0); id < int64(span); id += int64(1 + rng.IntN(20)) {
 				ids = append(ids, id)
 			}
 			touched := 0
@@ -138,6 +127,17 @@ func TestTombstonesMatchSortedSet(t *testing.T) {
 	}
 }
 
+// flatBlocks lists a copy list's blocks, chunk after chunk, with their
+// tombstone counts.
+func flatBlocks(l *userMessages) (blocks [][]userMessage, dead []int) {
+	for _, c := range l.chunks {
+		for bi, b := range c.blocks {
+			blocks, dead = append(blocks, b), append(dead, c.deadIn(bi))
+		}
+	}
+	return blocks, dead
+}
+
 // TestScatteredRemovalLeavesTombstones checks that removing a few
 // entries of each block marks them in place (no block rewritten), that a
 // later insert into such a block compacts it, and that a block more
@@ -156,19 +156,21 @@ func TestScatteredRemovalLeavesTombstones(t *testing.T) {
 	if n := l.removeSorted(every10, nil); n != len(every10) {
 		t.Fatalf("removed %d", n)
 	}
-	for bi, b := range l.blocks {
-		if len(b) != blockSize || l.dead[bi] == 0 {
-			t.Fatalf("block %d: %d entries, %d tombstones: scattered removals should only mark", bi, len(b), l.dead[bi])
+	blocks, dead := flatBlocks(&l)
+	for bi, b := range blocks {
+		if len(b) != blockSize || dead[bi] == 0 {
+			t.Fatalf("block %d: %d entries, %d tombstones: scattered removals should only mark", bi, len(b), dead[bi])
 		}
 	}
 	want := slices.DeleteFunc(slices.Clone(all), func(id int64) bool { return slices.Contains(every10, id) })
 	checkList(t, 0, &l, want)
 
 	// An insert into the first block compacts it first.
-	firstLive := blockSize - int(l.dead[0])
+	firstLive := blockSize - int(dead[0])
 	l.Put(newUserMessage(5, message.Read))
-	if l.dead[0] != 0 || len(l.blocks[0]) != firstLive+1 {
-		t.Fatalf("first block: %d entries, %d tombstones after an insert", len(l.blocks[0]), l.dead[0])
+	blocks, dead = flatBlocks(&l)
+	if dead[0] != 0 || len(blocks[0]) != firstLive+1 {
+		t.Fatalf("first block: %d entries, %d tombstones after an insert", len(blocks[0]), dead[0])
 	}
 	i, _ := slices.BinarySearch(want, 5)
 	want = slices.Insert(want, i, 5)
@@ -180,8 +182,9 @@ func TestScatteredRemovalLeavesTombstones(t *testing.T) {
 	l.removeSorted(second, nil)
 	want = slices.DeleteFunc(want, func(id int64) bool { return slices.Contains(second, id) })
 	checkList(t, 2, &l, want)
-	if l.dead[1] != 0 || len(l.blocks[1]) > blockSize/2 {
-		t.Fatalf("second block: %d entries, %d tombstones", len(l.blocks[1]), l.dead[1])
+	blocks, dead = flatBlocks(&l)
+	if dead[1] != 0 || len(blocks[1]) > blockSize/2 {
+		t.Fatalf("second block: %d entries, %d tombstones", len(blocks[1]), dead[1])
 	}
 
 	// A removed copy can be delivered again: the tombstone revives.

@@ -98,10 +98,8 @@ func TestRemoveSortedMatchesOneByOne(t *testing.T) {
 		if !slices.Equal(got, exp) || batch.Len() != single.Len() {
 			t.Fatalf("round %d: %d entries left, want %d", round, batch.Len(), single.Len())
 		}
-		for bi, b := range batch.blocks {
-			if len(b) == 0 || batch.lastID[bi] != b[len(b)-1].id() {
-				t.Fatalf("round %d: block %d empty or its last ID is stale", round, bi)
-			}
+		if err := batch.check(); err != nil {
+			t.Fatalf("round %d: %v", round, err)
 		}
 		// The list stays usable: appends and inserts after a removal.
 		batch.Put(newUserMessage(int64(n)+10, 0))

@@ -14,9 +14,12 @@ const pageSize = 1024
 type idTable struct {
 	pages []*idPage // pages[i] covers IDs [i*pageSize, (i+1)*pageSize); nil when empty
 	n     int
-	// owner marks the pages this table may write in place; a clone gives
-	// both tables new marks (clone.go).
-	owner *byte
+	// owner marks the pages this table may write in place, and
+	// sharedPages says pages is shared with a clone: a clone gives both
+	// tables new marks, and each copies the list before changing it
+	// (clone.go).
+	owner       *byte
+	sharedPages bool
 }
 
 // idPage holds the messages of pageSize consecutive IDs.
@@ -46,11 +49,13 @@ func (t *idTable) Get(id int64) (*message.Message, bool) {
 func (t *idTable) Put(m *message.Message) {
 	pi := int(m.ID / pageSize)
 	if pi >= len(t.pages) {
+		t.ownPages()
 		t.pages = append(t.pages, make([]*idPage, pi+1-len(t.pages))...)
 	}
 	p := t.ownPage(pi)
 	if p == nil {
 		p = &idPage{owner: t.owner}
+		t.ownPages()
 		t.pages[pi] = p
 	}
 	if p.msgs[m.ID%pageSize] == nil {
@@ -76,6 +81,7 @@ func (t *idTable) Delete(id int64) {
 	p.n--
 	t.n--
 	if p.n == 0 {
+		t.ownPages()
 		t.pages[pi] = nil
 		for len(t.pages) > 0 && t.pages[len(t.pages)-1] == nil {
 			t.pages = t.pages[:len(t.pages)-1]

@@ -10,7 +10,8 @@ import (
 // Verify checks every index of the store against a full scan of the
 // messages by ID, for tests: every message is reachable through its topic,
 // channel or conversation, and sender; every index key walked holds
-// exactly the messages of that key, all stored; each listed user's copies
+// exactly the messages of that key, all stored; each listed user's copy
+// lists keep their structure (blocks, chunks, counts), and the copies
 // are in ID order, of stored messages, and agree with Copy, HasCopy,
 // NewestCopyID, Received and Unread. conversationOf gives a direct
 // message's conversation ID (the realm keeps them). It only reads, under
@@ -148,6 +149,14 @@ func (s *Store) checkKey(name string, sc Scan, n int, ofKey func(*message.Messag
 // checkCopies checks one user's copies against the stored messages and
 // the user's unread index.
 func (s *Store) checkCopies(uid int) error {
+	for i, l := range []*userMessages{s.received[uid], s.unread[uid]} {
+		if l == nil {
+			continue
+		}
+		if err := l.check(); err != nil {
+			return fmt.Errorf("user %d's %s list: %w", uid, []string{"received", "unread"}[i], err)
+		}
+	}
 	var copies, unread []Copy
 	var last int64
 	var err error
