@@ -34,9 +34,7 @@ func (r *Realm) ownMessages(msgs []*message.Message) []*message.Message {
 		out[i], chunk = &chunk[0], chunk[1:]
 	}
 	if len(out) > 0 {
-		r.messages.Replace(out, func(m *message.Message) int {
-			return r.conversations[joinIDs(m.DMUserIDs)].id
-		})
+		r.messages.Replace(out)
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/topic"
 )
 
 // This file holds the store's copy-on-write cloning, which realm snapshots
@@ -170,30 +169,13 @@ func (c *copyChunk) copyBlock(bi int) []userMessage {
 	return nb
 }
 
-// Replace puts msgs in place of the stored messages with the same IDs in
-// every index, so that a caller can change its own copies of messages a
-// clone shares (personal copies hold IDs, not messages). Each message must
-// be stored, under the same type, channel, topic, sender and, for a direct
-// message, conversationID.
-func (s *Store) Replace(msgs []*message.Message, conversationID func(*message.Message) int) {
+// Replace puts msgs in place of the stored messages with the same IDs,
+// so that a caller can change its own copies of messages a clone shares.
+// Every index holds IDs, found through the ID table, so only the table
+// changes. Each message must be stored, under the same type, channel,
+// topic, sender and participants.
+func (s *Store) Replace(msgs []*message.Message) {
 	for _, m := range msgs {
 		s.byID.Put(m)
-		e := idEntry{m.ID, m}
-		if m.Type == message.Channel {
-			if tr := s.byTopic.tree(m.ChannelID, topic.Key(m.Topic)); tr != nil {
-				tr.ReplaceOrInsert(e)
-			}
-			replaceIn(s.byChannel, m.ChannelID, e)
-		} else {
-			replaceIn(s.byConversation, conversationID(m), e)
-		}
-		replaceIn(s.bySender, m.SenderID, e)
-	}
-}
-
-// replaceIn swaps e for the entry of the same ID in key's tree.
-func replaceIn(k keyed, key int, e idEntry) {
-	if t := k[key]; t != nil {
-		t.ReplaceOrInsert(e)
 	}
 }

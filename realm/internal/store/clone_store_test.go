@@ -95,7 +95,7 @@ var storeWrites = map[string]func(s *Store){
 			c := *m
 			moved = append(moved, &c)
 		}
-		s.Replace(moved, nil)
+		s.Replace(moved)
 		s.Move(moved, 1, "moved", 77)
 	},
 }

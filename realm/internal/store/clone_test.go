@@ -384,7 +384,7 @@ func dumpStore(s *Store) string {
 	tree := func(name string, t *idTree) {
 		b = append(b, name...)
 		b = append(b, ':')
-		t.Ascend(func(e idEntry) bool { entry(e.id, unsafe.Pointer(e.msg)); return true })
+		t.Ascend(func(id int64) bool { b = append(append(b, ' '), strconv.FormatInt(id, 10)...); return true })
 		b = append(b, '\n')
 	}
 	b = append(b, "byID:"...)
@@ -438,7 +438,7 @@ func TestStoreCloneIsIndependent(t *testing.T) {
 		// a move: replace the moved message with an own copy first
 		old, _ := s.Message(2)
 		moved := *old
-		s.Replace([]*message.Message{&moved}, nil)
+		s.Replace([]*message.Message{&moved})
 		s.Move([]*message.Message{&moved}, 2, "drawbridge", 99)
 		s.Remove(msgs[4], 0)
 		s.Undeliver(11, []int64{5})

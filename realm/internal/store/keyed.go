@@ -6,23 +6,20 @@ import (
 )
 
 // keyed indexes messages by one key (a channel, a direct-message
-// conversation or a sender): one btree of message IDs per key. Each
+// conversation or a sender): one btree of message IDs per key. The trees
+// hold IDs only, resolved through the ID table, so a new version of a
+// message (see Replace) changes the ID table alone. Each
 // key's tree holds only that key's messages, so inserting, removing or
 // walking them costs in the size of that channel, conversation or
 // sender's history, never in the size of the realm.
 type keyed map[int]*idTree
 
-// idTree holds one set of messages by ID: a key's messages, or a topic's.
-type idTree = btree.BTreeG[idEntry]
-
-// idEntry is one message of an idTree.
-type idEntry struct {
-	id  int64
-	msg *message.Message
-}
+// idTree holds the IDs of one set of messages: a key's messages, or a
+// topic's.
+type idTree = btree.BTreeG[int64]
 
 func newIDTree() *idTree {
-	return btree.NewG(btreeDegree, func(a, b idEntry) bool { return a.id < b.id })
+	return btree.NewG(btreeDegree, func(a, b int64) bool { return a < b })
 }
 
 // insert files m under key.
@@ -32,7 +29,7 @@ func (k keyed) insert(key int, m *message.Message) {
 		t = newIDTree()
 		k[key] = t
 	}
-	t.ReplaceOrInsert(idEntry{m.ID, m})
+	t.ReplaceOrInsert(m.ID)
 }
 
 // remove takes message id out of key's tree, dropping the tree when it
@@ -42,26 +39,26 @@ func (k keyed) remove(key int, id int64) {
 	if t == nil {
 		return
 	}
-	t.Delete(idEntry{id: id})
+	t.Delete(id)
 	if t.Len() == 0 {
 		delete(k, key)
 	}
 }
 
-// scan walks key's messages.
-func (k keyed) scan(key int) Scan { return treeScan(k[key]) }
-
-// treeScan walks one idTree; a nil tree scans nothing.
-func treeScan(t *idTree) Scan {
+// treeScan walks the messages of one idTree, found by ID in byID; a nil
+// tree scans nothing.
+func treeScan(t *idTree, byID *idTable) Scan {
 	if t == nil {
 		return Empty()
 	}
+	each := func(fn func(*message.Message) bool) func(int64) bool {
+		return func(id int64) bool {
+			m, ok := byID.Get(id)
+			return !ok || fn(m)
+		}
+	}
 	return Scan{
-		down: func(below int64, fn func(*message.Message) bool) {
-			t.DescendLessOrEqual(idEntry{id: below - 1}, func(e idEntry) bool { return fn(e.msg) })
-		},
-		up: func(from int64, fn func(*message.Message) bool) {
-			t.AscendGreaterOrEqual(idEntry{id: from}, func(e idEntry) bool { return fn(e.msg) })
-		},
+		down: func(below int64, fn func(*message.Message) bool) { t.DescendLessOrEqual(below-1, each(fn)) },
+		up:   func(from int64, fn func(*message.Message) bool) { t.AscendGreaterOrEqual(from, each(fn)) },
 	}
 }

@@ -1,6 +1,9 @@
 package store
 
-import "github.com/minizulip/minizulip/message"
+import (
+	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/topic"
+)
 
 // Scan walks one set of messages in ID order, through the index that holds
 // exactly that set. The callbacks return false to stop.
@@ -19,18 +22,20 @@ func (sc Scan) Up(from int64, fn func(*message.Message) bool) { sc.up(from, fn) 
 func (s *Store) All() Scan { return s.byID.scan() }
 
 // Topic scans one topic of a channel, matched case-insensitively.
-func (s *Store) Topic(channelID int, name string) Scan { return s.byTopic.scan(channelID, name) }
+func (s *Store) Topic(channelID int, name string) Scan {
+	return treeScan(s.byTopic.tree(channelID, topic.Key(name)), &s.byID)
+}
 
 // Channel scans one channel's messages.
-func (s *Store) Channel(channelID int) Scan { return s.byChannel.scan(channelID) }
+func (s *Store) Channel(channelID int) Scan { return treeScan(s.byChannel[channelID], &s.byID) }
 
 // Conversation scans one direct-message conversation.
 func (s *Store) Conversation(conversationID int) Scan {
-	return s.byConversation.scan(conversationID)
+	return treeScan(s.byConversation[conversationID], &s.byID)
 }
 
 // Sender scans one user's sent messages.
-func (s *Store) Sender(userID int) Scan { return s.bySender.scan(userID) }
+func (s *Store) Sender(userID int) Scan { return treeScan(s.bySender[userID], &s.byID) }
 
 // Received scans the messages userID has a copy of.
 func (s *Store) Received(userID int) Scan { return s.listScan(s.received[userID]) }

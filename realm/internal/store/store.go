@@ -4,11 +4,12 @@
 //
 // The store has no lock of its own: the realm's lock guards it, read lock
 // for the reading methods, write lock for Insert, Remove, Deliver and
-// SetFlags. Messages are shared pointers: the store never copies them,
-// and changes them only to share strings (Insert) and in Move; callers
-// change a stored message only under the
-// realm's write lock, never its ID, type, channel, topic, sender or
-// participants (which the indexes are keyed by) without removing and
+// SetFlags. The ID table holds each message's current version; every
+// other index holds IDs only. Messages are shared pointers, which the
+// store changes only to share strings (Insert) and in Move. A caller
+// that changes a message first puts its own copy in place with Replace,
+// and never changes its ID, type, channel, topic, sender or participants
+// (which the indexes are keyed by) but through Move, or by removing and
 // inserting it again.
 package store
 
@@ -90,7 +91,7 @@ func (s *Store) Insert(m *message.Message, conversationID int) {
 	m.Client = s.internClient(m.Client)
 	s.byID.Put(m)
 	if m.Type == message.Channel {
-		s.byTopic.insert(m)
+		s.byTopic.insert(m, &s.byID)
 		s.byChannel.insert(m.ChannelID, m)
 	} else {
 		s.byConversation.insert(conversationID, m)

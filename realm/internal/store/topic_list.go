@@ -7,7 +7,11 @@ import "github.com/minizulip/minizulip/message"
 // index only: one step per topic, whatever the number of messages.
 func (s *Store) TopicHeads(channelID int, fn func(newest *message.Message) bool) {
 	for _, tr := range s.byTopic[channelID] {
-		if e, ok := tr.Max(); ok && !fn(e.msg) {
+		id, ok := tr.Max()
+		if !ok {
+			continue
+		}
+		if m, ok := s.byID.Get(id); ok && !fn(m) {
 			return
 		}
 	}

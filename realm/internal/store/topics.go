@@ -28,15 +28,17 @@ func (t topics) treeFor(channelID int, key string) *idTree {
 	return tr
 }
 
-// insert files m under its topic. When the topic's newest message spells
-// the name the same way, m takes that message's string, so a topic's
-// name is stored once, not once a message.
-func (t topics) insert(m *message.Message) {
+// insert files m under its topic. When the topic's newest message (found
+// in byID) spells the name the same way, m takes that message's string,
+// so a topic's name is stored once, not once a message.
+func (t topics) insert(m *message.Message, byID *idTable) {
 	tr := t.treeFor(m.ChannelID, topic.Key(m.Topic))
-	if newest, ok := tr.Max(); ok && newest.msg.Topic == m.Topic {
-		m.Topic = newest.msg.Topic
+	if id, ok := tr.Max(); ok {
+		if newest, ok := byID.Get(id); ok && newest.Topic == m.Topic {
+			m.Topic = newest.Topic
+		}
 	}
-	tr.ReplaceOrInsert(idEntry{m.ID, m})
+	tr.ReplaceOrInsert(m.ID)
 }
 
 func (t topics) remove(m *message.Message) {
@@ -45,7 +47,7 @@ func (t topics) remove(m *message.Message) {
 	if tr == nil {
 		return
 	}
-	tr.Delete(idEntry{id: m.ID})
+	tr.Delete(m.ID)
 	if tr.Len() == 0 {
 		t.drop(m.ChannelID, key)
 	}
@@ -73,8 +75,8 @@ func (t topics) move(msgs []*message.Message, channelID int, key string, toChann
 	if src.Len() != len(msgs) {
 		dst := t.treeFor(toChannel, toKey)
 		for _, m := range msgs {
-			src.Delete(idEntry{id: m.ID})
-			dst.ReplaceOrInsert(idEntry{m.ID, m})
+			src.Delete(m.ID)
+			dst.ReplaceOrInsert(m.ID)
 		}
 		if src.Len() == 0 {
 			t.drop(channelID, key)
@@ -92,11 +94,6 @@ func (t topics) move(msgs []*message.Message, channelID int, key string, toChann
 	if small.Len() > big.Len() {
 		small, big = big, small
 	}
-	small.Ascend(func(e idEntry) bool { big.ReplaceOrInsert(e); return true })
+	small.Ascend(func(id int64) bool { big.ReplaceOrInsert(id); return true })
 	t[toChannel][toKey] = big
-}
-
-// scan walks one topic's tree.
-func (t topics) scan(channelID int, name string) Scan {
-	return treeScan(t.tree(channelID, topic.Key(name)))
 }

@@ -75,28 +75,28 @@ func (s *Store) Verify(conversationOf func(*message.Message) int, users []int) e
 		}
 	}
 	for ref, n := range topics {
-		if err := s.checkKey(fmt.Sprintf("topic %d/%q", ref.channel, ref.key), s.Topic(ref.channel, ref.key), n, func(m *message.Message) bool {
+		if err := s.checkKey(fmt.Sprintf("topic %d/%q", ref.channel, ref.key), s.byTopic.tree(ref.channel, ref.key), n, func(m *message.Message) bool {
 			return m.Type == message.Channel && m.ChannelID == ref.channel && topic.Key(m.Topic) == ref.key
 		}); err != nil {
 			return err
 		}
 	}
 	for id, n := range channels {
-		if err := s.checkKey(fmt.Sprintf("channel %d", id), s.Channel(id), n, func(m *message.Message) bool {
+		if err := s.checkKey(fmt.Sprintf("channel %d", id), s.byChannel[id], n, func(m *message.Message) bool {
 			return m.Type == message.Channel && m.ChannelID == id
 		}); err != nil {
 			return err
 		}
 	}
 	for id, n := range conversations {
-		if err := s.checkKey(fmt.Sprintf("conversation %d", id), s.Conversation(id), n, func(m *message.Message) bool {
+		if err := s.checkKey(fmt.Sprintf("conversation %d", id), s.byConversation[id], n, func(m *message.Message) bool {
 			return m.Type == message.Direct && conversationOf(m) == id
 		}); err != nil {
 			return err
 		}
 	}
 	for id, n := range senders {
-		if err := s.checkKey(fmt.Sprintf("sender %d", id), s.Sender(id), n, func(m *message.Message) bool {
+		if err := s.checkKey(fmt.Sprintf("sender %d", id), s.bySender[id], n, func(m *message.Message) bool {
 			return m.SenderID == id
 		}); err != nil {
 			return err
@@ -120,23 +120,26 @@ func holds(sc Scan, m *message.Message) bool {
 	return found
 }
 
-// checkKey walks one index key: n messages in ID order, all stored, all
-// of the key.
-func (s *Store) checkKey(name string, sc Scan, n int, ofKey func(*message.Message) bool) error {
+// checkKey walks one index key's tree: n message IDs in order, all
+// stored, all of the key.
+func (s *Store) checkKey(name string, t *idTree, n int, ofKey func(*message.Message) bool) error {
 	count := 0
 	var last int64
 	var err error
-	sc.Up(0, func(m *message.Message) bool {
-		stored, ok := s.Message(m.ID)
+	if t == nil {
+		return fmt.Errorf("%s has no index", name)
+	}
+	t.Ascend(func(id int64) bool {
+		m, ok := s.Message(id)
 		switch {
-		case m.ID <= last:
-			err = fmt.Errorf("%s: %d after %d", name, m.ID, last)
-		case !ok || stored != m:
-			err = fmt.Errorf("%s holds message %d, which is not stored", name, m.ID)
+		case id <= last:
+			err = fmt.Errorf("%s: %d after %d", name, id, last)
+		case !ok:
+			err = fmt.Errorf("%s holds message %d, which is not stored", name, id)
 		case !ofKey(m):
-			err = fmt.Errorf("%s holds message %d, which is not of it", name, m.ID)
+			err = fmt.Errorf("%s holds message %d, which is not of it", name, id)
 		}
-		last = m.ID
+		last = id
 		count++
 		return err == nil
 	})
