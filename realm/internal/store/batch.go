@@ -13,7 +13,8 @@ import (
 
 // Move re-files channel messages under another channel, topic and
 // recipient: it changes each message's ChannelID, Topic and RecipientID
-// and keeps the channel and topic indexes in step. Personal copies keep
+// and keeps the channel and topic indexes in step (the old channel's
+// entries stay, stale: see channels). Personal copies keep
 // pointing at the same messages, so they need no change.
 func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, recipientID int) {
 	newKey := topic.Key(topicName)
@@ -50,15 +51,27 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 	for _, g := range groups {
 		s.byTopic.move(g.msgs, g.channel, g.key, channelID, newKey)
 	}
+	left := map[int]bool{}
+	arriving := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
 		if m.Type != message.Channel {
 			continue
 		}
 		if m.ChannelID != channelID {
-			s.byChannel.remove(m.ChannelID, m.ID)
-			s.byChannel.insert(channelID, m)
+			s.byChannel.leave(m.ChannelID)
+			left[m.ChannelID] = true
+			arriving = append(arriving, m.ID)
 		}
 		m.ChannelID, m.Topic, m.RecipientID = channelID, topicName, recipientID
+	}
+	if len(arriving) > 0 {
+		if !slices.IsSorted(arriving) {
+			slices.Sort(arriving)
+		}
+		s.byChannel.insertMany(channelID, arriving)
+	}
+	for id := range left {
+		s.byChannel.compact(id, &s.byID)
 	}
 }
 

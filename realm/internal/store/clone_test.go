@@ -391,7 +391,7 @@ func dumpStore(s *Store) string {
 	s.byID.Ascend(0, func(m *message.Message) bool { entry(m.ID, unsafe.Pointer(m)); return true })
 	b = append(b, '\n')
 	for _, k := range slices.Sorted(maps.Keys(s.byChannel)) {
-		tree(fmt.Sprint("channel ", k), s.byChannel[k])
+		tree(fmt.Sprint("channel ", k, " stale ", s.byChannel[k].stale), s.byChannel[k].ids)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.byConversation)) {
 		tree(fmt.Sprint("conversation ", k), s.byConversation[k])

@@ -27,7 +27,7 @@ func (s *Store) Topic(channelID int, name string) Scan {
 }
 
 // Channel scans one channel's messages.
-func (s *Store) Channel(channelID int) Scan { return treeScan(s.byChannel[channelID], &s.byID) }
+func (s *Store) Channel(channelID int) Scan { return s.byChannel.scan(channelID, &s.byID) }
 
 // Conversation scans one direct-message conversation.
 func (s *Store) Conversation(conversationID int) Scan {

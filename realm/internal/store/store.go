@@ -28,7 +28,7 @@ const btreeDegree = 64
 type Store struct {
 	byID           idTable // constant-time lookups: copy lists hold only IDs
 	byTopic        topics
-	byChannel      keyed
+	byChannel      channels
 	byConversation keyed
 	bySender       keyed
 	// per user: every message delivered to them, and the unread subset
@@ -55,7 +55,7 @@ type Copy struct {
 func New() *Store {
 	return &Store{
 		byTopic:        topics{},
-		byChannel:      keyed{},
+		byChannel:      channels{},
 		byConversation: keyed{},
 		bySender:       keyed{},
 		received:       map[int]*userMessages{},
@@ -92,7 +92,7 @@ func (s *Store) Insert(m *message.Message, conversationID int) {
 	s.byID.Put(m)
 	if m.Type == message.Channel {
 		s.byTopic.insert(m, &s.byID)
-		s.byChannel.insert(m.ChannelID, m)
+		s.byChannel.insert(m.ChannelID, m.ID)
 	} else {
 		s.byConversation.insert(conversationID, m)
 	}

@@ -81,12 +81,8 @@ func (s *Store) Verify(conversationOf func(*message.Message) int, users []int) e
 			return err
 		}
 	}
-	for id, n := range channels {
-		if err := s.checkKey(fmt.Sprintf("channel %d", id), s.byChannel[id], n, func(m *message.Message) bool {
-			return m.Type == message.Channel && m.ChannelID == id
-		}); err != nil {
-			return err
-		}
+	if err := s.checkChannels(channels); err != nil {
+		return err
 	}
 	for id, n := range conversations {
 		if err := s.checkKey(fmt.Sprintf("conversation %d", id), s.byConversation[id], n, func(m *message.Message) bool {
@@ -209,4 +205,45 @@ func sameMessages(name string, sc Scan, want []Copy) error {
 		err = fmt.Errorf("%s walks %d messages, want %d", name, i, len(want))
 	}
 	return err
+}
+
+// checkChannels checks every channel tree: live entries are the channel's
+// messages (n of them, as the full scan counted), every other entry is
+// counted stale, no tree is left with stale entries only, and no channel
+// with messages lacks a tree.
+func (s *Store) checkChannels(counts map[int]int) error {
+	for id := range counts {
+		if s.byChannel[id] == nil {
+			return fmt.Errorf("channel %d has no index", id)
+		}
+	}
+	for id, t := range s.byChannel {
+		live, stale := 0, 0
+		var last int64
+		var err error
+		t.ids.Ascend(func(mid int64) bool {
+			if mid <= last {
+				err = fmt.Errorf("channel %d: %d after %d", id, mid, last)
+				return false
+			}
+			last = mid
+			if m, ok := s.Message(mid); ok && inChannel(m, id) {
+				live++
+			} else {
+				stale++
+			}
+			return true
+		})
+		switch {
+		case err != nil:
+			return err
+		case live != counts[id]:
+			return fmt.Errorf("channel %d holds %d messages, the full scan %d", id, live, counts[id])
+		case stale != t.stale:
+			return fmt.Errorf("channel %d holds %d stale entries, counted %d", id, stale, t.stale)
+		case live == 0:
+			return fmt.Errorf("channel %d is kept with stale entries only", id)
+		}
+	}
+	return nil
 }
