@@ -31,7 +31,7 @@ import (
 
 // Realm is one in-memory Zulip organization. It is safe for concurrent use.
 type Realm struct {
-	mu sync.RWMutex
+	mu realmLock
 	// generation counts the writes under mu other than sends' commits
 	// (actor.go): a send prepared under the read lock is committed only if
 	// it has not moved.
