@@ -190,7 +190,7 @@ func TestRoutingErrors(t *testing.T) {
 	for path, allow := range map[string]string{
 		"/server_settings":   "GET, HEAD",
 		"/dev_fetch_api_key": "POST",
-		"/users/me":          "GET, HEAD",
+		"/users/me":          "DELETE, GET, HEAD",
 	} {
 		resp, _ := rawDo(t, mustRequest("PATCH", ts.URL+APIPrefix+path))
 		if resp.StatusCode != 405 || resp.Header.Get("Allow") != allow {

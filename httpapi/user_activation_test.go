@@ -21,9 +21,12 @@ func TestHTTPDeactivateAndReactivateUser(t *testing.T) {
 	}
 	status, body = e.do("iago@zulip.com", "DELETE", "/users/12", nil)
 	e.fail(status, body, 400, "BAD_REQUEST", "User is already deactivated")
+	// Only an owner deactivates an owner, and never the last one.
 	status, body = e.do("iago@zulip.com", "DELETE", "/users/9", nil)
-	e.wantError(status, body, 400, "CANNOT_DEACTIVATE_LAST_USER", "")
-	if body["is_last_owner"] != true {
+	e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+	status, body = e.do("desdemona@zulip.com", "DELETE", "/users/9", nil)
+	e.fail(status, body, 400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner")
+	if body["is_last_owner"] != true || body["entity"] != "organization owner" {
 		t.Fatalf("last owner: %v", body)
 	}
 	e.ok(e.do("iago@zulip.com", "POST", "/users/12/reactivate", nil))
@@ -33,4 +36,24 @@ func TestHTTPDeactivateAndReactivateUser(t *testing.T) {
 	}
 	status, body = e.do("iago@zulip.com", "DELETE", "/users/4242", nil)
 	e.fail(status, body, 400, "BAD_REQUEST", "No such user")
+}
+
+func TestHTTPDeactivateOwnUser(t *testing.T) {
+	e := newUsersEnv(t)
+	// The only owner may not leave.
+	status, body := e.do("desdemona@zulip.com", "DELETE", "/users/me", nil)
+	e.fail(status, body, 400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner")
+	if body["is_last_owner"] != true || body["entity"] != "organization owner" {
+		t.Fatalf("last owner: %v", body)
+	}
+	if u := e.ok(e.do("iago@zulip.com", "GET", "/users/9", url.Values{}))["user"].(map[string]any); u["is_active"] != true {
+		t.Fatalf("the refused owner was deactivated: %v", u)
+	}
+	// Anyone else may; their API key stops working at once.
+	e.ok(e.do("hamlet@zulip.com", "DELETE", "/users/me", nil))
+	status, body = e.do("hamlet@zulip.com", "GET", "/users/me", nil)
+	e.fail(status, body, 401, "UNAUTHORIZED", "Account is deactivated")
+	if u := e.ok(e.do("iago@zulip.com", "GET", "/users/10", url.Values{}))["user"].(map[string]any); u["is_active"] != false {
+		t.Fatalf("hamlet after leaving: %v", u)
+	}
 }

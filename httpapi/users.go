@@ -9,6 +9,7 @@ import (
 func (s *Server) userRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/me", h: getOwnUser},
+		{method: "DELETE", path: "/users/me", h: deactivateOwnUser},
 		{method: "GET", path: "/users", h: listUsers},
 		{method: "POST", path: "/users", h: createUser},
 		// Zulip has /users/{user_id} (digits) and /users/{email}; one
@@ -119,6 +120,8 @@ func createUser(c *call) (any, error) {
 	}
 	return createdUser{UserID: id}, nil
 }
+
+func deactivateOwnUser(c *call) (any, error) { return nil, c.actor.DeactivateOwnUser(c.ctx()) }
 
 func deactivateUser(c *call) (any, error) {
 	id, err := c.pathInt("user")

@@ -13,7 +13,8 @@ type RealmUserUpdateEvent struct {
 }
 
 // DeactivateUser answers DELETE /users/{id}: administrators deactivate
-// anyone but the last owner; a bot's owner may deactivate the bot.
+// anyone but the last owner, owners only by an owner; a bot's owner may
+// deactivate the bot.
 func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
@@ -24,17 +25,60 @@ func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 		if !me.Role.IsAdmin() && !(target.IsBot() && target.BotOwnerID == me.ID) {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}
+		if target.Role == user.RoleOwner && me.Role != user.RoleOwner {
+			return UnauthorizedPrincipal("Must be an organization owner")
+		}
 		if !target.IsActive {
 			return BadRequest("User is already deactivated")
 		}
 		if target.Role == user.RoleOwner && r.activeOwnerCount() == 1 {
-			return &Error{Code: CodeCannotDeactivateLastUser, Msg: "Cannot deactivate the only organization owner",
-				Status: statusBadRequest, Extra: map[string]any{"is_last_owner": true, "entity": target.FullName}}
+			return cannotDeactivateLast(true)
 		}
 		target.IsActive = false
 		r.emitActiveChange(target)
 		return nil
 	})
+}
+
+// DeactivateOwnUser answers DELETE /users/me: a user deactivates their
+// own account, unless they are the organization's only active user or
+// only owner.
+func (a *Actor) DeactivateOwnUser(ctx context.Context) error {
+	r := a.r
+	return a.write(func(me *user.User) error {
+		if r.activeAccountCount() == 1 {
+			return cannotDeactivateLast(false)
+		}
+		if me.Role == user.RoleOwner && !me.IsBot() && r.activeOwnerCount() == 1 {
+			return cannotDeactivateLast(true)
+		}
+		me.IsActive = false
+		r.emitActiveChange(me)
+		return nil
+	})
+}
+
+// cannotDeactivateLast is Zulip's CANNOT_DEACTIVATE_LAST_USER error, for
+// the only owner or the only user.
+func cannotDeactivateLast(owner bool) *Error {
+	entity := "user"
+	if owner {
+		entity = "organization owner"
+	}
+	return &Error{Code: CodeCannotDeactivateLastUser, Msg: "Cannot deactivate the only " + entity,
+		Status: statusBadRequest, Extra: map[string]any{"is_last_owner": owner, "entity": entity}}
+}
+
+// activeAccountCount counts the organization's active accounts, bots
+// included; the system bots are not the organization's.
+func (r *Realm) activeAccountCount() int {
+	n := 0
+	for _, u := range r.users {
+		if u.IsActive && !u.IsSystemBot {
+			n++
+		}
+	}
+	return n
 }
 
 // ReactivateUser answers POST /users/{id}/reactivate (administrators).
