@@ -51,13 +51,18 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 	for _, g := range groups {
 		s.byTopic.move(g.msgs, g.channel, g.key, channelID, newKey)
 	}
-	left := map[int]bool{}
-	arriving := make([]int64, 0, len(msgs))
+	// Only a move to another channel re-files channel entries: a rename
+	// allocates nothing here.
+	var left map[int]bool
+	var arriving []int64
 	for _, m := range msgs {
 		if m.Type != message.Channel {
 			continue
 		}
 		if m.ChannelID != channelID {
+			if arriving == nil {
+				left, arriving = map[int]bool{}, make([]int64, 0, len(msgs))
+			}
 			s.byChannel.leave(m.ChannelID)
 			left[m.ChannelID] = true
 			arriving = append(arriving, m.ID)
