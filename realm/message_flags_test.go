@@ -47,13 +47,7 @@ func send(t *testing.T, r *Realm, userID int, channel, topicName, content string
 // objects.
 func flagEvents(t *testing.T, r *Realm, userID int, q *Queue) []map[string]any {
 	t.Helper()
-	var out []map[string]any
-	for _, ev := range pending(t, r, userID, q, -1) {
-		if ev.Type == "update_message_flags" {
-			out = append(out, eventJSON(t, ev))
-		}
-	}
-	return out
+	return eventsOfType(t, r, userID, q, "update_message_flags")
 }
 
 func jsonIDs(v ...int64) []any {

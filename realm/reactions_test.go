@@ -39,13 +39,7 @@ func reactionsOf(t *testing.T, r *Realm, userID int, id int64) []Reaction {
 // reactionEvents are the reaction events in a queue, as JSON.
 func reactionEvents(t *testing.T, r *Realm, userID int, q *Queue) []map[string]any {
 	t.Helper()
-	var out []map[string]any
-	for _, ev := range pending(t, r, userID, q, -1) {
-		if ev.Type == "reaction" {
-			out = append(out, eventJSON(t, ev))
-		}
-	}
-	return out
+	return eventsOfType(t, r, userID, q, "reaction")
 }
 
 // A reaction reaches those who can see the message: holders of a copy
