@@ -96,24 +96,53 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 	return id, ok
 }
 
-// The realm's lock discipline. Every operation takes the realm's lock
+// The realm's lock discipline. Every operation takes the realm's locks
 // through the helpers below: Actor.read and Actor.write for operations on
 // behalf of a user (they also check that the user is active), Realm.view
 // and Realm.update for the few with no acting user (seeding, test set-up,
-// server-wide answers), and Actor.commit for the second half of a send
-// (prepared under read, committed under commit). Nothing else locks r.mu.
-// Every write but a send's commit moves r.generation, so work prepared
-// under the read lock can tell whether the realm changed since. Lock order: the realm's mutex, then the event hub's (emitting
-// under a mutation, registering a queue), then a message event's variant
-// mutex (or, restoring or forking, a snapshot's mutex); GET /events takes the hub's mutex alone, so long polls never
-// hold the realm. No lock is held while calling out (listeners, caller
-// callbacks other than the settings editors documented as such).
+// server-wide answers), and Actor.prepare and Actor.commit for the two
+// halves of a send. Nothing else locks r.mu or r.sendLock.
+//
+// There are two locks. r.mu guards the realm's state; r.sendLock, taken
+// only under r.mu's read lock, orders sends' commits against readers. So:
+//   - a read holds both read locks;
+//   - a write holds r.mu's write lock, which shuts out everyone else;
+//   - a send's preparation (checks, rendering) holds r.mu's read lock
+//     alone, so it runs beside readers, other preparations and a commit;
+//   - a send's commit holds r.mu's read lock and r.sendLock's write lock,
+//     so it waits only for readers and other commits, never for
+//     preparations.
+//
+// A commit may therefore change only what no preparation reads: the
+// message store and the state that follows each message (conversations,
+// recipient IDs, topic policies, attachments' messages, events). Every
+// write but a send's commit moves r.generation, so work prepared under
+// the read lock can tell whether the realm changed since.
+//
+// Lock order: r.mu, then r.sendLock, then the event hub's mutex
+// (emitting under a mutation, registering a queue), then a message
+// event's variant mutex (or, restoring or forking, a snapshot's mutex);
+// GET /events takes the hub's mutex alone, so long polls never hold the
+// realm. No lock is held while calling out (listeners, caller callbacks
+// other than the settings editors documented as such).
 
 // view runs fn under the realm's read lock.
 func (r *Realm) view(fn func() error) error {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.readLock()
+	defer r.readUnlock()
 	return fn()
+}
+
+// readLock takes the read locks of a read: r.mu's and r.sendLock's.
+func (r *Realm) readLock() {
+	r.mu.RLock()
+	r.sendLock.RLock()
+}
+
+// readUnlock releases what readLock took.
+func (r *Realm) readUnlock() {
+	r.sendLock.RUnlock()
+	r.mu.RUnlock()
 }
 
 // update runs fn under the realm's write lock. fn validates everything
@@ -131,8 +160,8 @@ func (a *Actor) checkActive() error { return a.read(func(*user.User) error { ret
 
 // read runs fn with the acting user under the realm's read lock.
 func (a *Actor) read(fn func(me *user.User) error) error {
-	a.r.mu.RLock()
-	defer a.r.mu.RUnlock()
+	a.r.readLock()
+	defer a.r.readUnlock()
 	me, err := a.me()
 	if err != nil {
 		return err
@@ -154,13 +183,29 @@ func (a *Actor) write(fn func(me *user.User) error) error {
 	return fn(me)
 }
 
-// commit is write for a send's commit: it leaves r.generation alone, since
+// prepare runs a send's preparation fn with the acting user under r.mu's
+// read lock alone: fn reads nothing a commit changes, and changes
+// nothing.
+func (a *Actor) prepare(fn func(me *user.User) error) error {
+	a.r.mu.RLock()
+	defer a.r.mu.RUnlock()
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	return fn(me)
+}
+
+// commit runs a send's commit fn with the acting user under r.mu's read
+// lock and r.sendLock's write lock. It leaves r.generation alone, since
 // storing a message changes nothing another send's preparation reads
 // (recipients, permissions, what Markdown renders), only what its commit
 // reads again under this lock.
 func (a *Actor) commit(fn func(me *user.User) error) error {
-	a.r.mu.Lock()
-	defer a.r.mu.Unlock()
+	a.r.mu.RLock()
+	defer a.r.mu.RUnlock()
+	a.r.sendLock.Lock()
+	defer a.r.sendLock.Unlock()
 	me, err := a.me()
 	if err != nil {
 		return err

@@ -111,10 +111,30 @@ func (r *Realm) topicParticipants(channelID int, name string) map[int]bool {
 	return out
 }
 
-// checkMentions applies Zulip's wildcard-mention rules to a message about
-// to be sent and works out who is mentioned. ch is nil for a direct
-// message. Callers hold r.mu.
+// checkMentions applies Zulip's wildcard-mention rules to a message
+// about to be stored and works out who is mentioned. ch is nil for a
+// direct message. Callers hold r.mu.
 func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChannel, topicName string, recipients []int) (mentionFlags, error) {
+	mayMentionMany := r.settingHas(r.settings.CanMentionManyUsersGroup, senderID)
+	f, err := r.mentionsBeforeHistory(res, ch, recipients, mayMentionMany)
+	if err != nil || !res.TopicWildcard || ch == nil {
+		return f, err
+	}
+	participants, err := r.topicWildcardParticipants(ch.ID, topicName, mayMentionMany)
+	if err != nil {
+		return f, err
+	}
+	if !f.all {
+		f.wildcard = participants
+	}
+	return f, nil
+}
+
+// mentionsBeforeHistory is the part of checkMentions that needs no
+// message history, which a send checks before its commit; a topic
+// wildcard's participants come at the commit (topicWildcardParticipants).
+// mayMentionMany tells whether the sender may mention many users at once.
+func (r *Realm) mentionsBeforeHistory(res markdown.Result, ch *storedChannel, recipients []int, mayMentionMany bool) (mentionFlags, error) {
 	f := mentionFlags{mentioned: map[int]bool{}}
 	for _, id := range res.MentionedUserIDs {
 		f.mentioned[id] = true
@@ -126,7 +146,6 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 			}
 		}
 	}
-	mayMentionMany := r.settingHas(r.settings.CanMentionManyUsersGroup, senderID)
 	if res.StreamWildcard {
 		if ch != nil && len(recipients) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
 			return f, &Error{Code: CodeStreamWildcardMentionNotAllow, Status: 400,
@@ -134,21 +153,22 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 		}
 		f.all = true
 	}
-	if res.TopicWildcard {
-		if ch == nil {
-			f.all = true
-		} else {
-			participants := r.topicParticipants(ch.ID, topicName)
-			if len(participants) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
-				return f, &Error{Code: CodeTopicWildcardMentionNotAllow, Status: 400,
-					Msg: "You do not have permission to use topic wildcard mentions in this topic."}
-			}
-			if !f.all {
-				f.wildcard = participants
-			}
-		}
+	if res.TopicWildcard && ch == nil {
+		f.all = true
 	}
 	return f, nil
+}
+
+// topicWildcardParticipants are the users a topic wildcard mention in a
+// channel's topic mentions: those who sent a message there. Too many of
+// them for a sender who may not mention many users is an error.
+func (r *Realm) topicWildcardParticipants(channelID int, topicName string, mayMentionMany bool) (map[int]bool, error) {
+	participants := r.topicParticipants(channelID, topicName)
+	if len(participants) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
+		return nil, &Error{Code: CodeTopicWildcardMentionNotAllow, Status: 400,
+			Msg: "You do not have permission to use topic wildcard mentions in this topic."}
+	}
+	return participants, nil
 }
 
 func groupMemberIDs(r *Realm, id int) []int {

@@ -32,6 +32,9 @@ import (
 // Realm is one in-memory Zulip organization. It is safe for concurrent use.
 type Realm struct {
 	mu realmLock
+	// sendLock orders sends' commits against readers, under mu's read
+	// lock (actor.go).
+	sendLock realmLock
 	// generation counts the writes under mu other than sends' commits
 	// (actor.go): a send prepared under the read lock is committed only if
 	// it has not moved.

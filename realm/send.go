@@ -77,7 +77,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 	for try := 1; ; try++ {
 		var p *preparedSend
 		if try <= maxSendPreparations {
-			err = a.read(func(sender *user.User) (err error) {
+			err = a.prepare(func(sender *user.User) (err error) {
 				p, err = r.prepareSend(sender, kind, req, content)
 				return err
 			})
@@ -120,10 +120,16 @@ type preparedSend struct {
 	ch         *storedChannel // nil for a direct message
 	recipients []int
 	rendered   markdown.Result
+	// delivered are the users who get a copy (the active recipients and
+	// the sender) with their flags, all but those of a topic wildcard
+	// mention, which depend on the messages already sent.
+	delivered      []messageRecipient
+	mayMentionMany bool
 }
 
-// prepareSend checks a send and renders it, changing nothing: the caller
-// holds the realm's lock, for reading at least.
+// prepareSend checks a send, renders it and works out who gets a copy
+// with which flags, changing nothing: the caller holds the realm's lock,
+// for reading at least.
 func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendRequest, content string) (*preparedSend, error) {
 	m := &message.Message{Type: kind, SenderID: sender.ID, Content: content, Client: message.NormalizeClientName(req.Client)}
 	if m.Client == "" {
@@ -152,19 +158,43 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 	p.rendered = r.renderAs(sender, content)
 	m.Rendered = p.rendered.HTML
 	m.Facts = factsOf(p.rendered)
+	p.mayMentionMany = r.settingHas(r.settings.CanMentionManyUsersGroup, sender.ID)
+	mentions, err := r.mentionsBeforeHistory(p.rendered, p.ch, p.recipients, p.mayMentionMany)
+	if err != nil {
+		return nil, err
+	}
+	mentions.alerted = r.alertedUsers(m.Content, p.recipients, sender.ID)
+	readBySender := message.IsHumanClient(m.Client)
+	if req.ReadBySender != nil {
+		readBySender = *req.ReadBySender
+	}
+	p.delivered = r.deliveries(m.SenderID, p.recipients, func(uid int) message.Flags {
+		flags := mentions.of(uid)
+		if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
+			flags |= message.Read
+		}
+		return flags
+	})
 	return p, nil
 }
 
 // commitSend applies the rules that depend on the messages already sent
-// (wildcard mentions count topic participants), then stores and delivers
-// p's message. The caller holds the write lock and p is current.
+// (a topic wildcard mention counts the topic's participants), then stores
+// and delivers p's message. The caller holds the commit lock and p is
+// current.
 func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) (SendResult, error) {
 	m := p.m
-	mentions, err := r.checkMentions(p.rendered, sender.ID, p.ch, m.Topic, p.recipients)
-	if err != nil {
-		return SendResult{}, err
+	if p.rendered.TopicWildcard && p.ch != nil {
+		participants, err := r.topicWildcardParticipants(p.ch.ID, m.Topic, p.mayMentionMany)
+		if err != nil {
+			return SendResult{}, err
+		}
+		for i, d := range p.delivered {
+			if participants[d.userID] {
+				p.delivered[i].flags |= message.WildcardMentioned
+			}
+		}
 	}
-	mentions.alerted = r.alertedUsers(m.Content, p.recipients, sender.ID)
 	// Everything is valid: store and deliver.
 	m.Timestamp = r.clock.Now().Unix()
 	var conv *conversation
@@ -173,21 +203,11 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 		m.DMUserIDs = conv.userIDs
 		m.RecipientID = r.dmRecipientID(conv, sender.ID)
 	}
-	readBySender := message.IsHumanClient(m.Client)
-	if req.ReadBySender != nil {
-		readBySender = *req.ReadBySender
-	}
 	var queueID, localID string
 	if req.QueueID != nil {
 		queueID, localID = *req.QueueID, *req.LocalID
 	}
-	r.storeMessage(m, conv, p.recipients, func(uid int) message.Flags {
-		flags := mentions.of(uid)
-		if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
-			flags |= message.Read
-		}
-		return flags
-	}, queueID, localID)
+	r.storeDelivered(m, conv, p.delivered, queueID, localID)
 	res := SendResult{ID: m.ID}
 	if p.ch != nil {
 		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
@@ -203,13 +223,13 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 // emits the message event (local_message_id to queueID). The caller holds
 // the write lock and has validated everything.
 func (r *Realm) storeMessage(m *message.Message, conv *conversation, recipients []int, flagsOf func(uid int) message.Flags, queueID, localID string) {
-	m.ID = r.nextMessageID
-	r.nextMessageID++
-	convID := 0
-	if conv != nil {
-		convID = conv.id
-	}
-	r.messages.Insert(m, convID)
+	r.storeDelivered(m, conv, r.deliveries(m.SenderID, recipients, flagsOf), queueID, localID)
+}
+
+// deliveries are the users who get a copy of a message from senderID to
+// recipients: the active recipients, then the sender if not among them,
+// each with the flags flagsOf gives.
+func (r *Realm) deliveries(senderID int, recipients []int, flagsOf func(uid int) message.Flags) []messageRecipient {
 	delivered := make([]messageRecipient, 0, len(recipients)+1)
 	senderDelivered := false
 	for _, uid := range recipients {
@@ -217,15 +237,29 @@ func (r *Realm) storeMessage(m *message.Message, conv *conversation, recipients 
 		if u == nil || !u.IsActive {
 			continue
 		}
-		senderDelivered = senderDelivered || uid == m.SenderID
-		flags := flagsOf(uid)
-		r.messages.Deliver(uid, m, flags)
-		delivered = append(delivered, messageRecipient{uid, flags})
+		senderDelivered = senderDelivered || uid == senderID
+		delivered = append(delivered, messageRecipient{uid, flagsOf(uid)})
 	}
 	if !senderDelivered {
-		flags := flagsOf(m.SenderID)
-		r.messages.Deliver(m.SenderID, m, flags)
-		delivered = append(delivered, messageRecipient{m.SenderID, flags})
+		delivered = append(delivered, messageRecipient{senderID, flagsOf(senderID)})
+	}
+	return delivered
+}
+
+// storeDelivered gives m the next ID, stores it, delivers each copy of
+// delivered and emits the message event (local_message_id to queueID).
+// The caller holds the write lock or the commit lock and has validated
+// everything.
+func (r *Realm) storeDelivered(m *message.Message, conv *conversation, delivered []messageRecipient, queueID, localID string) {
+	m.ID = r.nextMessageID
+	r.nextMessageID++
+	convID := 0
+	if conv != nil {
+		convID = conv.id
+	}
+	r.messages.Insert(m, convID)
+	for _, d := range delivered {
+		r.messages.Deliver(d.userID, m, d.flags)
 	}
 	r.emitMessage(m, delivered, queueID, localID)
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {

@@ -120,10 +120,12 @@ func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) 
 // senderSawEarlierMessage reports whether the topic of m holds an earlier
 // message the user can see.
 func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
-	ch := r.channels[m.ChannelID]
+	if r.historyReadableBy(r.channels[m.ChannelID], userID) {
+		return r.messages.TopicHasEarlier(m.ChannelID, m.Topic, m.ID)
+	}
 	seen := false
 	r.messages.Topic(m.ChannelID, m.Topic).Down(m.ID, func(prev *message.Message) bool {
-		if r.historyReadableBy(ch, userID) || r.messages.HasCopy(userID, prev.ID) {
+		if r.messages.HasCopy(userID, prev.ID) {
 			seen = true
 			return false
 		}

@@ -26,6 +26,17 @@ func (s *Store) Topic(channelID int, name string) Scan {
 	return treeScan(s.byTopic.tree(channelID, topic.Key(name)), &s.byID)
 }
 
+// TopicHasEarlier reports whether a channel's topic holds a message
+// older than id, without walking it.
+func (s *Store) TopicHasEarlier(channelID int, name string, id int64) bool {
+	tr := s.byTopic.tree(channelID, topic.Key(name))
+	if tr == nil {
+		return false
+	}
+	oldest, ok := tr.Min()
+	return ok && oldest < id
+}
+
 // Channel scans one channel's messages.
 func (s *Store) Channel(channelID int) Scan { return s.byChannel.scan(channelID, &s.byID) }
 
