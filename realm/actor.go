@@ -149,9 +149,16 @@ func (r *Realm) readUnlock() {
 // before it changes anything, so an error leaves the realm as it was.
 func (r *Realm) update(fn func() error) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.unlockWrite()
 	r.generation++
+	r.writing = true
 	return fn()
+}
+
+// unlockWrite ends a write.
+func (r *Realm) unlockWrite() {
+	r.writing = false
+	r.mu.Unlock()
 }
 
 // checkActive reports UNAUTHORIZED unless the acting user exists and is
@@ -174,8 +181,9 @@ func (a *Actor) read(fn func(me *user.User) error) error {
 // realm as it was.
 func (a *Actor) write(fn func(me *user.User) error) error {
 	a.r.mu.Lock()
-	defer a.r.mu.Unlock()
+	defer a.r.unlockWrite()
 	a.r.generation++
+	a.r.writing = true
 	me, err := a.me()
 	if err != nil {
 		return err

@@ -13,7 +13,9 @@ import (
 // TestConcurrentUse drives the realm from many goroutines at once; run
 // with -race it checks that every operation takes the locks it needs.
 func TestConcurrentUse(t *testing.T) {
-	r, _ := newTestRealm(t, WithHeartbeat(20*time.Millisecond))
+	// The system clock, so that the heartbeat ends a poll whose user gets
+	// no more events once the writers are done.
+	r := New(WithClock(systemClock{}), WithHeartbeat(20*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	users := []int{idHamlet, idIago, idOthello, idCordelia, idZoe}

@@ -135,7 +135,10 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 // wildcard's participants come at the commit (topicWildcardParticipants).
 // mayMentionMany tells whether the sender may mention many users at once.
 func (r *Realm) mentionsBeforeHistory(res markdown.Result, ch *storedChannel, recipients []int, mayMentionMany bool) (mentionFlags, error) {
-	f := mentionFlags{mentioned: map[int]bool{}}
+	var f mentionFlags
+	if len(res.MentionedUserIDs) > 0 || len(res.MentionedGroupIDs) > 0 {
+		f.mentioned = map[int]bool{}
+	}
 	for _, id := range res.MentionedUserIDs {
 		f.mentioned[id] = true
 	}

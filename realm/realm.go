@@ -39,6 +39,12 @@ type Realm struct {
 	// (actor.go): a send prepared under the read lock is committed only if
 	// it has not moved.
 	generation uint64
+	// writing is true while a write holds mu: derived caches are not
+	// to be used then (derived.go).
+	writing bool
+	// derivedCache caches values derived from the state of the current
+	// generation.
+	derivedCache derivedCache
 	// sendPrepared, when set (by tests), runs between a send's
 	// preparation and its commit, outside the lock.
 	sendPrepared func()
@@ -249,5 +255,12 @@ func (r *Realm) lookupGroup(id int) *group.Group { return r.groups[id] }
 // recursively through subgroups.
 func (r *Realm) inGroup(groupID, userID int) bool {
 	g := r.groups[groupID]
-	return g != nil && !g.Deactivated && group.HasMember(g, userID, r.lookupGroup)
+	if g == nil || g.Deactivated {
+		return false
+	}
+	if members, ok := r.groupMemberSet(g); ok {
+		_, in := members[userID]
+		return in
+	}
+	return group.HasMember(g, userID, r.lookupGroup)
 }

@@ -145,7 +145,7 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 			return nil, err
 		}
 		m.ChannelID, m.RecipientID = ch.ID, ch.RecipientID
-		p.ch, p.recipients = ch, r.subscriberIDs(ch.ID)
+		p.ch, p.recipients = ch, r.activeSubscribers(ch.ID)
 	} else {
 		ids, err := r.directRecipients(sender, req.To)
 		if err != nil {

@@ -22,7 +22,7 @@ import (
 var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu",
 	"initial", "snapshots",
 	// the send path's generation moves on every write, restores included; its test hook
-	"generation", "sendPrepared",
+	"generation", "sendPrepared", "writing", "derivedCache",
 	// the clock timer of the next scheduled delivery, set again from the scheduled items
 	"delivery"}
 
