@@ -139,7 +139,7 @@ func controlDispatch(routes []controlRoute) http.HandlerFunc {
 			return
 		}
 		var unknown []string
-		for _, name := range p.order {
+		for _, name := range p.names() {
 			if !slices.Contains(rt.params, name) {
 				unknown = append(unknown, name)
 			}
@@ -190,16 +190,19 @@ func parseControlParams(req *http.Request) (*params, error) {
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return nil, realm.BadRequest("The body is not a JSON object")
 	}
-	p := &params{vals: map[string]string{}, used: map[string]bool{}}
-	for name, raw := range obj {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			s = string(raw)
-		}
-		p.vals[name] = s
-		p.order = append(p.order, name)
+	names := make([]string, 0, len(obj))
+	for name := range obj {
+		names = append(names, name)
 	}
-	slices.Sort(p.order)
+	slices.Sort(names)
+	p := &params{}
+	for _, name := range names {
+		var s string
+		if json.Unmarshal(obj[name], &s) != nil {
+			s = string(obj[name])
+		}
+		p.set(name, s)
+	}
 	return p, nil
 }
 

@@ -50,14 +50,7 @@ var errMalformedForm = errors.New("malformed form")
 // of a name wins; a name already set by an earlier source keeps its value.
 func (p *params) addForm(form string) error {
 	var err error
-	earlier := len(p.vals)
-	var fromEarlier map[string]bool
-	if earlier > 0 {
-		fromEarlier = make(map[string]bool, earlier)
-		for name := range p.vals {
-			fromEarlier[name] = true
-		}
-	}
+	earlier := len(p.fields)
 	for form != "" {
 		var field string
 		field, form, _ = strings.Cut(form, "&")
@@ -79,13 +72,10 @@ func (p *params) addForm(form string) error {
 			err = errMalformedForm
 			continue
 		}
-		if fromEarlier[name] {
+		if i := p.find(name); i >= 0 && i < earlier {
 			continue
 		}
-		if _, seen := p.vals[name]; !seen {
-			p.order = append(p.order, name)
-		}
-		p.vals[name] = value
+		p.set(name, value)
 	}
 	return err
 }

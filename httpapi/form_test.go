@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,7 +26,7 @@ func TestAddFormReadsAsParseQuery(t *testing.T) {
 	}
 	for _, in := range inputs {
 		want, wantErr := url.ParseQuery(in)
-		p := &params{vals: map[string]string{}, used: map[string]bool{}}
+		p := &params{}
 		gotErr := p.addForm(in)
 		if (gotErr != nil) != (wantErr != nil) {
 			t.Fatalf("%q: error %v, url.ParseQuery %v", in, gotErr, wantErr)
@@ -33,8 +35,8 @@ func TestAddFormReadsAsParseQuery(t *testing.T) {
 		for k, v := range want {
 			last[k] = v[len(v)-1]
 		}
-		if !reflect.DeepEqual(p.vals, last) || len(p.order) != len(last) {
-			t.Fatalf("%q: read %v (order %v), url.ParseQuery %v", in, p.vals, p.order, last)
+		if !reflect.DeepEqual(p.values(), last) || len(p.fields) != len(last) {
+			t.Fatalf("%q: read %v (order %v), url.ParseQuery %v", in, p.values(), p.names(), last)
 		}
 	}
 }
@@ -42,15 +44,15 @@ func TestAddFormReadsAsParseQuery(t *testing.T) {
 // A name the body set keeps its value when the form is read again as a
 // later source (the query string reads that way).
 func TestAddFormKeepsEarlierSources(t *testing.T) {
-	p := &params{vals: map[string]string{}, used: map[string]bool{}}
+	p := &params{}
 	if err := p.addForm("a=body&b=1"); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.addForm("a=later&a=again&c=3"); err != nil {
 		t.Fatal(err)
 	}
-	if want := map[string]string{"a": "body", "b": "1", "c": "3"}; !reflect.DeepEqual(p.vals, want) {
-		t.Fatalf("vals %v, want %v", p.vals, want)
+	if want := map[string]string{"a": "body", "b": "1", "c": "3"}; !reflect.DeepEqual(p.values(), want) {
+		t.Fatalf("vals %v, want %v", p.values(), want)
 	}
 }
 
@@ -64,5 +66,38 @@ func TestTwoFieldsAsStringsFields(t *testing.T) {
 		if ok != (len(f) == 2) || ok && (a != f[0] || b != f[1]) {
 			t.Errorf("%q: twoFields %q %q %v, strings.Fields %q", h, a, b, ok, f)
 		}
+	}
+}
+
+// Past indexedParams names, params finds them through its index with the
+// same rules: the last value within a source, the earlier source first,
+// and every unread name reported.
+func TestManyParamsKeepTheRules(t *testing.T) {
+	p := &params{}
+	var body, query []string
+	for i := 0; i < 3*indexedParams; i++ {
+		body = append(body, fmt.Sprintf("b%d=first", i), fmt.Sprintf("b%d=last", i))
+		query = append(query, fmt.Sprintf("b%d=query", i), fmt.Sprintf("q%d=query", i))
+	}
+	if err := p.addForm(strings.Join(body, "&")); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.addForm(strings.Join(query, "&")); err != nil {
+		t.Fatal(err)
+	}
+	if p.index == nil || len(p.fields) != 6*indexedParams {
+		t.Fatalf("%d fields, index %v", len(p.fields), p.index != nil)
+	}
+	for i := 0; i < 3*indexedParams; i++ {
+		if v, _ := p.str(fmt.Sprintf("b%d", i)); v != "last" {
+			t.Fatalf("b%d = %q, want the body's last value", i, v)
+		}
+	}
+	if v, ok := p.str("q7"); !ok || v != "query" {
+		t.Fatalf("q7 = %q %v", v, ok)
+	}
+	ignored := p.ignored()
+	if len(ignored) != 3*indexedParams-1 || slices.Contains(ignored, "q7") || !slices.IsSorted(ignored) {
+		t.Fatalf("ignored %v", ignored)
 	}
 }

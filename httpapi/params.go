@@ -39,17 +39,82 @@ func bodyError(err error, fallback string) error {
 // the query string; within one source the last value of a repeated name
 // wins, as with Django's QueryDict. It remembers which names a handler
 // read, so that the rest can be reported in ignored_parameters_unsupported.
+//
+// A request has a handful of parameters, so they are kept in a list and
+// found by walking it, which costs less than building maps for each
+// request; a name index is built once a request has many.
 type params struct {
-	vals  map[string]string
-	order []string // names in arrival order, for a stable ignored list
-	files map[string][]*multipart.FileHeader
-	used  map[string]bool
+	fields []param // in arrival order
+	index  map[string]int
+	files  map[string][]*multipart.FileHeader
+}
+
+// param is one named parameter and whether a handler read it.
+type param struct {
+	name, value string
+	used        bool
+}
+
+// indexedParams is how many parameters a request has before params
+// indexes them by name.
+const indexedParams = 16
+
+// find returns the position of name in p.fields, or -1.
+func (p *params) find(name string) int {
+	if p.index != nil {
+		if i, ok := p.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range p.fields {
+		if p.fields[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// set gives name its value, adding it at the end when it is new.
+func (p *params) set(name, value string) {
+	if i := p.find(name); i >= 0 {
+		p.fields[i].value = value
+		return
+	}
+	p.fields = append(p.fields, param{name: name, value: value})
+	switch {
+	case p.index != nil:
+		p.index[name] = len(p.fields) - 1
+	case len(p.fields) > indexedParams:
+		p.index = make(map[string]int, 2*len(p.fields))
+		for i, f := range p.fields {
+			p.index[f.name] = i
+		}
+	}
+}
+
+// names lists the parameters' names in arrival order.
+func (p *params) names() []string {
+	out := make([]string, len(p.fields))
+	for i, f := range p.fields {
+		out[i] = f.name
+	}
+	return out
+}
+
+// values maps each parameter's name to its value.
+func (p *params) values() map[string]string {
+	out := make(map[string]string, len(p.fields))
+	for _, f := range p.fields {
+		out[f.name] = f.value
+	}
+	return out
 }
 
 // parseParams reads every parameter of req. A body that cannot be parsed
 // is a BAD_REQUEST.
 func parseParams(req *http.Request) (*params, error) {
-	p := &params{vals: make(map[string]string, 8), used: make(map[string]bool, 8)}
+	p := &params{fields: make([]param, 0, 8)}
 	if req.Body != nil && req.Method != http.MethodGet && req.Method != http.MethodHead {
 		if req.ContentLength > maxBodyBytes {
 			return nil, errBodyTooLarge
@@ -92,7 +157,7 @@ func parseParams(req *http.Request) (*params, error) {
 // parseQuery reads only the query string's parameters, for the routes
 // that stream their body themselves (uploads).
 func parseQuery(req *http.Request) (*params, error) {
-	p := &params{vals: map[string]string{}, used: map[string]bool{}}
+	p := &params{}
 	return p, p.addQuery(req)
 }
 
@@ -105,21 +170,21 @@ func (p *params) addQuery(req *http.Request) error {
 }
 
 func (p *params) addValues(v map[string][]string) {
+	earlier := len(p.fields)
 	for name, values := range v {
-		if _, seen := p.vals[name]; seen || len(values) == 0 {
+		if i := p.find(name); i >= 0 && i < earlier || len(values) == 0 {
 			continue
 		}
-		p.vals[name] = values[len(values)-1]
-		p.order = append(p.order, name)
+		p.set(name, values[len(values)-1])
 	}
 }
 
 // ignored lists the parameters no handler read, sorted as Zulip sorts them.
 func (p *params) ignored() []string {
 	var out []string
-	for _, name := range p.order {
-		if !p.used[name] {
-			out = append(out, name)
+	for _, f := range p.fields {
+		if !f.used {
+			out = append(out, f.name)
 		}
 	}
 	slices.Sort(out)
@@ -129,23 +194,25 @@ func (p *params) ignored() []string {
 // acceptAll marks every parameter as read, for the few Zulip views that
 // take no declared parameters and so never report ignored ones.
 func (p *params) acceptAll() {
-	for name := range p.vals {
-		p.used[name] = true
+	for i := range p.fields {
+		p.fields[i].used = true
 	}
 }
 
 // has reports whether name was sent, and marks it as supported.
 func (p *params) has(name string) bool {
-	p.used[name] = true
-	_, ok := p.vals[name]
+	_, ok := p.str(name)
 	return ok
 }
 
 // str returns the raw value of name.
 func (p *params) str(name string) (string, bool) {
-	p.used[name] = true
-	v, ok := p.vals[name]
-	return v, ok
+	i := p.find(name)
+	if i < 0 {
+		return "", false
+	}
+	p.fields[i].used = true
+	return p.fields[i].value, true
 }
 
 // mustStr returns a required string parameter.
@@ -214,7 +281,7 @@ func (p *params) optBool(name string, def bool) (bool, error) {
 	return v, nil
 }
 
-func (p *params) hasValue(name string) bool { _, ok := p.vals[name]; return ok }
+func (p *params) hasValue(name string) bool { return p.find(name) >= 0 }
 
 // optBoolSet returns a boolean parameter and whether it was sent.
 func (p *params) optBoolSet(name string) (v bool, set bool, err error) {
@@ -280,7 +347,10 @@ func isJSONString(e json.RawMessage) bool { var s string; return json.Unmarshal(
 // that is null or fails ok, as Zulip does ("to[1]"); nil when the value is
 // not a list or every element is fine.
 func (p *params) badListElem(name string, ok func(json.RawMessage) bool) *string {
-	raw := p.vals[name]
+	var raw string
+	if i := p.find(name); i >= 0 {
+		raw = p.fields[i].value
+	}
 	var elems []json.RawMessage
 	if !jsonKindMatches(raw, "a list") || json.Unmarshal([]byte(raw), &elems) != nil {
 		return nil

@@ -230,21 +230,21 @@ func TestParseParamsSources(t *testing.T) {
 	req := httptest.NewRequest("GET", "/x?a=q", strings.NewReader("a=body&b=1"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	p, err := parseParams(req)
-	if err != nil || p.vals["a"] != "q" || p.hasValue("b") {
-		t.Fatalf("GET body read: %v %v", p.vals, err)
+	if err != nil || p.values()["a"] != "q" || p.hasValue("b") {
+		t.Fatalf("GET body read: %v %v", p.values(), err)
 	}
 	// Multipart files are kept apart from values.
 	var buf bytes.Buffer
 	ctype := newMultipart(&buf, map[string]string{"a": "1"})
 	req = httptest.NewRequest("PATCH", "/x", &buf)
 	req.Header.Set("Content-Type", ctype)
-	if p, err = parseParams(req); err != nil || p.vals["a"] != "1" {
+	if p, err = parseParams(req); err != nil || p.values()["a"] != "1" {
 		t.Fatalf("multipart PATCH: %v %v", p, err)
 	}
 	// A body with a type Zulip does not parse is skipped.
 	req = httptest.NewRequest("POST", "/x?a=1", strings.NewReader("a=2"))
 	req.Header.Set("Content-Type", "text/plain")
-	if p, err = parseParams(req); err != nil || p.vals["a"] != "1" {
+	if p, err = parseParams(req); err != nil || p.values()["a"] != "1" {
 		t.Fatalf("text/plain: %v %v", p, err)
 	}
 }
@@ -324,8 +324,8 @@ func TestEmptyMultipartBodyIsNoParameters(t *testing.T) {
 	if err != nil {
 		t.Fatalf("empty multipart body refused: %v", err)
 	}
-	if v, ok := p.str("q"); !ok || v != "1" || len(p.vals) != 1 {
-		t.Fatalf("params %v", p.vals)
+	if v, ok := p.str("q"); !ok || v != "1" || len(p.fields) != 1 {
+		t.Fatalf("params %v", p.values())
 	}
 	bad := httptest.NewRequest("POST", "/x", strings.NewReader("not multipart"))
 	bad.Header.Set("Content-Type", "multipart/form-data; boundary=----zulipjs")

@@ -97,7 +97,7 @@ func (s *Server) ClearUnsupported() {
 func (s *Server) unsupportedEndpoint(w http.ResponseWriter, req *http.Request) bool {
 	var names []string
 	if p, err := parseParams(req); err == nil {
-		names = slices.Clone(p.order)
+		names = p.names()
 		slices.Sort(names)
 	}
 	s.tc.unsupported.note(UnsupportedEndpoint, req.Method, req.URL.Path, names)
