@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/message/markdown"
@@ -74,8 +75,11 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		return SendResult{}, BadRequest("%s", err.Error())
 	}
 	r := a.r
+	var p *preparedSend
+	defer func() { p.release() }()
 	for try := 1; ; try++ {
-		var p *preparedSend
+		p.release()
+		p = nil
 		if try <= maxSendPreparations {
 			err = a.prepare(func(sender *user.User) (err error) {
 				p, err = r.prepareSend(sender, kind, req, content)
@@ -127,15 +131,37 @@ type preparedSend struct {
 	mayMentionMany bool
 }
 
+// preparedSends recycles preparedSends and their delivery lists, which
+// live only as long as a send: every send would otherwise leave them to
+// the garbage collector, whose work then competes with concurrent sends.
+var preparedSends = sync.Pool{New: func() any { return new(preparedSend) }}
+
+// release gives p back to preparedSends once its send is over; p may be
+// nil. Its message is not released: the store keeps it.
+func (p *preparedSend) release() {
+	if p == nil {
+		return
+	}
+	delivered := p.delivered[:0]
+	*p = preparedSend{delivered: delivered}
+	preparedSends.Put(p)
+}
+
 // prepareSend checks a send, renders it and works out who gets a copy
 // with which flags, changing nothing: the caller holds the realm's lock,
 // for reading at least.
-func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendRequest, content string) (*preparedSend, error) {
+func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendRequest, content string) (_ *preparedSend, err error) {
 	m := &message.Message{Type: kind, SenderID: sender.ID, Content: content, Client: message.NormalizeClientName(req.Client)}
 	if m.Client == "" {
 		m.Client = "Internal"
 	}
-	p := &preparedSend{generation: r.generation, m: m}
+	p := preparedSends.Get().(*preparedSend)
+	p.generation, p.m = r.generation, m
+	defer func() {
+		if err != nil {
+			p.release()
+		}
+	}()
 	if kind == message.Channel {
 		ch, err := r.channelForSend(sender, req.To)
 		if err != nil {
@@ -168,7 +194,7 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 	if req.ReadBySender != nil {
 		readBySender = *req.ReadBySender
 	}
-	p.delivered = r.deliveries(m.SenderID, p.recipients, func(uid int) message.Flags {
+	p.delivered = r.appendDeliveries(p.delivered, m.SenderID, p.recipients, func(uid int) message.Flags {
 		flags := mentions.of(uid)
 		if uid == sender.ID && readBySender || uid != sender.ID && r.hasMuted(uid, sender.ID) {
 			flags |= message.Read
@@ -223,14 +249,14 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 // emits the message event (local_message_id to queueID). The caller holds
 // the write lock and has validated everything.
 func (r *Realm) storeMessage(m *message.Message, conv *conversation, recipients []int, flagsOf func(uid int) message.Flags, queueID, localID string) {
-	r.storeDelivered(m, conv, r.deliveries(m.SenderID, recipients, flagsOf), queueID, localID)
+	r.storeDelivered(m, conv, r.appendDeliveries(nil, m.SenderID, recipients, flagsOf), queueID, localID)
 }
 
-// deliveries are the users who get a copy of a message from senderID to
-// recipients: the active recipients, then the sender if not among them,
-// each with the flags flagsOf gives.
-func (r *Realm) deliveries(senderID int, recipients []int, flagsOf func(uid int) message.Flags) []messageRecipient {
-	delivered := make([]messageRecipient, 0, len(recipients)+1)
+// appendDeliveries appends to delivered the users who get a copy of a
+// message from senderID to recipients: the active recipients, then the
+// sender if not among them, each with the flags flagsOf gives.
+func (r *Realm) appendDeliveries(delivered []messageRecipient, senderID int, recipients []int, flagsOf func(uid int) message.Flags) []messageRecipient {
+	delivered = slices.Grow(delivered, len(recipients)+1)
 	senderDelivered := false
 	for _, uid := range recipients {
 		u := r.users[uid]
