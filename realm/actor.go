@@ -117,7 +117,9 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 // message store and the state that follows each message (conversations,
 // recipient IDs, topic policies, attachments' messages, events). Every
 // write but a send's commit moves r.generation, so work prepared under
-// the read lock can tell whether the realm changed since.
+// the read lock can tell whether the realm changed since, and values
+// derived from the state (a group's members, a channel's subscribers)
+// are cached for one generation (derived.go).
 //
 // Lock order: r.mu, then r.sendLock, then the event hub's mutex
 // (emitting under a mutation, registering a queue), then a message
