@@ -163,6 +163,15 @@ func (r *Realm) unlockWrite() {
 	r.mu.Unlock()
 }
 
+// asMe runs fn with the acting user, or fails as a.me does.
+func (a *Actor) asMe(fn func(me *user.User) error) error {
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	return fn(me)
+}
+
 // checkActive reports UNAUTHORIZED unless the acting user exists and is
 // active.
 func (a *Actor) checkActive() error { return a.read(func(*user.User) error { return nil }) }
@@ -171,11 +180,7 @@ func (a *Actor) checkActive() error { return a.read(func(*user.User) error { ret
 func (a *Actor) read(fn func(me *user.User) error) error {
 	a.r.readLock()
 	defer a.r.readUnlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	return fn(me)
+	return a.asMe(fn)
 }
 
 // write runs fn with the acting user under the realm's write lock. fn
@@ -186,11 +191,7 @@ func (a *Actor) write(fn func(me *user.User) error) error {
 	defer a.r.unlockWrite()
 	a.r.generation++
 	a.r.writing = true
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	return fn(me)
+	return a.asMe(fn)
 }
 
 // prepare runs a send's preparation fn with the acting user under r.mu's
@@ -199,11 +200,7 @@ func (a *Actor) write(fn func(me *user.User) error) error {
 func (a *Actor) prepare(fn func(me *user.User) error) error {
 	a.r.mu.RLock()
 	defer a.r.mu.RUnlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	return fn(me)
+	return a.asMe(fn)
 }
 
 // commit runs a send's commit fn with the acting user under r.mu's read
@@ -216,11 +213,7 @@ func (a *Actor) commit(fn func(me *user.User) error) error {
 	defer a.r.mu.RUnlock()
 	a.r.sendLock.Lock()
 	defer a.r.sendLock.Unlock()
-	me, err := a.me()
-	if err != nil {
-		return err
-	}
-	return fn(me)
+	return a.asMe(fn)
 }
 
 // writeAdmin is write for administrators only.
