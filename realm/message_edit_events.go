@@ -2,7 +2,6 @@ package realm
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -93,30 +92,6 @@ func (r *Realm) emitUpdateMessage(p *editPlan, ev *UpdateMessageEvent, losing []
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// topicLinks are the links the realm's linkifiers find in a topic name,
-// in order of position; where two overlap, the earlier linkifier wins.
-func (r *Realm) topicLinks(name string) []TopicLink {
-	type span struct {
-		start, end int
-		link       TopicLink
-	}
-	var spans []span
-	for _, l := range r.linkifiers {
-		for _, found := range l.Links(name) {
-			overlaps := slices.ContainsFunc(spans, func(s span) bool { return found.Start < s.end && s.start < found.End })
-			if !overlaps {
-				spans = append(spans, span{found.Start, found.End, TopicLink{Text: found.Text, URL: found.URL}})
-			}
-		}
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
-	out := make([]TopicLink, len(spans))
-	for i, s := range spans {
-		out[i] = s.link
-	}
-	return out
-}
 
 // sendMoveNotices posts the Notification Bot's messages about a move, as
 // Zulip words them: the resolve/unresolve notice, then the "moved here"

@@ -104,7 +104,7 @@ func (r *Realm) messageView(viewer *user.User, m *message.Message, flags message
 func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, withFlags bool, o ViewOptions) Message {
 	v := Message{
 		ID: m.ID, SenderID: m.SenderID, RecipientID: m.RecipientID, Timestamp: m.Timestamp,
-		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: noTopicLinks,
+		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: d.topicLinks(m),
 		Reactions: d.reactionViews(m), Submessages: noSubmessages, SenderRealmStr: realmStringID,
 		Type: m.Type.String(),
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
@@ -136,6 +137,10 @@ type messageDirectory struct {
 	// index finds a card in people once there are too many to search.
 	index    map[int]int
 	channels []channelNameCard
+	// linkifiers are the realm's, for topic links, and topicLinks the
+	// links found in each topic name so far (topic_links.go).
+	linkifiers      []*linkifier.Linkifier
+	topicLinksFound map[string][]TopicLink
 }
 
 // channelNameCard is a channel's name, as message views show it.
@@ -152,6 +157,11 @@ const directoryIndexFrom = 8
 // caller holds the lock.
 func (r *Realm) messageDirectory(viewer *user.User) *messageDirectory {
 	d := &messageDirectory{env: r.viewEnv()}
+	if len(r.linkifiers) > 0 {
+		// A copy: a write may change r.linkifiers in place once the lock
+		// is released, and views are built after.
+		d.linkifiers = slices.Clone(r.linkifiers)
+	}
 	if viewer != nil {
 		vc := r.userCard(viewer, false)
 		d.viewer = &vc
