@@ -112,7 +112,7 @@ var stateSections = []stateSection{
 	{"subscription", fillSubscriptionState},
 	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		if req.fetches("message") {
-			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me)}
+			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me, req.Queue.Capabilities.EmptyTopicName)}
 		}
 	}},
 	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

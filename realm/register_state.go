@@ -1,6 +1,9 @@
 package realm
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,29 +44,39 @@ type UnreadMessages struct {
 }
 
 // unreadMessages groups the user's unread messages by conversation,
-// walking only the user's unread index.
-func (r *Realm) unreadMessages(me *user.User) UnreadMessages {
+// walking only the user's unread index, as Zulip does: channel topics
+// grouped case-insensitively and ordered by channel ID and topic, 1:1
+// conversations by the other user's ID, group ones by their user ID
+// lists. count leaves out the channel messages the user has muted (a
+// muted channel or topic), which streams still lists; mentions too,
+// unless the user was mentioned by name or group rather than by a
+// wildcard. Topics obey the empty_topic_name capability.
+func (r *Realm) unreadMessages(me *user.User, allowEmptyTopicName bool) UnreadMessages {
 	res := UnreadMessages{PMs: []unreadDM{}, Streams: []unreadStream{}, Huddles: []unreadHuddle{}, Mentions: []int64{}}
-	streams := map[topicRef]*unreadStream{}
+	type topicKey struct {
+		channelID int
+		folded    string
+	}
+	streams := map[topicKey]*unreadStream{}
 	dms := map[int]*unreadDM{}
 	huddles := map[string]*unreadHuddle{}
-	var streamOrder []topicRef
-	var dmOrder []int
-	var huddleOrder []string
+	rules := r.topicRules()
 	r.messages.UnreadCopies(me.ID, func(um store.Copy) bool {
 		m := um.Message
-		res.Count++
-		if um.Flags&(message.Mentioned|message.WildcardMentioned) != 0 {
+		muted := r.mutedFor(me.ID, m)
+		if !muted {
+			res.Count++
+		}
+		if um.Flags&message.Mentioned != 0 || um.Flags&message.WildcardMentioned != 0 && !muted {
 			res.Mentions = append(res.Mentions, m.ID)
 		}
 		switch {
 		case m.Type == message.Channel:
-			ref := topicRef{m.ChannelID, m.Topic}
-			s := streams[ref]
+			key := topicKey{m.ChannelID, strings.ToLower(m.Topic)}
+			s := streams[key]
 			if s == nil {
-				s = &unreadStream{StreamID: m.ChannelID, Topic: m.Topic}
-				streams[ref] = s
-				streamOrder = append(streamOrder, ref)
+				s = &unreadStream{StreamID: m.ChannelID, Topic: rules.Display(m.Topic, allowEmptyTopicName)}
+				streams[key] = s
 			}
 			s.UnreadMessageIDs = append(s.UnreadMessageIDs, m.ID)
 		case len(m.DMUserIDs) > 2:
@@ -72,7 +85,6 @@ func (r *Realm) unreadMessages(me *user.User) UnreadMessages {
 			if h == nil {
 				h = &unreadHuddle{UserIDsString: key}
 				huddles[key] = h
-				huddleOrder = append(huddleOrder, key)
 			}
 			h.UnreadMessageIDs = append(h.UnreadMessageIDs, m.ID)
 		default:
@@ -86,19 +98,20 @@ func (r *Realm) unreadMessages(me *user.User) UnreadMessages {
 			if d == nil {
 				d = &unreadDM{OtherUserID: other, SenderID: other}
 				dms[other] = d
-				dmOrder = append(dmOrder, other)
 			}
 			d.UnreadMessageIDs = append(d.UnreadMessageIDs, m.ID)
 		}
 		return true
 	})
-	for _, ref := range streamOrder {
-		res.Streams = append(res.Streams, *streams[ref])
+	for _, key := range slices.SortedFunc(maps.Keys(streams), func(a, b topicKey) int {
+		return cmp.Or(cmp.Compare(a.channelID, b.channelID), strings.Compare(a.folded, b.folded))
+	}) {
+		res.Streams = append(res.Streams, *streams[key])
 	}
-	for _, id := range dmOrder {
+	for _, id := range slices.Sorted(maps.Keys(dms)) {
 		res.PMs = append(res.PMs, *dms[id])
 	}
-	for _, key := range huddleOrder {
+	for _, key := range slices.Sorted(maps.Keys(huddles)) {
 		res.Huddles = append(res.Huddles, *huddles[key])
 	}
 	return res
