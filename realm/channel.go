@@ -27,6 +27,8 @@ type storedChannel struct {
 	IsDefault bool
 	// TopicsPolicy is Zulip's topics_policy name; empty means "inherit".
 	TopicsPolicy string
+	// FolderID is the channel's folder, 0 when none.
+	FolderID int
 }
 
 // storedSubscription is a user's subscription to a channel, with its per-user

@@ -70,8 +70,8 @@ type ChannelUpdate struct {
 	TopicsPolicy *string
 	// IsArchived may only be false: unarchiving (archiving is DELETE).
 	IsArchived *bool
-	// FolderID, when set, moves the channel to a folder (*nil: none).
-	// No folders exist here, so only none is accepted.
+	// FolderID, when set, moves the channel to a folder of the realm
+	// (*nil: none).
 	FolderID **int
 	// GroupSettings change channel permission settings by API name.
 	GroupSettings map[string]GroupSettingChange
@@ -117,6 +117,7 @@ type channelPlan struct {
 	retention                      **int
 	topicsPolicy                   *string
 	unarchive                      bool
+	folderID                       *int // the new folder, 0 for none
 	settings                       map[string]GroupSetting
 	settingNames                   []string // in Zulip's order
 	oldPrivate, oldWeb, oldHistory bool
@@ -186,8 +187,14 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		}
 		p.topicsPolicy = req.TopicsPolicy
 	}
-	if req.FolderID != nil && *req.FolderID != nil {
-		return nil, BadRequest("Invalid channel folder ID")
+	if req.FolderID != nil {
+		p.folderID = new(int)
+		if *req.FolderID != nil {
+			if err := r.checkChannelFolderID(**req.FolderID); err != nil {
+				return nil, err
+			}
+			*p.folderID = **req.FolderID
+		}
 	}
 	if req.IsArchived != nil {
 		if *req.IsArchived {
@@ -323,6 +330,15 @@ func (r *Realm) applyChannelUpdate(p *channelPlan) {
 		ch.Name = *p.name
 		r.channelsByName[channelKey(ch.Name)] = ch
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Name: old, Property: "name", Value: ch.Name})
+	}
+	if p.folderID != nil {
+		// Zulip announces a folder change even when it changes nothing.
+		ch.FolderID = *p.folderID
+		var value any
+		if ch.FolderID != 0 {
+			value = ch.FolderID
+		}
+		r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "folder_id", Value: value})
 	}
 	if p.topicsPolicy != nil {
 		policy := *p.topicsPolicy

@@ -282,6 +282,10 @@ func (r *Realm) streamView(c *storedChannel) Stream {
 		id := c.FirstMessageID
 		v.FirstMessageID = &id
 	}
+	if c.FolderID != 0 {
+		id := c.FolderID
+		v.FolderID = &id
+	}
 	return v
 }
 

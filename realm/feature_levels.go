@@ -69,3 +69,19 @@ const (
 	// /reminders came at 381, its note parameter at 415.
 	remindersLevel = 399
 )
+
+// The feature levels of channel folders (Zulip 11.0).
+const (
+	// channelFoldersLevel: channel folders, register's channel_folders
+	// section and channel_folder events.
+	channelFoldersLevel = 389
+	// channelFolderLimitsLevel: register's max_channel_folder_name_length
+	// and max_channel_folder_description_length.
+	channelFolderLimitsLevel = 410
+	// channelFolderOrderLevel: folders carry an order and are listed by
+	// it; PATCH /channel_folders reorders them.
+	channelFolderOrderLevel = 414
+	// channelFolderReorderEventLevel: reordering sends a channel_folder
+	// reorder event.
+	channelFolderReorderEventLevel = 418
+)

@@ -99,6 +99,10 @@ type Realm struct {
 	// playgrounds are the realm's code playgrounds, by ID.
 	playgrounds      []RealmPlayground
 	nextPlaygroundID int
+	// channelFolders are the realm's channel folders, archived ones
+	// included, by ID; IDs are never reused.
+	channelFolders      []*storedFolder
+	nextChannelFolderID int
 	// navigationViews are each user's navigation views, in the order added.
 	navigationViews map[int][]*NavigationView
 	nextSnippetID   int
@@ -162,30 +166,31 @@ func New(opts ...Option) *Realm {
 		opt(&o)
 	}
 	r := &Realm{
-		opts:              o,
-		clock:             o.Clock,
-		renderer:          markdown.New(markdown.WithRealmURL(o.URL)),
-		users:             map[int]*user.User{},
-		fakeEmailDomain:   user.FakeEmailDomainFor(urlHost(o.URL)),
-		usersByEmail:      map[string]*user.User{},
-		nextUserID:        1,
-		channels:          map[int]*storedChannel{},
-		channelsByName:    map[string]*storedChannel{},
-		nextChannelID:     1,
-		subs:              map[int]map[int]*storedSubscription{},
-		groups:            map[int]*group.Group{},
-		groupByName:       map[string]*group.Group{},
-		nextGroupID:       1,
-		nextRecipientID:   1,
-		personalRecipient: map[int]int{},
-		conversations:     map[string]*conversation{},
-		messages:          store.New(),
-		nextMessageID:     1,
-		events:            newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
-		nextLinkifierID:   1,
-		nextSnippetID:     1,
-		nextPlaygroundID:  1,
-		settingsDefaults:  user.DefaultSettings(),
+		opts:                o,
+		clock:               o.Clock,
+		renderer:            markdown.New(markdown.WithRealmURL(o.URL)),
+		users:               map[int]*user.User{},
+		fakeEmailDomain:     user.FakeEmailDomainFor(urlHost(o.URL)),
+		usersByEmail:        map[string]*user.User{},
+		nextUserID:          1,
+		channels:            map[int]*storedChannel{},
+		channelsByName:      map[string]*storedChannel{},
+		nextChannelID:       1,
+		subs:                map[int]map[int]*storedSubscription{},
+		groups:              map[int]*group.Group{},
+		groupByName:         map[string]*group.Group{},
+		nextGroupID:         1,
+		nextRecipientID:     1,
+		personalRecipient:   map[int]int{},
+		conversations:       map[string]*conversation{},
+		messages:            store.New(),
+		nextMessageID:       1,
+		events:              newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
+		nextLinkifierID:     1,
+		nextSnippetID:       1,
+		nextPlaygroundID:    1,
+		nextChannelFolderID: 1,
+		settingsDefaults:    user.DefaultSettings(),
 	}
 	r.createdAt = r.clock.Now()
 	r.files.init(o.UploadStore)

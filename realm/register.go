@@ -34,6 +34,7 @@ type RegisterResult struct {
 	ZulipMergeBase    string `json:"zulip_merge_base"`
 
 	*AlertWordsState
+	*ChannelFoldersState
 	*CustomProfileFieldsState
 	*DraftsState
 	*MessageState
@@ -76,6 +77,7 @@ type stateSection struct {
 // order they are filled.
 var stateSections = []stateSection{
 	{"alert_words", fillAlertWords},
+	{"channel_folders", fillChannelFolders},
 	{"custom_profile_fields", fillCustomProfileFields},
 	{"default_streams", fillDefaultChannels},
 	{"drafts", fillDrafts},

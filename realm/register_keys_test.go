@@ -56,6 +56,7 @@ func sortedStrings(s []string) []string {
 // the register answer (besides queue_id and the version keys).
 var wantSectionKeys = map[string][]string{
 	"alert_words":                  {"alert_words"},
+	"channel_folders":              {"channel_folders"},
 	"custom_profile_fields":        {"custom_profile_field_types", "custom_profile_fields"},
 	"default_streams":              {"realm_default_streams"},
 	"drafts":                       {"drafts"},
@@ -91,7 +92,7 @@ var wantSectionKeys = map[string][]string{
 var realmSectionKeys = []string{
 	"development_environment",
 	"event_queue_longpoll_timeout_seconds", "giphy_rating_options", "jitsi_server_url",
-	"max_avatar_file_size_mib", "max_file_upload_size_mib", "max_icon_file_size_mib", "max_logo_file_size_mib",
+	"max_avatar_file_size_mib", "max_channel_folder_description_length", "max_channel_folder_name_length", "max_file_upload_size_mib", "max_icon_file_size_mib", "max_logo_file_size_mib",
 	"max_message_length", "max_stream_description_length", "max_stream_name_length", "max_topic_length",
 	"password_min_guesses", "password_min_length", "realm_allow_edit_history", "realm_allow_message_editing",
 	"realm_authentication_methods", "realm_available_video_chat_providers", "realm_avatar_changes_disabled",

@@ -68,6 +68,8 @@ type RealmState struct {
 	MaxTopicLength                                 int                                  `json:"max_topic_length"`
 	MaxStreamNameLength                            int                                  `json:"max_stream_name_length"`
 	MaxStreamDescriptionLength                     int                                  `json:"max_stream_description_length"`
+	MaxChannelFolderNameLength                     *int                                 `json:"max_channel_folder_name_length,omitempty"`        // from feature level 410
+	MaxChannelFolderDescriptionLength              *int                                 `json:"max_channel_folder_description_length,omitempty"` // from feature level 410
 	MaxFileUploadSizeMiB                           int                                  `json:"max_file_upload_size_mib"`
 	MaxAvatarFileSizeMiB                           int                                  `json:"max_avatar_file_size_mib"`
 	MaxIconFileSizeMiB                             int                                  `json:"max_icon_file_size_mib"`

@@ -273,6 +273,10 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	if r.opts.FeatureLevel >= realmURLFeatureLevel {
 		state.RealmURL = r.opts.URL
 	}
+	if r.opts.FeatureLevel >= channelFolderLimitsLevel {
+		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
+		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description
+	}
 	if r.opts.FeatureLevel >= topicsPolicyLevel {
 		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)
 	}

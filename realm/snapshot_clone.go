@@ -88,6 +88,12 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.settingsDefaults = src.settingsDefaults
 	r.playgrounds = slices.Clone(src.playgrounds)
 	r.nextPlaygroundID = src.nextPlaygroundID
+	r.channelFolders = nil
+	for _, f := range src.channelFolders {
+		c := *f
+		r.channelFolders = append(r.channelFolders, &c)
+	}
+	r.nextChannelFolderID = src.nextChannelFolderID
 	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })
 	r.nextDraftID = src.nextDraftID
 	r.scheduled = nil

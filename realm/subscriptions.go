@@ -52,7 +52,8 @@ type SubscribeRequest struct {
 	// GroupSettings sets channel permission settings by Zulip name, e.g.
 	// "can_remove_subscribers_group"; absent ones take Zulip's defaults.
 	GroupSettings map[string]GroupSetting
-	// FolderID puts new channels in a channel folder (none exist here).
+	// FolderID puts new channels in a channel folder of the realm; it is
+	// checked even when no channel is created.
 	FolderID *int
 	// Announce asks for a new-channel announcement.
 	Announce bool
@@ -125,7 +126,9 @@ func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePl
 		return nil, err
 	}
 	if req.FolderID != nil {
-		return nil, BadRequest("Invalid channel folder ID")
+		if err := r.checkChannelFolderID(*req.FolderID); err != nil {
+			return nil, err
+		}
 	}
 	if req.TopicsPolicy != "" && !slices.Contains(topicsPolicies, req.TopicsPolicy) {
 		return nil, BadRequest("Invalid topics_policy")
@@ -390,6 +393,9 @@ func (r *Realm) createChannel(me *user.User, spec ChannelSpec, req SubscribeRequ
 	c.IsWebPublic = req.IsWebPublic && !req.InviteOnly
 	c.IsDefault = req.IsDefaultStream
 	c.MessageRetentionDays = req.MessageRetentionDays
+	if req.FolderID != nil {
+		c.FolderID = *req.FolderID
+	}
 	if req.TopicsPolicy != "inherit" {
 		c.TopicsPolicy = req.TopicsPolicy
 	}
