@@ -224,6 +224,8 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		return BadRequest("Invalid parameters")
 	case p.private && isDefault:
 		return BadRequest("A default channel cannot be private.")
+	case !p.private && p.ch.ID == r.settings.ModerationRequestChannelID:
+		return BadRequest("Moderation request channel must be private.")
 	}
 	if req.IsDefaultStream != nil && !me.Role.IsAdmin() {
 		return BadRequest("Insufficient permission") // default channels are for administrators

@@ -300,3 +300,19 @@ func TestUpdateModerationRequestChannel(t *testing.T) {
 		t.Fatalf("events %v", evs)
 	}
 }
+
+// The moderation request channel cannot be made public; other private
+// channels can.
+func TestModerationRequestChannelStaysPrivate(t *testing.T) {
+	r, _ := newTestRealm(t)
+	public := false
+	err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: idCoreTeam, IsPrivate: &public})
+	wantCode(t, err, CodeBadRequest, "Moderation request channel must be private.")
+	if !r.channels[idCoreTeam].InviteOnly {
+		t.Fatal("a refused update changed the channel")
+	}
+	r.UpdateSettings(func(s *Settings) { s.ModerationRequestChannelID = 0 })
+	if err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: idCoreTeam, IsPrivate: &public}); err != nil {
+		t.Fatal(err)
+	}
+}
