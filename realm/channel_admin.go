@@ -224,8 +224,6 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		return BadRequest("Invalid parameters")
 	case p.private && isDefault:
 		return BadRequest("A default channel cannot be private.")
-	case !p.private && p.ch.ID == r.settings.ModerationRequestChannelID:
-		return BadRequest("Moderation request channel must be private.")
 	}
 	if req.IsDefaultStream != nil && !me.Role.IsAdmin() {
 		return BadRequest("Insufficient permission") // default channels are for administrators
@@ -235,6 +233,9 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		// Even administrators must be able to read a private channel
 		// to change its privacy.
 		return BadRequest("Invalid channel ID")
+	}
+	if !p.private && p.ch.ID == r.settings.ModerationRequestChannelID {
+		return BadRequest("Moderation request channel must be private.")
 	}
 	if req.IsWebPublic != nil && *req.IsWebPublic {
 		if !r.settings.EnableSpectatorAccess {
