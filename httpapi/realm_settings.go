@@ -72,6 +72,11 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 			*f.dst = &v
 		}
 	}
+	if v, set, err := c.p.optInt("moderation_request_channel_id"); err != nil {
+		return req, err
+	} else if set {
+		req.ModerationRequestChannelID = &v
+	}
 	for _, f := range []struct {
 		name string
 		dst  **realm.TimeLimit

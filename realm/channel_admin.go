@@ -241,6 +241,9 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		// to change its privacy.
 		return BadRequest("Invalid channel ID")
 	}
+	if !p.private && p.ch.ID == r.settings.ModerationRequestChannelID {
+		return BadRequest("Moderation request channel must be private.")
+	}
 	if req.IsWebPublic != nil && *req.IsWebPublic {
 		if !r.settings.EnableSpectatorAccess {
 			return BadRequest("Web-public channels are not enabled.")

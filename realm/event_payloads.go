@@ -18,6 +18,7 @@ func (RealmBotAddEvent) isEventPayload()               {}
 func (RealmEmojiEvent) isEventPayload()                {}
 func (ReactionEvent) isEventPayload()                  {}
 func (RealmUpdateDictEvent) isEventPayload()           {}
+func (RealmUpdateEvent) isEventPayload()               {}
 func (RealmUserAddEvent) isEventPayload()              {}
 func (RealmUserUpdateEvent) isEventPayload()           {}
 func (SavedSnippetEvent) isEventPayload()              {}

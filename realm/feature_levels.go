@@ -14,6 +14,10 @@ const (
 	announcementsRenameLevel = 241
 	// zulipUpdateAnnouncementsLevel: realm_zulip_update_announcements_stream_id.
 	zulipUpdateAnnouncementsLevel = 242
+	// moderationRequestChannelLevel: the realm's moderation_request_channel_id
+	// (register's realm_moderation_request_channel_id, PATCH /realm's
+	// moderation_request_channel_id, Zulip 10.0).
+	moderationRequestChannelLevel = 331
 	// subscribersKeyedByIDLevel: subscription results are keyed by user ID
 	// rather than by API email.
 	subscribersKeyedByIDLevel = 289

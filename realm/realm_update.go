@@ -53,6 +53,10 @@ type RealmUpdate struct {
 	// GroupSettings are changes of group-valued settings, by API name (see
 	// RealmGroupSettingNames).
 	GroupSettings map[string]GroupSettingChange
+
+	// ModerationRequestChannelID is the private channel message reports
+	// go to; a negative value turns reporting off.
+	ModerationRequestChannelID *int
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -233,6 +237,11 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		}
 		*g.id = storedGroupSetting(newValue)
 		changes[g.name] = newValue
+	}
+	if req.ModerationRequestChannelID != nil {
+		if err := r.setModerationRequestChannel(&s, *req.ModerationRequestChannelID, changes); err != nil {
+			return s, nil, err
+		}
 	}
 	return s, changes, nil
 }

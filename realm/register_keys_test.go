@@ -110,7 +110,7 @@ var realmSectionKeys = []string{
 	"realm_is_zephyr_mirror_realm", "realm_jitsi_server_url", "realm_logo_source", "realm_logo_url",
 	"realm_mandatory_topics", "realm_message_content_allowed_in_email_notifications",
 	"realm_message_content_delete_limit_seconds", "realm_message_content_edit_limit_seconds",
-	"realm_message_retention_days", "realm_move_messages_between_streams_limit_seconds",
+	"realm_message_retention_days", "realm_moderation_request_channel_id", "realm_move_messages_between_streams_limit_seconds",
 	"realm_move_messages_within_stream_limit_seconds", "realm_name", "realm_name_changes_disabled",
 	"realm_new_stream_announcements_stream_id", "realm_night_logo_source", "realm_night_logo_url",
 	"realm_org_type", "realm_password_auth_enabled", "realm_plan_type",

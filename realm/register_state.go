@@ -291,5 +291,8 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	if r.opts.FeatureLevel >= zulipUpdateAnnouncementsLevel {
 		state.RealmZulipUpdateAnnouncementsStreamID = &disabled
 	}
+	if r.opts.FeatureLevel >= moderationRequestChannelLevel {
+		state.RealmModerationRequestChannelID = intPtr(s.moderationRequestChannelValue())
+	}
 	out.RealmState = state
 }

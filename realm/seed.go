@@ -179,6 +179,8 @@ func (r *Realm) seed(s Seed) {
 			r.subscribe(r.channelsByName[channelKey(name)].ID, u.ID)
 		}
 	}
+	// Zulip's test database sends message reports to "core team".
+	r.settings.ModerationRequestChannelID = r.channelsByName[channelKey("core team")].ID
 	r.seedProfileFields()
 	r.seedLinkifiers()
 	r.seedRealmEmoji()

@@ -23,6 +23,9 @@ type Settings struct {
 	EnableSpectatorAccess                  bool
 	// EnableReadReceipts lets users see who read a message.
 	EnableReadReceipts bool
+	// ModerationRequestChannelID is the private channel message reports
+	// go to; 0 when message reporting is off (the API's -1).
+	ModerationRequestChannelID int
 
 	CanMentionManyUsersGroup            GroupSetting
 	CanMoveMessagesBetweenTopicsGroup   GroupSetting

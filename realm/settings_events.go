@@ -18,6 +18,7 @@ func (s *Settings) apiValues() map[string]any {
 		"move_messages_within_stream_limit_seconds":   limitValue(s.MoveMessagesWithinStreamLimitSeconds),
 		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
 		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
+		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
 	}
 	for _, g := range s.groupSettings() {
 		out[g.name] = *g.id
@@ -40,6 +41,14 @@ type RealmUpdateDictEvent struct {
 	Data     map[string]any `json:"data"`
 }
 
+// RealmUpdateEvent reports one realm setting that changed and has an
+// event of its own (the moderation request channel).
+type RealmUpdateEvent struct {
+	Op       string `json:"op"`
+	Property string `json:"property"`
+	Value    any    `json:"value"`
+}
+
 // emitSettingsChange tells every active user which settings differ from
 // before, in one update_dict event. topics_policy, which replaced
 // mandatory_topics at feature level 392, is sent from that level on
@@ -54,7 +63,14 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 	if r.opts.FeatureLevel < topicsPolicyLevel {
 		delete(data, "topics_policy")
 	}
+	// Channel-valued settings have an update event of their own, after
+	// the others' (Zulip's do_set_realm_stream).
+	channel, channelChanged := data[moderationRequestChannelProperty]
+	delete(data, moderationRequestChannelProperty)
 	if len(data) > 0 {
 		r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, r.activeUserIDs()...)
+	}
+	if channelChanged && r.opts.FeatureLevel >= moderationRequestChannelLevel {
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: moderationRequestChannelProperty, Value: channel}, r.activeUserIDs()...)
 	}
 }
