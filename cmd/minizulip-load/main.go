@@ -14,6 +14,12 @@
 //	go build -o /tmp/minizulip ./cmd/minizulip
 //	minizulip-load -rounds 3 bare=/tmp/bare minizulip=/tmp/minizulip
 //
+// -c takes a list of connection counts, measured in turn in each round,
+// so that one run compares a single sender with concurrent ones (the
+// first count is the baseline):
+//
+//	minizulip-load -c 1,4 minizulip=/tmp/minizulip
+//
 // A started binary gets -addr with a free loopback port and must print a
 // line once it listens. Credentials come from POST
 // /api/v1/dev_fetch_api_key as iago@zulip.com (the bare server answers it
@@ -63,7 +69,7 @@ type config struct {
 	url         string
 	duration    time.Duration
 	warmup      time.Duration
-	connections int
+	connections []int // each measured in turn; one sender per connection
 	rounds      int
 	servers     []server
 }
@@ -78,10 +84,17 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.url, "url", "", "measure the server running at this URL instead of starting binaries")
 	fs.DurationVar(&c.duration, "duration", 3*time.Second, "how long each measurement sends")
 	fs.DurationVar(&c.warmup, "warmup", 500*time.Millisecond, "how long to send before measuring")
-	fs.IntVar(&c.connections, "c", 1, "concurrent keep-alive connections, each sending one message at a time")
+	conns := fs.String("c", "1", "concurrent keep-alive connections, each sending one message at a time; a comma-separated list measures each count in turn")
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds over the binaries (medians are printed)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	for _, f := range strings.Split(*conns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("-c %q: want positive connection counts separated by commas", *conns)
+		}
+		c.connections = append(c.connections, n)
 	}
 	for _, arg := range fs.Args() {
 		name, bin, ok := strings.Cut(arg, "=")
@@ -95,8 +108,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, errors.New("give -url or name=binary arguments")
 	case c.url != "" && len(c.servers) > 0:
 		return c, errors.New("give -url or name=binary arguments, not both")
-	case c.connections < 1 || c.rounds < 1 || c.duration <= 0:
-		return c, errors.New("-c, -rounds and -duration must be positive")
+	case c.rounds < 1 || c.duration <= 0:
+		return c, errors.New("-rounds and -duration must be positive")
 	}
 	return c, nil
 }
@@ -107,30 +120,53 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	if c.url != "" {
-		res, err := measure(c, strings.TrimRight(c.url, "/"), 0)
-		if err != nil {
-			return err
+		for _, n := range c.connections {
+			res, err := measure(c, n, strings.TrimRight(c.url, "/"), 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "%d connection(s): %.0f msgs/s\n", n, res.rate)
 		}
-		fmt.Fprintf(out, "%.0f msgs/s\n", res.rate)
 		return nil
 	}
-	results := map[string][]result{}
-	for round := 1; round <= c.rounds; round++ {
-		for _, s := range c.servers {
-			res, err := measureBinary(c, s)
-			if err != nil {
-				return fmt.Errorf("%s: %w", s.name, err)
-			}
-			fmt.Fprintf(out, "round %d  %-12s %8.0f msgs/s  %6.1f µs server CPU/msg\n", round, s.name, res.rate, res.cpuPerMsg)
-			results[s.name] = append(results[s.name], res)
+	// runs are the measured pairs of a binary and a connection count, in
+	// the order they are printed; the first is the baseline.
+	type run struct {
+		name        string
+		connections int
+	}
+	var runs []run
+	for _, s := range c.servers {
+		for _, n := range c.connections {
+			runs = append(runs, run{s.name, n})
 		}
 	}
-	base := median(results[c.servers[0].name])
-	fmt.Fprintf(out, "medians of %d rounds, %d connection(s):\n", c.rounds, c.connections)
-	for _, s := range c.servers {
-		m := median(results[s.name])
-		fmt.Fprintf(out, "  %-12s %8.0f msgs/s (%.2f× %s)  %6.1f µs server CPU/msg (%.2f×)\n", s.name, m.rate,
-			m.rate/base.rate, c.servers[0].name, m.cpuPerMsg, m.cpuPerMsg/base.cpuPerMsg)
+	label := func(r run) string {
+		if len(c.connections) == 1 {
+			return r.name
+		}
+		return fmt.Sprintf("%s c=%d", r.name, r.connections)
+	}
+	results := map[run][]result{}
+	for round := 1; round <= c.rounds; round++ {
+		for _, s := range c.servers {
+			for _, n := range c.connections {
+				res, err := measureBinary(c, n, s)
+				if err != nil {
+					return fmt.Errorf("%s: %w", s.name, err)
+				}
+				r := run{s.name, n}
+				fmt.Fprintf(out, "round %d  %-16s %8.0f msgs/s  %6.1f µs server CPU/msg\n", round, label(r), res.rate, res.cpuPerMsg)
+				results[r] = append(results[r], res)
+			}
+		}
+	}
+	base := median(results[runs[0]])
+	fmt.Fprintf(out, "medians of %d rounds:\n", c.rounds)
+	for _, r := range runs {
+		m := median(results[r])
+		fmt.Fprintf(out, "  %-16s %8.0f msgs/s (%.2f× %s)  %6.1f µs server CPU/msg (%.2f×)\n", label(r), m.rate,
+			m.rate/base.rate, label(runs[0]), m.cpuPerMsg, m.cpuPerMsg/base.cpuPerMsg)
 	}
 	return nil
 }
@@ -151,8 +187,9 @@ func median(rs []result) result {
 	return result{rates[len(rates)/2], cpus[len(cpus)/2]}
 }
 
-// measureBinary starts s on a free port, measures it and stops it.
-func measureBinary(c config, s server) (result, error) {
+// measureBinary starts s on a free port, measures it with this many
+// connections and stops it.
+func measureBinary(c config, connections int, s server) (result, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return result{}, err
@@ -173,23 +210,24 @@ func measureBinary(c config, s server) (result, error) {
 		return result{}, fmt.Errorf("no line on stdout: %w", err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	return measure(c, "http://"+addr, cmd.Process.Pid)
+	return measure(c, connections, "http://"+addr, cmd.Process.Pid)
 }
 
-// measure sends for c.warmup, then for c.duration, and reports the
-// second period; with a pid it also reads that process's CPU time.
-func measure(c config, base string, pid int) (result, error) {
+// measure sends over this many connections for c.warmup, then for
+// c.duration, and reports the second period; with a pid it also reads
+// that process's CPU time.
+func measure(c config, connections int, base string, pid int) (result, error) {
 	key, err := fetchKey(base)
 	if err != nil {
 		return result{}, err
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.connections}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: connections}}
 	var sent atomic.Int64
 	var failure atomic.Pointer[error]
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var wg sync.WaitGroup
-	for i := 0; i < c.connections; i++ {
+	for i := 0; i < connections; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
