@@ -6,8 +6,8 @@ package realm
 // What it holds: realm settings; users (bots and system bots included,
 // with role, owner, time zone, join date, API key and the personal
 // settings that differ from the defaults); user groups (system groups come
-// with every realm and are not listed); channels with their settings;
-// subscriptions with their properties; linkifiers; code playgrounds;
+// with every realm and are not listed); channel folders; channels with
+// their settings and folder; subscriptions with their properties; linkifiers; code playgrounds;
 // custom emoji (image
 // bytes included); messages with their reactions and, for each user
 // holding a copy, that copy's flags.
@@ -27,16 +27,17 @@ const FixtureFormat = 1
 
 // Fixture is a realm as a JSON document.
 type Fixture struct {
-	Format        int                   `json:"minizulip_fixture"`
-	Settings      FixtureSettings       `json:"settings"`
-	Users         []FixtureUser         `json:"users"`
-	Groups        []FixtureGroup        `json:"groups,omitempty"`
-	Channels      []FixtureChannel      `json:"channels,omitempty"`
-	Subscriptions []FixtureSubscription `json:"subscriptions,omitempty"`
-	Linkifiers    []FixtureLinkifier    `json:"linkifiers,omitempty"`
-	Playgrounds   []RealmPlayground     `json:"playgrounds,omitempty"`
-	CustomEmoji   []FixtureEmoji        `json:"custom_emoji,omitempty"`
-	Messages      []FixtureMessage      `json:"messages,omitempty"`
+	Format         int                    `json:"minizulip_fixture"`
+	Settings       FixtureSettings        `json:"settings"`
+	Users          []FixtureUser          `json:"users"`
+	Groups         []FixtureGroup         `json:"groups,omitempty"`
+	ChannelFolders []FixtureChannelFolder `json:"channel_folders,omitempty"`
+	Channels       []FixtureChannel       `json:"channels,omitempty"`
+	Subscriptions  []FixtureSubscription  `json:"subscriptions,omitempty"`
+	Linkifiers     []FixtureLinkifier     `json:"linkifiers,omitempty"`
+	Playgrounds    []RealmPlayground      `json:"playgrounds,omitempty"`
+	CustomEmoji    []FixtureEmoji         `json:"custom_emoji,omitempty"`
+	Messages       []FixtureMessage       `json:"messages,omitempty"`
 }
 
 // FixtureSettings are the realm settings of a fixture, by their API
@@ -55,6 +56,9 @@ type FixtureSettings struct {
 	DefaultLanguage                        string `json:"default_language"`
 	EnableSpectatorAccess                  bool   `json:"enable_spectator_access"`
 	EnableReadReceipts                     bool   `json:"enable_read_receipts"`
+	// ModerationRequestChannelID is the private channel message reports
+	// go to, -1 when reporting is off.
+	ModerationRequestChannelID int `json:"moderation_request_channel_id"`
 	// GroupSettings are the realm's permission settings (e.g.
 	// "can_create_groups"): a group ID or {"direct_members",
 	// "direct_subgroups"}.
@@ -101,6 +105,19 @@ type FixtureGroup struct {
 	Settings map[string]int `json:"settings,omitempty"`
 }
 
+// FixtureChannelFolder is a channel folder.
+type FixtureChannelFolder struct {
+	ID          int    `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Order places the folder among the others, lowest first; absent,
+	// its ID.
+	Order       *int  `json:"order,omitempty"`
+	CreatorID   int   `json:"creator_id,omitempty"`
+	DateCreated int64 `json:"date_created,omitempty"`
+	IsArchived  bool  `json:"is_archived,omitempty"`
+}
+
 // FixtureChannel is a channel.
 type FixtureChannel struct {
 	ID          int    `json:"id"`
@@ -123,6 +140,8 @@ type FixtureChannel struct {
 	// Permissions are the channel's other group settings by API name;
 	// absent ones have Zulip's defaults.
 	Permissions map[string]GroupSetting `json:"permissions,omitempty"`
+	// FolderID is the channel's folder; absent, none.
+	FolderID int `json:"folder_id,omitempty"`
 }
 
 // FixtureSubscription is a user's subscription to a channel.

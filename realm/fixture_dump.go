@@ -69,6 +69,11 @@ func (r *Realm) fixture() Fixture {
 		}
 		f.Groups = append(f.Groups, fg)
 	}
+	for _, fo := range slices.SortedFunc(slices.Values(r.channelFolders), func(a, b *storedFolder) int { return a.ID - b.ID }) {
+		order := fo.Order
+		f.ChannelFolders = append(f.ChannelFolders, FixtureChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
+			Order: &order, CreatorID: fo.CreatorID, DateCreated: fo.DateCreated, IsArchived: fo.IsArchived})
+	}
 	for _, id := range slices.Sorted(maps.Keys(r.channels)) {
 		c := r.channels[id]
 		history := c.HistoryPublicToSubscribers
@@ -76,7 +81,7 @@ func (r *Realm) fixture() Fixture {
 			HistoryPublicToSubscribers: &history, IsWebPublic: c.IsWebPublic, IsArchived: c.IsArchived,
 			IsDefault: c.IsDefault, CreatorID: c.CreatorID, DateCreated: c.DateCreated,
 			MessageRetentionDays: cloneIntPtr(c.MessageRetentionDays), TopicsPolicy: c.TopicsPolicy,
-			CanSendMessageGroup: c.CanSendMessageGroup}
+			CanSendMessageGroup: c.CanSendMessageGroup, FolderID: c.FolderID}
 		if len(c.Permissions) > 0 {
 			fc.Permissions = map[string]GroupSetting{}
 			for name, g := range c.Permissions {
@@ -166,7 +171,7 @@ func (s Settings) fixture() FixtureSettings {
 		MessageContentDeleteLimitSeconds:       c.MessageContentDeleteLimitSeconds, MandatoryTopics: c.MandatoryTopics,
 		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
-		GroupSettings: map[string]GroupSetting{}}
+		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{}}
 	for _, g := range c.groupSettings() {
 		out.GroupSettings[g.name] = *g.id
 	}

@@ -78,8 +78,8 @@ func (r *Realm) loadFixture(f *Fixture) error {
 	for _, g := range r.groups {
 		clear(g.Members)
 	}
-	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannels,
-		r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages}
+	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
+		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages}
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err

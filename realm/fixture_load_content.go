@@ -49,6 +49,9 @@ func (r *Realm) loadChannels(f *Fixture) error {
 		if d := fc.MessageRetentionDays; d != nil && *d != -1 && *d <= 0 {
 			return badItem(at+".message_retention_days", "%d is neither -1 (unlimited) nor a positive number of days", *d)
 		}
+		if fc.FolderID != 0 && r.folderByID(fc.FolderID) == nil {
+			return badItem(at+".folder_id", "no channel folder %d", fc.FolderID)
+		}
 		sendGroup := everyone
 		if fc.CanSendMessageGroup != 0 {
 			if r.groups[fc.CanSendMessageGroup] == nil {
@@ -79,6 +82,7 @@ func (r *Realm) loadChannels(f *Fixture) error {
 		}
 		c.MessageRetentionDays = cloneIntPtr(fc.MessageRetentionDays)
 		c.TopicsPolicy, c.CanSendMessageGroup, c.Permissions = fc.TopicsPolicy, sendGroup, perms
+		c.FolderID = fc.FolderID
 		ids = append(ids, fc.ID)
 	}
 	r.nextChannelID = nextAfter(1, ids...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,13 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"enter_sends": true, "color_scheme": 2}}); err != nil {
 		t.Fatal(err)
 	}
+	folderID, err := a.CreateChannelFolder(bg, "Work", "Where *work* happens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.UpdateChannel(bg, ChannelUpdate{ChannelID: channelID(t, r, "Verona"), FolderID: ptrTo(intPtr(folderID))}); err != nil {
+		t.Fatal(err)
+	}
 	r.UpdateSettings(func(s *Settings) { s.Name = "Fixture realm" })
 	return r, clock
 }
@@ -78,7 +86,9 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 		t.Fatalf("dump → load → dump differs:\n%s", cmp.Diff(string(first), string(second)))
 	}
 	for _, want := range []string{`"name": "leads"`, `"pattern": "#(?P<id>[0-9]+)"`, `"enter_sends": true`,
-		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`, `"url_template": "https://go.dev/play?code={code}"`} {
+		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`, `"url_template": "https://go.dev/play?code={code}"`,
+		`"description": "Where *work* happens"`, `"folder_id": 1`,
+		fmt.Sprintf(`"moderation_request_channel_id": %d`, channelID(t, r, "core team"))} {
 		if !bytes.Contains(first, []byte(want)) {
 			t.Errorf("the dump lacks %s", want)
 		}
@@ -100,6 +110,21 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 			t.Fatalf("user %d's messages differ (-original +loaded):\n%s", uid, diff)
 		}
 	}
+	// Channel folders, channels' folders and the moderation request
+	// channel, as the API shows them.
+	for _, uid := range []int{idIago, idHamlet} {
+		want, _ := r.As(uid).ChannelFolders(bg, true)
+		got, _ := loaded.As(uid).ChannelFolders(bg, true)
+		if diff := cmp.Diff(want, got); diff != "" || len(got) != 1 || got[0].RenderedDescription == "" {
+			t.Fatalf("user %d's channel folders differ (-original +loaded):\n%s", uid, diff)
+		}
+	}
+	if c := loaded.channelsByName[channelKey("Verona")]; c.FolderID != 1 {
+		t.Errorf("loaded Verona's folder: %d", c.FolderID)
+	}
+	if got, want := loaded.settings.ModerationRequestChannelID, r.settings.ModerationRequestChannelID; got != want || got == 0 {
+		t.Errorf("loaded moderation request channel %d, want %d", got, want)
+	}
 	_, key, _ := r.APIKey("hamlet@zulip.com")
 	if _, err := loaded.Authenticate("hamlet@zulip.com", key); err != nil {
 		t.Fatalf("hamlet's API key: %v", err)
@@ -119,7 +144,8 @@ func TestLoadFillsDefaults(t *testing.T) {
 	doc := `{"minizulip_fixture": 1,
 		"users": [{"id": 1, "email": "ada@example.com", "full_name": "Ada", "role": 200},
 		          {"id": 2, "email": "bob@example.com", "full_name": "Bob"}],
-		"channels": [{"id": 1, "name": "general", "description": "All"}],
+		"channel_folders": [{"id": 4, "name": "Main", "description": ""}],
+		"channels": [{"id": 1, "name": "general", "description": "All", "folder_id": 4}],
 		"subscriptions": [{"user_id": 1, "channel_id": 1}, {"user_id": 2, "channel_id": 1}],
 		"messages": [{"id": 1, "sender_id": 1, "channel_id": 1, "topic": "hi", "content": "Hello @**Bob**",
 		              "flags": {"1": ["read"], "2": ["mentioned"]}},
@@ -137,6 +163,14 @@ func TestLoadFillsDefaults(t *testing.T) {
 	}
 	if c, ok := r.messages.Copy(2, 1); !ok || c.Flags.Names()[0] != "mentioned" {
 		t.Fatalf("bob's copy: %v %v", c.Flags.Names(), ok)
+	}
+	// A folder without an order takes its ID; reporting is off unless
+	// the document names a moderation request channel.
+	if f := r.folderByID(4); f == nil || f.Order != 4 || r.channels[1].FolderID != 4 || r.settings.ModerationRequestChannelID != 0 {
+		t.Fatalf("folder %+v, channel's folder %d, moderation channel %d", f, r.channels[1].FolderID, r.settings.ModerationRequestChannelID)
+	}
+	if id, err := r.As(1).CreateChannelFolder(bg, "Next", ""); err != nil || id != 5 {
+		t.Fatalf("next folder: %d %v", id, err)
 	}
 	// New IDs follow the loaded ones.
 	res, err := r.As(1).SendChannelMessage(bg, "general", "hi", "next")
@@ -224,6 +258,27 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 		{name: "duplicate channel name", change: func(d map[string]any) {
 			d["channels"] = append(d["channels"].([]any), map[string]any{"id": 2, "name": "GENERAL", "description": ""})
 		}, want: `fixture: channels[1].name: duplicate channel name "GENERAL"`},
+		{name: "folder ID", change: func(d map[string]any) {
+			d["channel_folders"] = []any{map[string]any{"id": 0, "name": "A", "description": ""}}
+		}, want: "fixture: channel_folders[0].id: invalid channel folder ID 0"},
+		{name: "folder name", change: func(d map[string]any) {
+			d["channel_folders"] = []any{map[string]any{"id": 1, "name": "Work", "description": ""},
+				map[string]any{"id": 2, "name": "WORK", "description": ""}}
+		}, want: "fixture: channel_folders[1].name: Channel folder name already in use"},
+		{name: "folder creator", change: func(d map[string]any) {
+			d["channel_folders"] = []any{map[string]any{"id": 1, "name": "Work", "description": "", "creator_id": 5}}
+		}, want: "fixture: channel_folders[0].creator_id: no user 5"},
+		{name: "channel folder", change: func(d map[string]any) { item(d, "channels", 0)["folder_id"] = 3 },
+			want: "fixture: channels[0].folder_id: no channel folder 3"},
+		{name: "moderation channel", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"moderation_request_channel_id": 9}
+		}, want: "fixture: settings.moderation_request_channel_id: no channel 9"},
+		{name: "public moderation channel", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"moderation_request_channel_id": 1}
+		}, want: "fixture: settings.moderation_request_channel_id: channel 1 is not private"},
+		{name: "negative moderation channel", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"moderation_request_channel_id": -4}
+		}, want: "fixture: settings.moderation_request_channel_id: -4 is neither -1 (reporting off) nor a channel ID"},
 		{name: "subscription", change: func(d map[string]any) { item(d, "subscriptions", 0)["channel_id"] = 5 },
 			want: "fixture: subscriptions[0].channel_id: no channel 5"},
 		{name: "missing sender", change: func(d map[string]any) { item(d, "messages", 3)["sender_id"] = 99 },
