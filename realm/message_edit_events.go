@@ -122,7 +122,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 	count := strconv.Itoa(n)
 	if p.notifyNew && (p.newChan != nil || resolveNotice == 0 ||
 		strings.TrimLeft(oldTopic, topic.ResolvedPrefix) != strings.TrimLeft(newTopic, topic.ResolvedPrefix)) {
-		from := channelTopicLink(p.oldChan, oldTopic)
+		from := topicLinkSyntax(p.oldChan, oldTopic, 0, r.settings.EmptyTopicDisplayName)
 		except := map[int64]bool{resolveNotice: true}
 		for _, x := range p.moved {
 			except[x.ID] = true
@@ -140,7 +140,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 		r.sendNotice(dest, newTopic, text, nil)
 	}
 	if p.notifyOld {
-		to := channelTopicLink(dest, newTopic)
+		to := topicLinkSyntax(dest, newTopic, 0, r.settings.EmptyTopicDisplayName)
 		var text string
 		switch {
 		case movedAll:
@@ -157,11 +157,6 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 // silentMention mentions a user without notifying them.
 func silentMention(u *user.User) string {
 	return "@_**" + u.FullName + "|" + strconv.Itoa(u.ID) + "**"
-}
-
-// channelTopicLink is the Markdown link to a topic.
-func channelTopicLink(ch *storedChannel, name string) string {
-	return "#**" + ch.Name + ">" + name + "**"
 }
 
 // notificationBotEmail is the system bot that posts notices.

@@ -2,7 +2,6 @@ package realm
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,7 +118,7 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 	switch {
 	case m.Type == message.Channel:
 		ch := r.channels[m.ChannelID]
-		original = "Original message at " + messageLinkSyntax(ch, m.Topic, m.ID, r.settings.EmptyTopicDisplayName)
+		original = "Original message at " + topicLinkSyntax(ch, m.Topic, m.ID, r.settings.EmptyTopicDisplayName)
 	case len(m.DMUserIDs) <= 2 && m.SenderID == me.ID:
 		// Reporting one's own 1:1 message names its recipient.
 		to := me
@@ -148,31 +147,4 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 	fence := unusedFence(snippet)
 	return header + "\n```quote\n**" + reason + "**. " + description + "\n```\n\n" +
 		fence + " spoiler " + original + "\n" + snippet + "\n" + fence + "\n"
-}
-
-// brokenLinkChars are what Zulip's #**channel>topic@id** syntax cannot
-// hold; names with them are linked with plain Markdown instead.
-var brokenLinkChars = regexp.MustCompile("[`>*&\\[\\]]|\\$\\$")
-
-// brokenLinkEscapes are the HTML entities that stand for those characters
-// in a plain link's text.
-var brokenLinkEscapes = map[string]string{
-	"`": "&#96;", ">": "&gt;", "*": "&#42;", "&": "&amp;", "$$": "&#36;&#36;", "[": "&#91;", "]": "&#93;",
-}
-
-// messageLinkSyntax is Zulip's Markdown link to a channel message.
-func messageLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicName string) string {
-	sid := strconv.FormatInt(id, 10)
-	if !brokenLinkChars.MatchString(ch.Name) && !brokenLinkChars.MatchString(topicName) {
-		return "#**" + ch.Name + ">" + topicName + "@" + sid + "**"
-	}
-	escape := func(s string) string {
-		return brokenLinkChars.ReplaceAllStringFunc(s, func(x string) string { return brokenLinkEscapes[x] })
-	}
-	shown := topicName
-	if shown == "" {
-		shown = emptyTopicName
-	}
-	return "[#" + escape(ch.Name) + " > " + escape(shown) + " @ 💬](" +
-		markdown.TopicNarrow(ch.ID, ch.Name, topicName) + "/near/" + sid + ")"
 }

@@ -202,21 +202,6 @@ func TestReportTopicAndTruncation(t *testing.T) {
 	}
 }
 
-// Channel and topic names Zulip's link syntax cannot hold are linked with
-// plain Markdown, their special characters escaped.
-func TestReportLinkFallback(t *testing.T) {
-	ch := &storedChannel{ID: 3, Name: "Scotland"}
-	if got := messageLinkSyntax(ch, "a>b", 7, "general chat"); got != "[#Scotland > a&gt;b @ 💬](#narrow/channel/3-Scotland/topic/a.3Eb/near/7)" {
-		t.Fatalf("fallback link %q", got)
-	}
-	if got := messageLinkSyntax(&storedChannel{ID: 4, Name: "x*y"}, "", 8, "general chat"); got != "[#x&#42;y > general chat @ 💬](#narrow/channel/4-x.2Ay/topic//near/8)" {
-		t.Fatalf("fallback link %q", got)
-	}
-	if got := messageLinkSyntax(ch, "", 7, "general chat"); got != "#**Scotland>@7**" {
-		t.Fatalf("link %q", got)
-	}
-}
-
 // register's realm_moderation_request_channel_id: the dev realm's is
 // "core team", -1 when reporting is off, absent below feature level 331.
 func TestRegisterModerationRequestChannel(t *testing.T) {

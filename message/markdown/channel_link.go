@@ -29,14 +29,14 @@ func (n *channelLinkNode) Kind() ast.NodeKind { return KindChannelLink }
 
 func (n *channelLinkNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
-// quoteAll percent-encodes every byte but letters, digits and -_.~,
-// as Python's quote(s, safe="") does.
+// quoteAll percent-encodes every byte but letters, digits and -_.~*, as
+// Python's quote(s, safe="*") does in Zulip's encode_hash_component.
 func quoteAll(s string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' || c == '*' {
 			b.WriteByte(c)
 			continue
 		}

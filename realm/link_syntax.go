@@ -1,0 +1,44 @@
+package realm
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/minizulip/minizulip/message/markdown"
+)
+
+// brokenLinkChars are what Zulip's #**channel>topic@id** syntax cannot
+// hold; names with them are linked with plain Markdown instead.
+var brokenLinkChars = regexp.MustCompile("[`>*&\\[\\]]|\\$\\$")
+
+// brokenLinkEscapes are the HTML entities that stand for those characters
+// in a plain link's text.
+var brokenLinkEscapes = map[string]string{
+	"`": "&#96;", ">": "&gt;", "*": "&#42;", "&": "&amp;", "$$": "&#36;&#36;", "[": "&#91;", "]": "&#93;",
+}
+
+// topicLinkSyntax is Zulip's Markdown link to a topic, or with a message
+// ID (not 0) to a message in it: #**channel>topic** (@id), or, when a name
+// holds a character that syntax cannot, a plain Markdown link whose text
+// shows the empty topic under emptyTopicName.
+func topicLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicName string) string {
+	near := ""
+	if id != 0 {
+		near = "@" + strconv.FormatInt(id, 10)
+	}
+	if !brokenLinkChars.MatchString(ch.Name) && !brokenLinkChars.MatchString(topicName) {
+		return "#**" + ch.Name + ">" + topicName + near + "**"
+	}
+	escape := func(s string) string {
+		return brokenLinkChars.ReplaceAllStringFunc(s, func(x string) string { return brokenLinkEscapes[x] })
+	}
+	shown := topicName
+	if shown == "" {
+		shown = emptyTopicName
+	}
+	text, url := "#"+escape(ch.Name)+" > "+escape(shown), markdown.TopicNarrow(ch.ID, ch.Name, topicName)
+	if id != 0 {
+		text, url = text+" @ 💬", url+"/near/"+strconv.FormatInt(id, 10)
+	}
+	return "[" + text + "](" + url + ")"
+}
