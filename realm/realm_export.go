@@ -123,6 +123,9 @@ type ExportConsent struct {
 // Bot tells the requester it is done. It returns the export's ID.
 func (a *Actor) ExportRealm(ctx context.Context, exportType int) (id int, err error) {
 	r := a.r
+	if r.opts.FeatureLevel < exportTypeLevel {
+		exportType = ExportPublic // export_type is unknown there
+	}
 	err = a.writeAdmin(func(me *user.User) error {
 		if exportType != ExportPublic && exportType != ExportFullWithConsent {
 			return BadRequest("Invalid export_type: Value error, Not in the list of possible values")

@@ -285,3 +285,45 @@ func TestWelcomeBotCustomMessage(t *testing.T) {
 		t.Fatal("another administrator sees the preview")
 	}
 }
+
+func TestExportConsentEventsOnNewAndReactivatedUsers(t *testing.T) {
+	r, _ := newTestRealm(t)
+	if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	dq := mustQueue(t, r, idDesdemona, QueueOptions{})
+	hq := mustQueue(t, r, idOthello, QueueOptions{})
+	if err := r.As(idIago).ReactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	newID, err := r.As(idIago).CreateUser(bg, NewCreateUserRequest("newbie@zulip.com", "pw", "Newbie"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := eventsOfType(t, r, idDesdemona, dq, "realm_export_consent")
+	if len(evs) != 2 || evs[0]["user_id"] != float64(idHamlet) || evs[1]["user_id"] != float64(newID) || evs[1]["consented"] != false {
+		t.Fatalf("consent events %v", evs)
+	}
+	if len(eventsOfType(t, r, idOthello, hq, "realm_export_consent")) != 0 {
+		t.Fatal("a member heard a consent event")
+	}
+	// Realms advertising a level before 312 send none.
+	old, _ := newTestRealm(t, WithFeatureLevel(311, "10.0-dev"))
+	oq := mustQueue(t, old, idIago, QueueOptions{})
+	if err := old.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"allow_private_data_export": true}}); err != nil {
+		t.Fatal(err)
+	}
+	if evs := eventsOfType(t, old, idIago, oq, "realm_export_consent"); len(evs) != 0 {
+		t.Fatalf("level 311 sent %v", evs)
+	}
+	// Before 304 every export is public, and shown without export_type.
+	older, _ := newTestRealm(t, WithFeatureLevel(303, "10.0-dev"))
+	if _, err := older.As(idIago).ExportRealm(bg, ExportFullWithConsent); err != nil {
+		t.Fatal(err)
+	}
+	var typ int
+	_ = older.view(func() error { typ = older.exports.list[0].exportType; return nil })
+	if list, _ := older.As(idIago).RealmExports(bg); list[0].ExportType != nil || typ != ExportPublic {
+		t.Fatalf("level 303 export %+v of type %d", list[0], typ)
+	}
+}
