@@ -37,6 +37,8 @@ func (TypingEvent) isEventPayload()                    {}
 func (EditTypingEvent) isEventPayload()                {}
 func (NavigationViewEvent) isEventPayload()            {}
 func (RealmPlaygroundsEvent) isEventPayload()          {}
+func (RealmExportEvent) isEventPayload()               {}
+func (RealmExportConsentEvent) isEventPayload()        {}
 func (RealmUserSettingsDefaultsEvent) isEventPayload() {}
 func (UpdateMessageFlagsEvent) isEventPayload()        {}
 func (UserGroupAddEvent) isEventPayload()              {}

@@ -99,6 +99,8 @@ type Realm struct {
 	// playgrounds are the realm's code playgrounds, by ID.
 	playgrounds      []RealmPlayground
 	nextPlaygroundID int
+	// exports are the data exports requested (realm_export.go).
+	exports exportState
 	// channelFolders are the realm's channel folders, archived ones
 	// included, by ID; IDs are never reused.
 	channelFolders      []*storedFolder
@@ -189,6 +191,7 @@ func New(opts ...Option) *Realm {
 		nextLinkifierID:     1,
 		nextSnippetID:       1,
 		nextPlaygroundID:    1,
+		exports:             exportState{nextID: 1},
 		nextChannelFolderID: 1,
 		settingsDefaults:    user.DefaultSettings(),
 	}

@@ -152,7 +152,13 @@ func asRealmError(err error) *Error {
 // unread for u, and returns its ID (0 when the realm has no Notification
 // Bot). The caller holds the write lock.
 func (r *Realm) sendBotDirect(u *user.User, content string) int64 {
-	bot := r.usersByEmail[user.NormalizeEmail(notificationBotEmail)]
+	return r.sendDirectFrom(notificationBotEmail, u, content)
+}
+
+// sendDirectFrom has the system bot with botEmail send a direct message
+// to u, as sendBotDirect does for the Notification Bot.
+func (r *Realm) sendDirectFrom(botEmail string, u *user.User, content string) int64 {
+	bot := r.usersByEmail[user.NormalizeEmail(botEmail)]
 	if bot == nil {
 		return 0
 	}

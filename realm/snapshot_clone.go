@@ -88,6 +88,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.settingsDefaults = src.settingsDefaults
 	r.playgrounds = slices.Clone(src.playgrounds)
 	r.nextPlaygroundID = src.nextPlaygroundID
+	r.exports = src.exports.clone()
 	r.channelFolders = nil
 	for _, f := range src.channelFolders {
 		c := *f

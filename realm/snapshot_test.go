@@ -31,7 +31,7 @@ var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "f
 	"channels", "channelsByName", "nextChannelID", "subs", "groups", "groupByName", "nextGroupID",
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
-	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
+	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "exports", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
 	"mail", "files", "calls"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm

@@ -242,6 +242,9 @@ func (r *Realm) OpenUploadAsVisitor(ctx context.Context, pathID string) (*Upload
 func (r *Realm) openUpload(reader *user.User, pathID string) (*UploadedFile, error) {
 	att := r.files.byPath[pathID]
 	if att == nil {
+		if f, ok, err := r.openExport(reader, pathID); ok {
+			return f, err
+		}
 		return nil, fileNotFound()
 	}
 	if !r.mayReadAttachment(reader, att) {

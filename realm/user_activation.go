@@ -94,6 +94,7 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 		}
 		target.IsActive = true
 		r.emitActiveChange(target)
+		r.emitExportConsent(target)
 		return nil
 	})
 }

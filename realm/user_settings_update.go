@@ -244,6 +244,9 @@ func (r *Realm) applySetting(me, u *user.User, c settingChange, skipEdited bool)
 		return
 	}
 	r.emitSettingEvent(u, c.def, c.def.Get(&u.Settings))
+	if c.def.Name == "allow_private_data_export" {
+		r.emitExportConsent(u)
+	}
 }
 
 // changeTimezone stores u's time zone and tells u's clients (a settings

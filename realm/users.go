@@ -145,6 +145,7 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
 			PasswordHash: user.HashPassword(*p.Password), JoinsOnFirstLogin: true})
 		r.announceNewUser(u)
+		r.emitExportConsent(u)
 		ans = u.ID
 		return nil
 	})

@@ -1,0 +1,102 @@
+package realm
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// exportFixture is the realm's fixture document cut down to what an
+// export of that type holds: a public export keeps the public channels
+// and their messages, with no user's message flags; a standard export
+// adds the private channels and direct messages that a consenting user
+// (allow_private_data_export) received, with the flags of consenting
+// users only. API keys are never exported. The caller holds the lock.
+func (r *Realm) exportFixture(exportType int) Fixture {
+	f := r.fixture()
+	consented := map[int]bool{}
+	if exportType == ExportFullWithConsent {
+		for _, u := range r.users {
+			if u.IsActive && !u.IsBot() && u.Settings.AllowPrivateDataExport {
+				consented[u.ID] = true
+			}
+		}
+	}
+	for i := range f.Users {
+		f.Users[i].APIKey = ""
+	}
+	public := map[int]bool{}
+	keptChannel := map[int]bool{}
+	for _, c := range f.Channels {
+		public[c.ID] = !c.InviteOnly
+		keptChannel[c.ID] = !c.InviteOnly
+	}
+	for _, s := range f.Subscriptions {
+		if consented[s.UserID] && !s.Inactive {
+			keptChannel[s.ChannelID] = true
+		}
+	}
+	channels := f.Channels[:0]
+	for _, c := range f.Channels {
+		if keptChannel[c.ID] {
+			channels = append(channels, c)
+		}
+	}
+	f.Channels = channels
+	subs := f.Subscriptions[:0]
+	for _, s := range f.Subscriptions {
+		if keptChannel[s.ChannelID] {
+			subs = append(subs, s)
+		}
+	}
+	f.Subscriptions = subs
+	msgs := f.Messages[:0]
+	for _, m := range f.Messages {
+		flags := map[int][]string{}
+		for uid, fl := range m.Flags {
+			if consented[uid] {
+				flags[uid] = fl
+			}
+		}
+		if !(m.ChannelID != 0 && public[m.ChannelID]) && len(flags) == 0 {
+			continue // private, and no consenting user received it
+		}
+		m.Flags = flags
+		msgs = append(msgs, m)
+	}
+	f.Messages = msgs
+	return f
+}
+
+// exportTarball packs the document as <name without .tar.gz>/realm.json
+// in a gzipped tar, as Zulip's export tarballs hold their directory.
+func exportTarball(f Fixture, name string) ([]byte, error) {
+	var doc bytes.Buffer
+	enc := json.NewEncoder(&doc)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	gz := gzip.NewWriter(&out)
+	tw := tar.NewWriter(gz)
+	hdr := &tar.Header{Name: strings.TrimSuffix(name, ".tar.gz") + "/realm.json", Mode: 0o644,
+		Size: int64(doc.Len()), ModTime: time.Unix(0, 0), Typeflag: tar.TypeReg}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return nil, err
+	}
+	if _, err := tw.Write(doc.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := gz.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
