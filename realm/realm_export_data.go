@@ -14,7 +14,10 @@ import (
 // and their messages, with no user's message flags; a standard export
 // adds the private channels and direct messages that a consenting user
 // (allow_private_data_export) received, with the flags of consenting
-// users only. API keys are never exported. The caller holds the lock.
+// users only. API keys are never exported. The result is itself a
+// loadable fixture: nothing in it names a channel it leaves out (the
+// moderation request channel turns reporting off). The caller holds the
+// lock.
 func (r *Realm) exportFixture(exportType int) Fixture {
 	f := r.fixture()
 	consented := map[int]bool{}
@@ -53,8 +56,14 @@ func (r *Realm) exportFixture(exportType int) Fixture {
 		}
 	}
 	f.Subscriptions = subs
+	if !keptChannel[f.Settings.ModerationRequestChannelID] {
+		f.Settings.ModerationRequestChannelID = -1
+	}
 	msgs := f.Messages[:0]
 	for _, m := range f.Messages {
+		if m.ChannelID != 0 && !keptChannel[m.ChannelID] {
+			continue // its channel is not exported
+		}
 		flags := map[int][]string{}
 		for uid, fl := range m.Flags {
 			if consented[uid] {

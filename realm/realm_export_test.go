@@ -327,3 +327,36 @@ func TestExportConsentEventsOnNewAndReactivatedUsers(t *testing.T) {
 		t.Fatalf("level 303 export %+v of type %d", list[0], typ)
 	}
 }
+
+// Each type of export is a fixture Load accepts, with no reference to a
+// channel it leaves out: a public export turns reporting off, since the
+// dev realm's moderation request channel is private.
+func TestRealmExportLoads(t *testing.T) {
+	r, _ := newTestRealm(t)
+	if err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"allow_private_data_export": true}}); err != nil {
+		t.Fatal(err)
+	}
+	coreTeam := channelID(t, r, "core team")
+	for _, typ := range []int{ExportPublic, ExportFullWithConsent} {
+		if _, err := r.As(idIago).ExportRealm(bg, typ); err != nil {
+			t.Fatal(err)
+		}
+		list, _ := r.As(idIago).RealmExports(bg)
+		_, f := readExport(t, r, list[len(list)-1])
+		doc, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := Load(doc)
+		if err != nil {
+			t.Fatalf("type %d export does not load: %v", typ, err)
+		}
+		wantModeration := 0
+		if typ == ExportFullWithConsent && r.isSubscribed(coreTeam, idHamlet) {
+			wantModeration = coreTeam
+		}
+		if got := loaded.settings.ModerationRequestChannelID; got != wantModeration {
+			t.Errorf("type %d export: moderation request channel %d, want %d", typ, got, wantModeration)
+		}
+	}
+}
