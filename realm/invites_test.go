@@ -155,7 +155,6 @@ func TestInviteLinkPermissions(t *testing.T) {
 	}
 }
 
-
 // Who may invite, as whom, to what: each refusal leaves no invitation.
 func TestSendInvitesRefusals(t *testing.T) {
 	r, _ := newTestRealm(t)
