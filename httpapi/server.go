@@ -66,7 +66,7 @@ func New(r *realm.Realm, opts ...Option) *Server {
 		o(s)
 	}
 	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.draftRoutes(), s.scheduledMessageRoutes(), s.reminderRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(), s.defaultChannelRoutes(), s.mutedUserRoutes(), s.alertWordRoutes(), s.navigationViewRoutes(), s.playgroundRoutes(), s.channelFolderRoutes(), s.messageReportRoutes(), s.realmExportRoutes(),
+		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.draftRoutes(), s.scheduledMessageRoutes(), s.reminderRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(), s.defaultChannelRoutes(), s.mutedUserRoutes(), s.alertWordRoutes(), s.navigationViewRoutes(), s.playgroundRoutes(), s.channelFolderRoutes(), s.messageReportRoutes(), s.realmExportRoutes(), s.inviteRoutes(),
 	} {
 		for _, rt := range group {
 			s.handle(rt)

@@ -11,6 +11,7 @@ func (ChannelFolderEvent) isEventPayload()             {}
 func (DeleteMessageEvent) isEventPayload()             {}
 func (HasZoomTokenEvent) isEventPayload()              {}
 func (HeartbeatEvent) isEventPayload()                 {}
+func (InvitesChangedEvent) isEventPayload()            {}
 func (LinkifiersEvent) isEventPayload()                {}
 func (MessageEvent) isEventPayload()                   {}
 func (MutedTopicsEvent) isEventPayload()               {}

@@ -138,6 +138,8 @@ type Realm struct {
 	mail  mailState
 	files uploadState // uploaded files, attachments, resumable uploads
 	calls callState   // video-call providers and users' tokens
+	// invites are the email invitations and reusable invitation links.
+	invites inviteState
 
 	// initial is the state New created, for Reset; snapshots counts the
 	// snapshots taken, to number them.

@@ -81,11 +81,13 @@ var realmGroupRules = map[string]realmGroupRule{
 	"can_create_public_channel_group":          {allowNobody: true},
 	"can_delete_any_message_group":             {allowNobody: true},
 	"can_delete_own_message_group":             {allowNobody: true, allowEveryone: true},
+	"can_invite_users_group":                   {allowNobody: true},
 	"can_manage_all_groups":                    {ownerOnly: true},
 	"can_mention_many_users_group":             {allowNobody: true, allowEveryone: true},
 	"can_move_messages_between_channels_group": {allowNobody: true},
 	"can_move_messages_between_topics_group":   {allowNobody: true, allowEveryone: true},
 	"can_resolve_topics_group":                 {allowNobody: true, allowEveryone: true},
+	"create_multiuse_invite_group":             {allowNobody: true},
 }
 
 // RealmGroupSettingNames are the API names of the group-valued realm

@@ -250,11 +250,13 @@ func TestUpdateRealmGroupSettings(t *testing.T) {
 		"can_create_public_channel_group":          func(s Settings) GroupSetting { return s.CanCreatePublicChannelGroup },
 		"can_delete_any_message_group":             func(s Settings) GroupSetting { return s.CanDeleteAnyMessageGroup },
 		"can_delete_own_message_group":             func(s Settings) GroupSetting { return s.CanDeleteOwnMessageGroup },
+		"can_invite_users_group":                   func(s Settings) GroupSetting { return s.CanInviteUsersGroup },
 		"can_manage_all_groups":                    func(s Settings) GroupSetting { return s.CanManageAllGroups },
 		"can_mention_many_users_group":             func(s Settings) GroupSetting { return s.CanMentionManyUsersGroup },
 		"can_move_messages_between_channels_group": func(s Settings) GroupSetting { return s.CanMoveMessagesBetweenChannelsGroup },
 		"can_move_messages_between_topics_group":   func(s Settings) GroupSetting { return s.CanMoveMessagesBetweenTopicsGroup },
 		"can_resolve_topics_group":                 func(s Settings) GroupSetting { return s.CanResolveTopicsGroup },
+		"create_multiuse_invite_group":             func(s Settings) GroupSetting { return s.CreateMultiuseInviteGroup },
 	}
 	if len(field) != len(RealmGroupSettingNames()) {
 		t.Fatalf("settings: %v", RealmGroupSettingNames())

@@ -25,6 +25,8 @@ type RealmState struct {
 	RealmCanAddCustomEmojiGroup                    GroupSetting                         `json:"realm_can_add_custom_emoji_group"`
 	RealmCanCreateGroups                           GroupSetting                         `json:"realm_can_create_groups"`
 	RealmCanManageAllGroups                        GroupSetting                         `json:"realm_can_manage_all_groups"`
+	RealmCanInviteUsersGroup                       GroupSetting                         `json:"realm_can_invite_users_group"`
+	RealmCreateMultiuseInviteGroup                 GroupSetting                         `json:"realm_create_multiuse_invite_group"`
 	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`
 	RealmMandatoryTopics                           bool                                 `json:"realm_mandatory_topics"`
 	RealmTopicsPolicy                              string                               `json:"realm_topics_policy,omitempty"` // from feature level 392

@@ -194,6 +194,8 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmCanAddCustomEmojiGroup:                    s.CanAddCustomEmojiGroup,
 		RealmCanCreateGroups:                           s.CanCreateGroups,
 		RealmCanManageAllGroups:                        s.CanManageAllGroups,
+		RealmCanInviteUsersGroup:                       s.CanInviteUsersGroup,
+		RealmCreateMultiuseInviteGroup:                 s.CreateMultiuseInviteGroup,
 		RealmWildcardMentionPolicy:                     r.wildcardMentionPolicy(),
 		RealmMandatoryTopics:                           s.MandatoryTopics,
 		RealmEmptyTopicDisplayName:                     s.EmptyTopicDisplayName,

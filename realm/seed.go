@@ -124,6 +124,8 @@ func (r *Realm) seed(s Seed) {
 	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CanCreateGroups = NamedGroupSetting(gid(group.Members))
 	r.settings.CanManageAllGroups = NamedGroupSetting(gid(group.Owners))
+	r.settings.CanInviteUsersGroup = NamedGroupSetting(gid(group.Members))
+	r.settings.CreateMultiuseInviteGroup = NamedGroupSetting(gid(group.Administrators))
 	nobody := gid(group.Nobody)
 	for _, g := range r.groups {
 		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,

@@ -39,6 +39,10 @@ type Settings struct {
 	CanAddCustomEmojiGroup              GroupSetting
 	CanCreateGroups                     GroupSetting
 	CanManageAllGroups                  GroupSetting
+	// CanInviteUsersGroup may send email invitations;
+	// CreateMultiuseInviteGroup may create reusable invitation links.
+	CanInviteUsersGroup       GroupSetting
+	CreateMultiuseInviteGroup GroupSetting
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -104,10 +108,12 @@ func (s *Settings) groupSettings() []struct {
 		{"can_create_public_channel_group", &s.CanCreatePublicChannelGroup},
 		{"can_delete_any_message_group", &s.CanDeleteAnyMessageGroup},
 		{"can_delete_own_message_group", &s.CanDeleteOwnMessageGroup},
+		{"can_invite_users_group", &s.CanInviteUsersGroup},
 		{"can_manage_all_groups", &s.CanManageAllGroups},
 		{"can_mention_many_users_group", &s.CanMentionManyUsersGroup},
 		{"can_move_messages_between_channels_group", &s.CanMoveMessagesBetweenChannelsGroup},
 		{"can_move_messages_between_topics_group", &s.CanMoveMessagesBetweenTopicsGroup},
 		{"can_resolve_topics_group", &s.CanResolveTopicsGroup},
+		{"create_multiuse_invite_group", &s.CreateMultiuseInviteGroup},
 	}
 }

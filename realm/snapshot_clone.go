@@ -123,6 +123,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.mail = src.mail.clone()
 	r.files = src.files.clone()
 	r.calls = src.calls.clone()
+	r.invites = src.invites.clone()
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value
@@ -187,7 +188,8 @@ func (s Settings) clone() Settings {
 	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
 		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
 		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
-		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups} {
+		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups,
+		&s.CanInviteUsersGroup, &s.CreateMultiuseInviteGroup} {
 		*g = g.clone()
 	}
 	return s

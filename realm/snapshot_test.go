@@ -32,7 +32,7 @@ var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "f
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
 	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "exports", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
-	"mail", "files", "calls"}
+	"mail", "files", "calls", "invites"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
 // without deciding whether snapshots copy it (and copying it in
@@ -57,7 +57,7 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 }
 
 // emptyInDevRealm are the state fields a new dev realm leaves empty.
-var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "channelFolders", "userTopics", "mail", "mutedUsers", "alertWords", "scheduled", "nextScheduledID"}
+var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "channelFolders", "userTopics", "mail", "mutedUsers", "alertWords", "scheduled", "nextScheduledID", "invites"}
 
 // stateDiff compares the state (everything but messages) of two realms.
 func stateDiff(a, b *Realm) string {

@@ -225,7 +225,7 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		CanCreatePrivateStreams:   canPrivate,
 		CanCreateWebPublicStreams: me.Role.IsModeratorOrAbove(),
 		CanSubscribeOtherUsers:    r.settingHas(r.settings.CanAddSubscribersGroup, me.ID),
-		CanInviteOthersToRealm:    me.Role.IsAdmin(),
+		CanInviteOthersToRealm:    r.settingHas(r.settings.CanInviteUsersGroup, me.ID),
 	}
 }
 

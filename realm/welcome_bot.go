@@ -11,7 +11,7 @@ import (
 const welcomeBotEmail = "welcome-bot@zulip.com"
 
 // MaxWelcomeMessageCustomTextLength is Zulip's limit on a Welcome Bot
-// custom message, in characters.
+// custom message (an invitation's or a preview's), in characters.
 const MaxWelcomeMessageCustomTextLength = 8000
 
 // TestWelcomeBotCustomMessage answers POST
