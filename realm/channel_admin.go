@@ -110,6 +110,7 @@ var contentAccessSettings = []string{
 // channelPlan is a validated channel update: the values to store.
 type channelPlan struct {
 	ch                             *storedChannel
+	actor                          *user.User // who asked, named in notices
 	name, description              *string
 	private, webPublic, history    bool
 	privacyChanged                 bool
@@ -147,7 +148,7 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 	if err != nil {
 		return nil, err
 	}
-	p := &channelPlan{ch: ch, private: ch.InviteOnly, webPublic: ch.IsWebPublic, history: ch.HistoryPublicToSubscribers,
+	p := &channelPlan{ch: ch, actor: me, private: ch.InviteOnly, webPublic: ch.IsWebPublic, history: ch.HistoryPublicToSubscribers,
 		oldPrivate: ch.InviteOnly, oldWeb: ch.IsWebPublic, oldHistory: ch.HistoryPublicToSubscribers, isDefault: req.IsDefaultStream}
 	if err := r.planPrivacy(me, req, p); err != nil {
 		return nil, err
@@ -300,32 +301,54 @@ func (r *Realm) planChannelGroupSettings(me *user.User, req ChannelUpdate, p *ch
 	return nil
 }
 
-// applyChannelUpdate stores a checked update and announces each change.
+// applyChannelUpdate stores a checked update and announces each change,
+// in Zulip's order: privacy, default status, retention, unarchiving,
+// topics policy, description, name, folder, permission settings. Each
+// change's events come first, then the Notification Bot's notice in the
+// channel events topic, as Zulip posts them (folder moves and settings
+// other than can_send_message_group have none).
 func (r *Realm) applyChannelUpdate(p *channelPlan) {
-	ch := p.ch
-	if p.unarchive {
-		r.setArchived(ch, false)
-	}
+	ch, me := p.ch, p.actor
 	if p.privacyChanged {
 		before := r.metadataAudience(ch)
 		ch.InviteOnly, ch.IsWebPublic, ch.HistoryPublicToSubscribers = p.private, p.webPublic, p.history
 		r.emitPrivacyChange(ch, p, before)
+		r.sendChannelNotice(ch, permissionNotice(me, p), nil)
 	}
 	if p.isDefault != nil {
 		r.setDefaultChannel(ch, *p.isDefault)
 	}
 	if p.retention != nil && !sameRetention(ch.MessageRetentionDays, *p.retention) {
+		old := ch.MessageRetentionDays
 		ch.MessageRetentionDays = *p.retention
 		var value any
 		if ch.MessageRetentionDays != nil {
 			value = *ch.MessageRetentionDays
 		}
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "message_retention_days", Value: value})
+		r.sendChannelNotice(ch, retentionNotice(me, old, ch.MessageRetentionDays), nil)
+	}
+	if p.unarchive {
+		r.setArchived(ch, false)
+		r.sendChannelNotice(ch, unarchivedNotice(ch), nil)
+	}
+	if p.topicsPolicy != nil {
+		policy := *p.topicsPolicy
+		if policy == "inherit" {
+			policy = ""
+		}
+		if old := ch.TopicsPolicy; policy != old {
+			ch.TopicsPolicy = policy
+			r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "topics_policy", Value: *p.topicsPolicy})
+			r.sendChannelNotice(ch, r.topicsPolicyNotice(me, old, policy), nil)
+		}
 	}
 	if p.description != nil && *p.description != ch.Description {
+		old := ch.Description
 		ch.Description, ch.RenderedDescription = *p.description, r.renderer.Render(*p.description)
 		rendered := ch.RenderedDescription
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "description", Value: ch.Description, RenderedDescription: &rendered})
+		r.sendChannelNotice(ch, descriptionNotice(me, old, ch.Description), nil)
 	}
 	if p.name != nil {
 		old := ch.Name
@@ -333,6 +356,7 @@ func (r *Realm) applyChannelUpdate(p *channelPlan) {
 		ch.Name = *p.name
 		r.channelsByName[channelKey(ch.Name)] = ch
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Name: old, Property: "name", Value: ch.Name})
+		r.sendChannelNotice(ch, renameNotice(me, old, ch.Name), nil)
 	}
 	if p.folderID != nil {
 		// Zulip announces a folder change even when it changes nothing.
@@ -343,26 +367,19 @@ func (r *Realm) applyChannelUpdate(p *channelPlan) {
 		}
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "folder_id", Value: value})
 	}
-	if p.topicsPolicy != nil {
-		policy := *p.topicsPolicy
-		if policy == "inherit" {
-			policy = ""
-		}
-		if policy != ch.TopicsPolicy {
-			ch.TopicsPolicy = policy
-			r.emitStreamUpdate(ch, StreamUpdateEvent{Property: "topics_policy", Value: *p.topicsPolicy})
-		}
-	}
 	for _, name := range p.settingNames {
 		v := p.settings[name]
 		if name == "can_send_message_group" {
+			old := NamedGroupSetting(ch.CanSendMessageGroup)
 			ch.CanSendMessageGroup = v.GroupID
-		} else {
-			if ch.Permissions == nil {
-				ch.Permissions = map[string]GroupSetting{}
-			}
-			ch.Permissions[name] = v
+			r.emitStreamUpdate(ch, StreamUpdateEvent{Property: name, Value: r.apiGroupSetting(v)})
+			r.sendChannelNotice(ch, r.postingPermissionNotice(me, old, v), nil)
+			continue
 		}
+		if ch.Permissions == nil {
+			ch.Permissions = map[string]GroupSetting{}
+		}
+		ch.Permissions[name] = v
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Property: name, Value: r.apiGroupSetting(v)})
 	}
 }
@@ -377,7 +394,9 @@ func sameRetention(a, b *int) bool {
 
 // ArchiveChannel archives a channel (DELETE /streams/{stream_id}): it
 // leaves channel lists and default channels and takes no new messages;
-// its messages stay readable to those who could read them.
+// its messages stay readable to those who could read them. Archiving the
+// moderation request channel turns message reporting off. The
+// Notification Bot says so in the channel, read by all.
 func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
@@ -388,10 +407,14 @@ func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 		if ch.IsArchived {
 			return BadRequest("Channel is already deactivated")
 		}
+		// As Zulip: the moderation request channel setting is cleared
+		// first, the notice comes last and is read by everyone.
+		r.clearModerationChannel(ch)
 		if ch.IsDefault {
 			r.setDefaultChannel(ch, false)
 		}
 		r.setArchived(ch, true)
+		r.sendChannelNotice(ch, archivedNotice(ch), map[int]bool{})
 		return nil
 	})
 }
