@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -28,17 +27,8 @@ func benchPost(b *testing.B, srvURL, email, key string) {
 	b.ResetTimer()
 	cpu0 := processCPU()
 	for b.Loop() {
-		req, _ := http.NewRequest("POST", srvURL+"/api/v1/messages", strings.NewReader(benchSendBody))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.SetBasicAuth(email, key)
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("status %d", resp.StatusCode)
+		if msg := postMessage(client, srvURL, email, key); msg != "" {
+			b.Fatal(msg)
 		}
 	}
 	// CPU per request (client and server, both in this process) tells

@@ -327,22 +327,35 @@ func accessInvite(me *user.User, m map[int]*storedInvite, id int) (*storedInvite
 	return inv, nil
 }
 
-// RevokeInviteLink answers DELETE /invites/multiuse/{invite_id}.
-func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
-	r := a.r
+// withInvite runs fn, under the write lock, on the invitation of list
+// (the realm's email invitations or links, as pick chooses) that the
+// actor may act on, after the checks every such request makes: the
+// actor is a human member or administrator, the invitation exists and
+// accessInvite allows it.
+func (a *Actor) withInvite(id int, pick func(*inviteState) map[int]*storedInvite, fn func(inv *storedInvite) error) error {
 	return a.write(func(me *user.User) error {
 		if err := memberOrAdmin(me); err != nil {
 			return err
 		}
-		inv, err := accessInvite(me, r.invites.links, id)
+		inv, err := accessInvite(me, pick(&a.r.invites), id)
 		if err != nil {
 			return err
 		}
+		return fn(inv)
+	})
+}
+
+// inviteLinks picks the reusable invitation links for withInvite.
+func inviteLinks(s *inviteState) map[int]*storedInvite { return s.links }
+
+// RevokeInviteLink answers DELETE /invites/multiuse/{invite_id}.
+func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
+	return a.withInvite(id, inviteLinks, func(inv *storedInvite) error {
 		if inv.revoked {
 			return BadRequest("Invitation has already been revoked")
 		}
 		inv.revoked = true
-		r.emitInvitesChanged(inv.referrerID)
+		a.r.emitInvitesChanged(inv.referrerID)
 		return nil
 	})
 }

@@ -111,17 +111,9 @@ func (r *Realm) mailInvite(inv *storedInvite) {
 // RevokeInvite answers DELETE /invites/{invite_id}: the author of an
 // email invitation, or an administrator, revokes it.
 func (a *Actor) RevokeInvite(ctx context.Context, id int) error {
-	r := a.r
-	return a.write(func(me *user.User) error {
-		if err := memberOrAdmin(me); err != nil {
-			return err
-		}
-		inv, err := accessInvite(me, r.invites.email, id)
-		if err != nil {
-			return err
-		}
+	return a.withInvite(id, emailInvites, func(inv *storedInvite) error {
 		inv.revoked = true
-		r.emitInvitesChanged(inv.referrerID)
+		a.r.emitInvitesChanged(inv.referrerID)
 		return nil
 	})
 }
@@ -130,16 +122,11 @@ func (a *Actor) RevokeInvite(ctx context.Context, id int) error {
 // email goes again (to the Outbox); the invitation itself is unchanged,
 // and, as in Zulip, no invites_changed event is sent.
 func (a *Actor) ResendInvite(ctx context.Context, id int) error {
-	r := a.r
-	return a.write(func(me *user.User) error {
-		if err := memberOrAdmin(me); err != nil {
-			return err
-		}
-		inv, err := accessInvite(me, r.invites.email, id)
-		if err != nil {
-			return err
-		}
-		r.mailInvite(inv)
+	return a.withInvite(id, emailInvites, func(inv *storedInvite) error {
+		a.r.mailInvite(inv)
 		return nil
 	})
 }
+
+// emailInvites picks the email invitations for withInvite.
+func emailInvites(s *inviteState) map[int]*storedInvite { return s.email }
