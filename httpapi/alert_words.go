@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) alertWordRoutes() []route {
+func alertWordRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/me/alert_words", h: listAlertWords},
 		{method: "POST", path: "/users/me/alert_words", h: addAlertWords},

@@ -5,7 +5,7 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-func (s *Server) botRoutes() []route {
+func botRoutes() []route {
 	return []route{
 		{method: "POST", path: "/bots", h: createBot},
 	}

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) callRoutes() []route {
+func callRoutes() []route {
 	return []route{
 		{method: "POST", path: "/calls/zoom/create", h: createZoomCall},
 		{method: "GET", path: "/calls/bigbluebutton/create", h: createBigBlueButtonCall},

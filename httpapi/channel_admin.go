@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) channelAdminRoutes() []route {
+func channelAdminRoutes() []route {
 	return []route{
 		{method: "POST", path: "/channels/create", h: createChannel},
 		{method: "PATCH", path: "/streams/{stream_id}", h: updateChannel},

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) channelFolderRoutes() []route {
+func channelFolderRoutes() []route {
 	return []route{
 		{method: "POST", path: "/channel_folders/create", h: createChannelFolder},
 		{method: "GET", path: "/channel_folders", h: listChannelFolders},

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) channelReadRoutes() []route {
+func channelReadRoutes() []route {
 	return []route{
 		{method: "GET", path: "/streams/{stream_id}", h: getChannel},
 		{method: "GET", path: "/streams/{stream_id}/members", h: getChannelSubscribers},

@@ -8,7 +8,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) channelRoutes() []route {
+func channelRoutes() []route {
 	return []route{
 		{method: "POST", path: "/users/me/subscriptions", h: subscribe},
 		{method: "GET", path: "/users/me/subscriptions", h: listSubscriptions},

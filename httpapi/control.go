@@ -26,7 +26,6 @@ type testControl struct {
 	// strict refuses requests to unimplemented endpoints or with ignored
 	// parameters (WithStrict).
 	strict      bool
-	mux         *http.ServeMux
 	faults      faultTable
 	requests    requestLog
 	unsupported unsupportedLog
@@ -54,55 +53,57 @@ func WithStrict(on bool) Option { return func(s *Server) { s.tc.strict = on } }
 type controlRoute struct {
 	method, path string
 	params       []string
-	h            func(req *http.Request, p *params) (any, error)
+	h            func(s *Server, req *http.Request, p *params) (any, error)
 }
 
 // controlRoutes lists the test-control API.
-func (s *Server) controlRoutes() []controlRoute {
+func controlRoutes() []controlRoute {
 	return []controlRoute{
-		{"GET", "/minizulip/clock", nil, s.getClock},
-		{"POST", "/minizulip/clock", []string{"advance", "now"}, s.moveClock},
-		{"POST", "/minizulip/faults", faultParams, s.postFault},
-		{"GET", "/minizulip/faults", nil, s.listFaults},
-		{"DELETE", "/minizulip/faults", nil, s.clearFaults},
-		{"DELETE", "/minizulip/faults/{fault_id}", nil, s.deleteFault},
-		{"POST", "/minizulip/queues/{queue_id}/expire", nil, s.expireQueue},
-		{"GET", "/minizulip/unsupported", nil, s.listUnsupported},
-		{"DELETE", "/minizulip/unsupported", nil, s.clearUnsupported},
-		{"GET", "/minizulip/requests", nil, s.listRequests},
-		{"DELETE", "/minizulip/requests", nil, s.clearRequests},
-		{"POST", "/minizulip/snapshots", nil, s.postSnapshot},
-		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, s.restoreSnapshot},
-		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, s.deleteSnapshot},
-		{"POST", "/minizulip/reset", nil, s.resetRealm},
-		{"GET", "/minizulip/dump", nil, s.getDump},
+		{"GET", "/minizulip/clock", nil, (*Server).getClock},
+		{"POST", "/minizulip/clock", []string{"advance", "now"}, (*Server).moveClock},
+		{"POST", "/minizulip/faults", faultParams, (*Server).postFault},
+		{"GET", "/minizulip/faults", nil, (*Server).listFaults},
+		{"DELETE", "/minizulip/faults", nil, (*Server).clearFaults},
+		{"DELETE", "/minizulip/faults/{fault_id}", nil, (*Server).deleteFault},
+		{"POST", "/minizulip/queues/{queue_id}/expire", nil, (*Server).expireQueue},
+		{"GET", "/minizulip/unsupported", nil, (*Server).listUnsupported},
+		{"DELETE", "/minizulip/unsupported", nil, (*Server).clearUnsupported},
+		{"GET", "/minizulip/requests", nil, (*Server).listRequests},
+		{"DELETE", "/minizulip/requests", nil, (*Server).clearRequests},
+		{"POST", "/minizulip/snapshots", nil, (*Server).postSnapshot},
+		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, (*Server).restoreSnapshot},
+		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, (*Server).deleteSnapshot},
+		{"POST", "/minizulip/reset", nil, (*Server).resetRealm},
+		{"GET", "/minizulip/dump", nil, (*Server).getDump},
 	}
 }
 
-// setUpControl decides whether the control API is on and builds its mux.
+// setUpControl decides whether the control API is on.
 func (s *Server) setUpControl() {
 	if !s.tc.set {
 		s.tc.on = s.devMode
 	}
-	if !s.tc.on {
-		return
-	}
-	s.tc.mux = http.NewServeMux()
+}
+
+// newControlMux routes the control API.
+func newControlMux() *http.ServeMux {
+	mux := http.NewServeMux()
 	byPath := map[string][]controlRoute{}
 	var paths []string
-	for _, rt := range s.controlRoutes() {
+	for _, rt := range controlRoutes() {
 		if byPath[rt.path] == nil {
 			paths = append(paths, rt.path)
 		}
 		byPath[rt.path] = append(byPath[rt.path], rt)
 	}
 	for _, path := range paths {
-		s.tc.mux.HandleFunc(path, controlDispatch(byPath[path]))
+		mux.Handle(path, controlDispatch(byPath[path]))
 	}
-	s.tc.mux.HandleFunc(ControlPrefix, func(w http.ResponseWriter, req *http.Request) {
+	mux.HandleFunc(ControlPrefix, func(w http.ResponseWriter, req *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "code": "BAD_REQUEST",
 			"msg": "No test-control endpoint " + req.URL.Path})
 	})
+	return mux
 }
 
 // serveControl answers a request of the control API.
@@ -111,17 +112,17 @@ func (s *Server) serveControl(w http.ResponseWriter, req *http.Request) {
 		writeBadHost(w)
 		return
 	}
-	s.tc.mux.ServeHTTP(w, req)
+	s.routes.control.ServeHTTP(&statusWriter{ResponseWriter: w, server: s}, req)
 }
 
 // controlDispatch serves the routes of one path: by method (405 for
 // another), refusing unknown parameters before the handler runs.
-func controlDispatch(routes []controlRoute) http.HandlerFunc {
+func controlDispatch(routes []controlRoute) serverHandler {
 	var allowed []string
 	for _, rt := range routes {
 		allowed = append(allowed, rt.method)
 	}
-	return func(w http.ResponseWriter, req *http.Request) {
+	return func(s *Server, w http.ResponseWriter, req *http.Request) {
 		method := req.Method
 		if method == http.MethodHead {
 			method = http.MethodGet
@@ -150,7 +151,7 @@ func controlDispatch(routes []controlRoute) http.HandlerFunc {
 				strings.Join(unknown, ", "), paramList(rt.params)))
 			return
 		}
-		result, err := rt.h(req, p)
+		result, err := rt.h(s, req, p)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -1,6 +1,6 @@
 package httpapi
 
-func (s *Server) defaultChannelRoutes() []route {
+func defaultChannelRoutes() []route {
 	return []route{
 		{method: "POST", path: "/default_streams", h: addDefaultChannel},
 		{method: "DELETE", path: "/default_streams", h: removeDefaultChannel},

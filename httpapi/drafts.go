@@ -9,7 +9,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) draftRoutes() []route {
+func draftRoutes() []route {
 	return []route{
 		{method: "GET", path: "/drafts", h: listDrafts},
 		{method: "POST", path: "/drafts", h: createDrafts},

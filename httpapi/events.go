@@ -4,7 +4,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) eventRoutes() []route {
+func eventRoutes() []route {
 	return []route{
 		{method: "GET", path: "/events", h: getEvents},
 		{method: "DELETE", path: "/events", h: deleteQueue},

@@ -193,12 +193,12 @@ func (s *Server) faultPattern(method, path string) (string, error) {
 		return "", realm.VariableMissing("path")
 	}
 	probe := &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
-	_, pattern := s.paths.Handler(probe)
+	_, pattern := s.routes.paths.Handler(probe)
 	if pattern == "" || (strings.Contains(path, "{") && pattern != path) {
 		return "", realm.BadRequest("No endpoint has the path %q (paths start with %s or %s; patterns are written as in Zulip's docs, e.g. %s/messages/{message_id})",
 			path, APIPrefix, JSONPrefix, APIPrefix)
 	}
-	methods := slices.Sorted(slices.Values(s.allowed[pattern]))
+	methods := slices.Sorted(slices.Values(s.routes.allowed[pattern]))
 	if method != "" && !slices.Contains(methods, method) && !(method == http.MethodHead && slices.Contains(methods, http.MethodGet)) {
 		return "", realm.BadRequest("%s %s is not an endpoint (its methods: %s)", method, path, strings.Join(methods, ", "))
 	}
@@ -223,7 +223,7 @@ func (s *Server) takeFault(req *http.Request) *Fault {
 		}
 		if f.pattern != "" {
 			if !patternDone {
-				_, pattern = s.paths.Handler(req)
+				_, pattern = s.routes.paths.Handler(req)
 				patternDone = true
 			}
 			if pattern != f.pattern {

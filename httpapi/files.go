@@ -12,20 +12,20 @@ import (
 // files at the site root, as Zulip serves them to browsers and API
 // clients alike, and the resumable-upload (tus) endpoint, which speaks
 // tus rather than Zulip's JSON envelope.
-func (s *Server) handleFileRoutes() {
+func (rt *router) handleFileRoutes() {
 	for _, fr := range []struct {
 		pattern string
-		h       http.HandlerFunc
+		h       serverHandler
 	}{
-		{"/user_uploads/{path...}", s.serveFile(false)},
-		{"/user_uploads/download/{path...}", s.serveFile(true)},
-		{"/user_uploads/temporary/{token}/{filename}", s.serveTemporaryFile},
+		{"/user_uploads/{path...}", serveFile(false)},
+		{"/user_uploads/download/{path...}", serveFile(true)},
+		{"/user_uploads/temporary/{token}/{filename}", (*Server).serveTemporaryFile},
 	} {
-		s.mux.HandleFunc("GET "+fr.pattern, fr.h)
-		s.allowed[fr.pattern] = append(s.allowed[fr.pattern], http.MethodGet)
+		rt.mux.Handle("GET "+fr.pattern, fr.h)
+		rt.allowed[fr.pattern] = append(rt.allowed[fr.pattern], http.MethodGet)
 	}
 	for _, pattern := range []string{APIPrefix + "/tus", APIPrefix + "/tus/{upload...}"} {
-		s.mux.HandleFunc(pattern, s.serveTus)
+		rt.mux.Handle(pattern, serverHandler((*Server).serveTus))
 	}
 }
 
@@ -47,8 +47,8 @@ func (s *Server) fileActor(req *http.Request) (*realm.Actor, error) {
 
 // serveFile serves GET /user_uploads/<path_id> (download: always as an
 // attachment) to whoever may read the file.
-func (s *Server) serveFile(download bool) http.HandlerFunc {
-	return func(w http.ResponseWriter, req *http.Request) {
+func serveFile(download bool) serverHandler {
+	return func(s *Server, w http.ResponseWriter, req *http.Request) {
 		actor, err := s.fileActor(req)
 		if err != nil {
 			writeError(w, err)

@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) groupRoutes() []route {
+func groupRoutes() []route {
 	return []route{
 		{method: "GET", path: "/user_groups", h: listUserGroups},
 		{method: "POST", path: "/user_groups/create", h: createUserGroup},

@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-func (s *Server) inviteRoutes() []route {
+func inviteRoutes() []route {
 	return []route{
 		{method: "GET", path: "/invites", h: listInvites},
 		{method: "POST", path: "/invites", h: sendInvites},

@@ -5,7 +5,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) linkifierRoutes() []route {
+func linkifierRoutes() []route {
 	return []route{
 		{method: "GET", path: "/realm/linkifiers", h: listLinkifiers},
 		{method: "PATCH", path: "/realm/linkifiers", h: reorderLinkifiers},

@@ -24,24 +24,38 @@ type requestInfo struct {
 // noteUser records the authenticated user of the request, for its log
 // line: w is the writer serveTracked handed down, or one wrapping it.
 func noteUser(w http.ResponseWriter, userID int) {
+	if sw := trackerOf(w); sw != nil {
+		sw.info.userID = userID
+	}
+}
+
+// trackerOf finds the statusWriter below w, or nil.
+func trackerOf(w http.ResponseWriter) *statusWriter {
 	for {
 		switch ww := w.(type) {
 		case *statusWriter:
-			ww.info.userID = userID
-			return
+			return ww
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = ww.Unwrap()
 		default:
-			return
+			return nil
 		}
 	}
 }
 
-// statusWriter remembers the status a handler wrote, and carries what the
-// request's log line needs (the writer goes down the handlers anyway, so
-// the request need not be copied to carry it in its context).
+// serverOf is the Server a request came to, from the writer its
+// ServeHTTP gave the router.
+func serverOf(w http.ResponseWriter) *Server {
+	return trackerOf(w).server
+}
+
+// statusWriter remembers the status a handler wrote, and carries the
+// Server the request came to (for the shared router's handlers) and what
+// the request's log line needs: the writer goes down the handlers anyway,
+// so the request need not be copied to carry them in its context.
 type statusWriter struct {
 	http.ResponseWriter
+	server *Server
 	status int
 	info   requestInfo
 }
@@ -67,7 +81,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // faults (faults.go) apply here, before the routes.
 func (s *Server) serveTracked(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	sw := &statusWriter{ResponseWriter: w, server: s, status: http.StatusOK}
 	info := &sw.info
 	// A drop fault may end the handler with http.ErrAbortHandler; the
 	// request is accounted for all the same.

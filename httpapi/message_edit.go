@@ -4,7 +4,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) messageEditRoutes() []route {
+func messageEditRoutes() []route {
 	return []route{
 		{method: "PATCH", path: "/messages/{message_id}", h: editMessage},
 		{method: "GET", path: "/messages/{message_id}/history", h: messageHistory},

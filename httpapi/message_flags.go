@@ -5,7 +5,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) flagRoutes() []route {
+func flagRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages/flags", h: updateMessageFlags},
 		{method: "POST", path: "/messages/flags/narrow", h: updateMessageFlagsForNarrow},

@@ -1,6 +1,6 @@
 package httpapi
 
-func (s *Server) messageReportRoutes() []route {
+func messageReportRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages/{message_id}/report", h: reportMessage},
 	}

@@ -5,7 +5,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) messageRoutes() []route {
+func messageRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages", h: sendMessage, webhookBots: true},
 		{method: "GET", path: "/messages", h: getMessages},

@@ -1,6 +1,6 @@
 package httpapi
 
-func (s *Server) mutedUserRoutes() []route {
+func mutedUserRoutes() []route {
 	return []route{
 		{method: "POST", path: "/users/me/muted_users/{muted_user_id}", h: muteUser},
 		{method: "DELETE", path: "/users/me/muted_users/{muted_user_id}", h: unmuteUser},

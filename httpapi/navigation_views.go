@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) navigationViewRoutes() []route {
+func navigationViewRoutes() []route {
 	return []route{
 		{method: "GET", path: "/navigation_views", h: listNavigationViews},
 		{method: "POST", path: "/navigation_views", h: addNavigationView},

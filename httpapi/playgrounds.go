@@ -1,6 +1,6 @@
 package httpapi
 
-func (s *Server) playgroundRoutes() []route {
+func playgroundRoutes() []route {
 	return []route{
 		{method: "POST", path: "/realm/playgrounds", h: addPlayground},
 		{method: "DELETE", path: "/realm/playgrounds/{playground_id}", h: removePlayground},

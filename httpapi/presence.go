@@ -9,7 +9,7 @@ const (
 	presenceHistoryLimitLevel = 288
 )
 
-func (s *Server) presenceRoutes() []route {
+func presenceRoutes() []route {
 	return []route{
 		{method: "POST", path: "/users/me/presence", h: updatePresence},
 		{method: "GET", path: "/users/{user_id_or_email}/presence", h: getUserPresence},

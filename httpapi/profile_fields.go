@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) profileFieldRoutes() []route {
+func profileFieldRoutes() []route {
 	return []route{
 		{method: "GET", path: "/realm/profile_fields", h: listProfileFields},
 		{method: "POST", path: "/realm/profile_fields", h: createProfileField},

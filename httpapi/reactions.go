@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) reactionRoutes() []route {
+func reactionRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages/{message_id}/reactions", h: addReaction},
 		{method: "DELETE", path: "/messages/{message_id}/reactions", h: removeReaction},

@@ -9,7 +9,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) realmEmojiRoutes() []route {
+func realmEmojiRoutes() []route {
 	return []route{
 		{method: "GET", path: "/realm/emoji", h: listRealmEmoji},
 		{method: "POST", path: "/realm/emoji/{emoji_name}", h: uploadRealmEmoji},
@@ -65,8 +65,8 @@ func deactivateRealmEmoji(c *call) (any, error) {
 
 // handleEmojiImages serves custom emoji images at their source_url, to
 // anyone, as Zulip's local upload backend serves /user_avatars/.
-func (s *Server) handleEmojiImages() {
-	s.mux.HandleFunc("GET "+realm.EmojiImagePrefix+"{file...}", func(w http.ResponseWriter, req *http.Request) {
+func (rt *router) handleEmojiImages() {
+	rt.mux.Handle("GET "+realm.EmojiImagePrefix+"{file...}", serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
 		data, contentType, ok := s.realm.RealmEmojiImage(req.PathValue("file"))
 		if !ok {
 			writeNotFound(w)
@@ -80,5 +80,5 @@ func (s *Server) handleEmojiImages() {
 		if req.Method != http.MethodHead {
 			_, _ = w.Write(data)
 		}
-	})
+	}))
 }

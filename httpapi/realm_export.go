@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) realmExportRoutes() []route {
+func realmExportRoutes() []route {
 	return []route{
 		{method: "POST", path: "/export/realm", h: exportRealm},
 		{method: "GET", path: "/export/realm", h: realmExports},

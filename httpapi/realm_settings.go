@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) realmSettingsRoutes() []route {
+func realmSettingsRoutes() []route {
 	return []route{
 		{method: "PATCH", path: "/realm", h: updateRealm},
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) registerRoutes() []route {
+func registerRoutes() []route {
 	return []route{
 		{method: "POST", path: "/register", h: register},
 	}

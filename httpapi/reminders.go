@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) reminderRoutes() []route {
+func reminderRoutes() []route {
 	return []route{
 		{method: "GET", path: "/reminders", h: listReminders},
 		{method: "POST", path: "/reminders", h: createReminder},

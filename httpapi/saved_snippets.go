@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) snippetRoutes() []route {
+func snippetRoutes() []route {
 	return []route{
 		{method: "GET", path: "/saved_snippets", h: listSnippets},
 		{method: "POST", path: "/saved_snippets", h: createSnippet},

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) scheduledMessageRoutes() []route {
+func scheduledMessageRoutes() []route {
 	return []route{
 		{method: "GET", path: "/scheduled_messages", h: listScheduledMessages},
 		{method: "POST", path: "/scheduled_messages", h: createScheduledMessage},

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -28,20 +27,12 @@ const JSONPrefix = "/json"
 
 // Server serves the Zulip HTTP API of one realm. It is an http.Handler.
 type Server struct {
-	realm   *realm.Realm
-	mux     *http.ServeMux // method patterns of every route
-	paths   *http.ServeMux // the same paths without methods, answering 405
+	realm *realm.Realm
+	// routes is the routing table, shared by every Server (router.go).
+	routes  *router
 	devMode bool
-	// allowed collects the methods of each path pattern, for 405 answers.
-	allowed map[string][]string
-	// overlapping serves the routes whose patterns overlap others in a
-	// way Go's mux refuses (see route.overlaps); it is consulted for paths
-	// no ordinary route takes.
-	overlapping routeMuxes
 	// sessions are the browser logins of /json routes.
 	sessions sessionStore
-	// endpoints lists the routes, for Endpoints.
-	endpoints []Endpoint
 	// allowedHosts, when set, are the Host names served (WithAllowedHosts).
 	allowedHosts map[string]bool
 	// logger, when set, logs every request (WithLogger).
@@ -60,35 +51,11 @@ func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on 
 
 // New returns the API server of r.
 func New(r *realm.Realm, opts ...Option) *Server {
-	s := &Server{realm: r, mux: http.NewServeMux(), paths: http.NewServeMux(), devMode: true, allowed: map[string][]string{},
-		overlapping: routeMuxes{mux: http.NewServeMux(), paths: http.NewServeMux(), allowed: map[string][]string{}}}
+	s := &Server{realm: r, routes: sharedRouter(), devMode: true}
 	for _, o := range opts {
 		o(s)
 	}
-	for _, group := range [][]route{
-		s.serverRoutes(), s.userRoutes(), s.channelRoutes(), s.messageRoutes(), s.eventRoutes(), s.registerRoutes(), s.groupRoutes(), s.linkifierRoutes(), s.snippetRoutes(), s.draftRoutes(), s.scheduledMessageRoutes(), s.reminderRoutes(), s.botRoutes(), s.userTopicRoutes(), s.messageEditRoutes(), s.realmSettingsRoutes(), s.flagRoutes(), s.reactionRoutes(), s.realmEmojiRoutes(), s.userStatusRoutes(), s.presenceRoutes(), s.settingsRoutes(), s.profileFieldRoutes(), s.uploadRoutes(), s.attachmentRoutes(), s.callRoutes(), s.channelReadRoutes(), s.subscriptionPropertyRoutes(), s.channelAdminRoutes(), s.defaultChannelRoutes(), s.mutedUserRoutes(), s.alertWordRoutes(), s.navigationViewRoutes(), s.playgroundRoutes(), s.channelFolderRoutes(), s.messageReportRoutes(), s.realmExportRoutes(), s.inviteRoutes(),
-	} {
-		for _, rt := range group {
-			s.handle(rt)
-		}
-	}
-	s.handleEmojiImages()
-	s.handleFileRoutes()
-	for path, methods := range s.allowed {
-		s.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
-		s.shadowWildcards(path, methods)
-	}
-	for path, methods := range s.overlapping.allowed {
-		s.overlapping.paths.HandleFunc(path, s.methodNotAllowed(path, methods))
-	}
-	s.mux.HandleFunc("/", s.notRouted)
 	s.setUpControl()
-	slices.SortFunc(s.endpoints, func(a, b Endpoint) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Method, b.Method)
-	})
 	return s
 }
 
@@ -102,7 +69,7 @@ type Endpoint struct {
 // Endpoints lists every route the server serves, sorted by path, then
 // method; README's table of endpoints is checked against it.
 func (s *Server) Endpoints() []Endpoint {
-	return slices.Clone(s.endpoints)
+	return slices.Clone(s.routes.endpoints)
 }
 
 // Realm is the realm the server serves.
@@ -127,11 +94,11 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	if observe := responseObserver; observe != nil {
 		rec := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
-		s.mux.ServeHTTP(rec, req)
+		s.routes.mux.ServeHTTP(rec, req)
 		observe(req, rec.status, w.Header(), rec.body.Bytes())
 		return
 	}
-	s.mux.ServeHTTP(w, req)
+	s.routes.mux.ServeHTTP(w, req)
 }
 
 // responseObserver, when set (by the package's contract tests), sees every
@@ -165,42 +132,6 @@ func (w *recordingWriter) Flush() {
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// notRouted answers requests no route pattern took: the catch-all "/"
-// pattern is less specific than every route, so it only sees those.
-func (s *Server) notRouted(w http.ResponseWriter, req *http.Request) {
-	for _, mux := range []*http.ServeMux{s.overlapping.mux, s.paths, s.overlapping.paths} {
-		if _, pattern := mux.Handler(req); pattern != "" {
-			mux.ServeHTTP(w, req) // serving through the mux sets the path values
-			return
-		}
-	}
-	if s.unsupportedEndpoint(w, req) {
-		return
-	}
-	writeNotFound(w)
-}
-
-// shadowWildcards makes a literal path answer 405 to the methods it lacks
-// even where a wildcard route has them: PATCH /users/me is not PATCH
-// /users/{email}, as in Zulip, where the literal path comes first.
-func (s *Server) shadowWildcards(path string, methods []string) {
-	if strings.Contains(path, "{") {
-		return
-	}
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		if !slices.Contains(methods, m) {
-			s.mux.HandleFunc(m+" "+path, s.methodNotAllowed(path, methods))
-		}
-	}
-}
-
-// routeMuxes are the method patterns of some routes, the same paths
-// without methods (answering 405), and the methods of each path.
-type routeMuxes struct {
-	mux, paths *http.ServeMux
-	allowed    map[string][]string
-}
-
 // writeNotFound answers as Zulip does for a path no route takes.
 func writeNotFound(w http.ResponseWriter) {
 	writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"})
@@ -230,6 +161,7 @@ type route struct {
 
 // call is one authenticated request being served.
 type call struct {
+	srv   *Server // the server the request came to
 	req   *http.Request
 	w     http.ResponseWriter // for the rare handler that sets cookies
 	p     *params
@@ -246,65 +178,6 @@ func (c *call) pathInt(name string) (int, error) {
 		return 0, realm.NotFound("Not Found")
 	}
 	return n, nil
-}
-
-func (s *Server) handle(rt route) {
-	// Zulip's docs write a multi-segment wildcard as any other.
-	path := strings.ReplaceAll(rt.path, "...}", "}")
-	s.endpoints = append(s.endpoints, Endpoint{Method: rt.method, Path: path, APIOnly: rt.apiOnly})
-	s.handlePrefix(APIPrefix, rt, s.authenticate)
-	if !rt.apiOnly {
-		s.handlePrefix(JSONPrefix, rt, s.authenticateSession)
-	}
-}
-
-// handlePrefix registers rt below prefix, authenticated by auth.
-func (s *Server) handlePrefix(prefix string, rt route, auth func(*http.Request) (*realm.Actor, error)) {
-	path := prefix + rt.path
-	mux, allowed := s.mux, s.allowed
-	if rt.overlaps {
-		mux, allowed = s.overlapping.mux, s.overlapping.allowed
-	}
-	allowed[path] = append(allowed[path], rt.method)
-	mux.HandleFunc(rt.method+" "+path, func(w http.ResponseWriter, req *http.Request) {
-		c := &call{req: req, w: w}
-		if !rt.public {
-			actor, err := auth(req)
-			if err != nil {
-				if prefix == JSONPrefix {
-					w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
-				}
-				writeError(w, err)
-				return
-			}
-			if actor.IsIncomingWebhookBot() && !rt.webhookBots {
-				writeError(w, realm.Unauthorized("This API is not available to incoming webhook bots."))
-				return
-			}
-			c.actor = actor
-			noteUser(w, actor.UserID())
-		}
-		parse := parseParams
-		if rt.rawBody {
-			parse = parseQuery
-		}
-		p, err := parse(req)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		c.p = p
-		result, err := rt.h(c)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		ignored := p.ignored()
-		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
-			return
-		}
-		writeSuccess(w, result, ignored)
-	})
 }
 
 // authenticate checks HTTP Basic credentials: email and API key. As in
@@ -384,36 +257,3 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// methodNotAllowed answers a known path with another method: 405 with the
-// allowed methods, or 404 when an id wildcard holds something other than
-// digits (so /messages/flags is not /messages/{message_id}).
-func (s *Server) methodNotAllowed(pattern string, methods []string) http.HandlerFunc {
-	ids := idWildcards(pattern)
-	allowed := append([]string(nil), methods...)
-	for _, m := range methods {
-		if m == http.MethodGet {
-			allowed = append(allowed, http.MethodHead)
-		}
-	}
-	sort.Strings(allowed)
-	allow := strings.Join(allowed, ", ")
-	return func(w http.ResponseWriter, req *http.Request) {
-		for _, name := range ids {
-			if !allDigits(req.PathValue(name)) {
-				writeNotFound(w)
-				return
-			}
-		}
-		w.Header().Set("Allow", allow)
-		if req.Method == http.MethodOptions {
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		if s.unsupportedEndpoint(w, req) {
-			return
-		}
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
-			"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed,
-		})
-	}
-}

@@ -4,22 +4,23 @@ import "github.com/minizulip/minizulip/realm"
 
 // serverRoutes are the routes that need no login: server_settings and the
 // dev server's login helpers.
-func (s *Server) serverRoutes() []route {
+func serverRoutes() []route {
 	return []route{
 		// Zulip serves it with require_safe: GET (and HEAD) only.
-		{method: "GET", path: "/server_settings", h: s.serverSettings, public: true},
+		{method: "GET", path: "/server_settings", h: serverSettings, public: true},
 		// dev_fetch_api_key is POST only; dev_list_users takes any method.
-		{method: "POST", path: "/dev_fetch_api_key", h: s.devFetchAPIKey, public: true, apiOnly: true},
+		{method: "POST", path: "/dev_fetch_api_key", h: devFetchAPIKey, public: true, apiOnly: true},
 		// Password login, as the mobile and terminal apps use it.
-		{method: "POST", path: "/fetch_api_key", h: s.fetchAPIKey, public: true, apiOnly: true},
-		{method: "GET", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
-		{method: "POST", path: "/dev_list_users", h: s.devListUsers, public: true, apiOnly: true},
+		{method: "POST", path: "/fetch_api_key", h: fetchAPIKey, public: true, apiOnly: true},
+		{method: "GET", path: "/dev_list_users", h: devListUsers, public: true, apiOnly: true},
+		{method: "POST", path: "/dev_list_users", h: devListUsers, public: true, apiOnly: true},
 	}
 }
 
 // Zulip's server_settings and dev_list_users declare no parameters, so
 // they never report ignored ones.
-func (s *Server) serverSettings(c *call) (any, error) {
+func serverSettings(c *call) (any, error) {
+	s := c.srv
 	c.p.acceptAll()
 	return s.realm.ServerSettings(realm.ServerSettingsRequest{ClientName: userAgentClient(c.req.UserAgent()), DevLogin: s.devMode}), nil
 }
@@ -27,7 +28,8 @@ func (s *Server) serverSettings(c *call) (any, error) {
 // errNotDevServer is what a production Zulip answers on the dev endpoints.
 func errNotDevServer() error { return realm.BadRequest("Endpoint not available in production.") }
 
-func (s *Server) devFetchAPIKey(c *call) (any, error) {
+func devFetchAPIKey(c *call) (any, error) {
+	s := c.srv
 	username, err := c.p.mustStr("username")
 	if err != nil {
 		return nil, err
@@ -44,7 +46,8 @@ func (s *Server) devFetchAPIKey(c *call) (any, error) {
 	return login, nil
 }
 
-func (s *Server) fetchAPIKey(c *call) (any, error) {
+func fetchAPIKey(c *call) (any, error) {
+	s := c.srv
 	username, err := c.p.mustStr("username")
 	if err != nil {
 		return nil, err
@@ -56,7 +59,8 @@ func (s *Server) fetchAPIKey(c *call) (any, error) {
 	return s.realm.FetchAPIKey(username, password)
 }
 
-func (s *Server) devListUsers(c *call) (any, error) {
+func devListUsers(c *call) (any, error) {
+	s := c.srv
 	c.p.acceptAll()
 	if !s.devMode {
 		return nil, errNotDevServer()

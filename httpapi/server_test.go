@@ -50,10 +50,12 @@ func srvEchoServer(t *testing.T) (*httptest.Server, *realm.Realm) {
 	t.Helper()
 	r := realm.New()
 	s := New(r)
+	routes := apiRoutes()
 	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
-		s.handle(route{method: m, path: "/test/echo", h: srvEcho})
-		s.handle(route{method: m, path: "/test/public", h: srvEcho, public: true})
+		routes = append(routes, route{method: m, path: "/test/echo", h: srvEcho},
+			route{method: m, path: "/test/public", h: srvEcho, public: true})
 	}
+	s.routes = newRouter(routes)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts, r

@@ -7,7 +7,7 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-func (s *Server) settingsRoutes() []route {
+func settingsRoutes() []route {
 	return []route{
 		{method: "PATCH", path: "/settings", h: updateSettings},
 		// Deprecated aliases from before feature level 80.

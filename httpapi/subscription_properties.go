@@ -6,7 +6,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) subscriptionPropertyRoutes() []route {
+func subscriptionPropertyRoutes() []route {
 	return []route{
 		{method: "POST", path: "/users/me/subscriptions/properties", h: updateSubscriptionProperties},
 		{method: "PATCH", path: "/users/me/subscriptions", h: updateSubscriptions},

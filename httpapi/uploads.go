@@ -12,14 +12,14 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) uploadRoutes() []route {
+func uploadRoutes() []route {
 	return []route{
 		{method: "POST", path: "/user_uploads", h: uploadFile, rawBody: true},
 		{method: "GET", path: "/user_uploads/{realm_id_str}/{filename...}", h: temporaryFileURL},
 	}
 }
 
-func (s *Server) attachmentRoutes() []route {
+func attachmentRoutes() []route {
 	return []route{
 		{method: "GET", path: "/attachments", h: listAttachments},
 		{method: "DELETE", path: "/attachments/{attachment_id}", h: deleteAttachment},

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) userStatusRoutes() []route {
+func userStatusRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/{user_id}/status", h: getUserStatus},
 		{method: "POST", path: "/users/me/status", h: updateUserStatus},

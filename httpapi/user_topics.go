@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-func (s *Server) userTopicRoutes() []route {
+func userTopicRoutes() []route {
 	return []route{
 		{method: "POST", path: "/user_topics", h: setUserTopic},
 		{method: "PATCH", path: "/users/me/subscriptions/muted_topics", h: muteTopic},

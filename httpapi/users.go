@@ -6,7 +6,7 @@ import (
 	"github.com/minizulip/minizulip/realm"
 )
 
-func (s *Server) userRoutes() []route {
+func userRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/me", h: getOwnUser},
 		{method: "DELETE", path: "/users/me", h: deactivateOwnUser},

@@ -1,0 +1,217 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// router is the routing table of the API: the patterns of every route,
+// the 405 answers of their paths and the list of endpoints. It is the same
+// for every Server, so it is built once per process: registering its
+// thousand-odd patterns in net/http's mux was most of a test server's
+// start. Its handlers are serverHandlers, which serve a request for the
+// Server it came to.
+type router struct {
+	mux   *http.ServeMux // method patterns of every route
+	paths *http.ServeMux // the same paths without methods, answering 405
+	// allowed collects the methods of each path pattern, for 405 answers.
+	allowed map[string][]string
+	// overlapping serves the routes whose patterns overlap others in a
+	// way Go's mux refuses (see route.overlaps); it is consulted for paths
+	// no ordinary route takes.
+	overlapping routeMuxes
+	// endpoints lists the routes, sorted, for Endpoints.
+	endpoints []Endpoint
+	// control is the test-control API under ControlPrefix (control.go).
+	control *http.ServeMux
+}
+
+// sharedRouter is the router of every Server, built on first use.
+var sharedRouter = sync.OnceValue(func() *router { return newRouter(apiRoutes()) })
+
+// routeMuxes are the method patterns of some routes, the same paths
+// without methods (answering 405), and the methods of each path.
+type routeMuxes struct {
+	mux, paths *http.ServeMux
+	allowed    map[string][]string
+}
+
+func newRouteMuxes() routeMuxes {
+	return routeMuxes{mux: http.NewServeMux(), paths: http.NewServeMux(), allowed: map[string][]string{}}
+}
+
+// serverHandler is a handler of the shared router: it serves a request
+// for the Server the request came to.
+type serverHandler func(s *Server, w http.ResponseWriter, req *http.Request)
+
+// ServeHTTP finds the Server from the request's writer (serverOf).
+func (h serverHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	h(serverOf(w), w, req)
+}
+
+// apiRoutes lists every route of the API below /api/v1 (and /json).
+func apiRoutes() []route {
+	var all []route
+	for _, group := range [][]route{
+		serverRoutes(), userRoutes(), channelRoutes(), messageRoutes(), eventRoutes(), registerRoutes(), groupRoutes(), linkifierRoutes(), snippetRoutes(), draftRoutes(), scheduledMessageRoutes(), reminderRoutes(), botRoutes(), userTopicRoutes(), messageEditRoutes(), realmSettingsRoutes(), flagRoutes(), reactionRoutes(), realmEmojiRoutes(), userStatusRoutes(), presenceRoutes(), settingsRoutes(), profileFieldRoutes(), uploadRoutes(), attachmentRoutes(), callRoutes(), channelReadRoutes(), subscriptionPropertyRoutes(), channelAdminRoutes(), defaultChannelRoutes(), mutedUserRoutes(), alertWordRoutes(), navigationViewRoutes(), playgroundRoutes(), channelFolderRoutes(), messageReportRoutes(), realmExportRoutes(), inviteRoutes(),
+	} {
+		all = append(all, group...)
+	}
+	return all
+}
+
+// newRouter registers routes, and the routes outside the API's prefixes.
+func newRouter(routes []route) *router {
+	ms := newRouteMuxes()
+	rt := &router{mux: ms.mux, paths: ms.paths, allowed: ms.allowed, overlapping: newRouteMuxes()}
+	for _, r := range routes {
+		rt.handle(r)
+	}
+	rt.handleEmojiImages()
+	rt.handleFileRoutes()
+	for path, methods := range rt.allowed {
+		rt.paths.Handle(path, methodNotAllowed(path, methods))
+		rt.shadowWildcards(path, methods)
+	}
+	for path, methods := range rt.overlapping.allowed {
+		rt.overlapping.paths.Handle(path, methodNotAllowed(path, methods))
+	}
+	rt.mux.Handle("/", serverHandler(rt.notRouted))
+	rt.control = newControlMux()
+	slices.SortFunc(rt.endpoints, func(a, b Endpoint) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return rt
+}
+
+// handle registers a route below /api/v1 and, unless it is API-only,
+// below /json.
+func (rt *router) handle(r route) {
+	// Zulip's docs write a multi-segment wildcard as any other.
+	path := strings.ReplaceAll(r.path, "...}", "}")
+	rt.endpoints = append(rt.endpoints, Endpoint{Method: r.method, Path: path, APIOnly: r.apiOnly})
+	rt.handlePrefix(APIPrefix, r, (*Server).authenticate)
+	if !r.apiOnly {
+		rt.handlePrefix(JSONPrefix, r, (*Server).authenticateSession)
+	}
+}
+
+// handlePrefix registers r below prefix, authenticated by auth.
+func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.Request) (*realm.Actor, error)) {
+	path := prefix + r.path
+	mux, allowed := rt.mux, rt.allowed
+	if r.overlaps {
+		mux, allowed = rt.overlapping.mux, rt.overlapping.allowed
+	}
+	allowed[path] = append(allowed[path], r.method)
+	mux.Handle(r.method+" "+path, serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
+		c := &call{req: req, w: w, srv: s}
+		if !r.public {
+			actor, err := auth(s, req)
+			if err != nil {
+				if prefix == JSONPrefix {
+					w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
+				}
+				writeError(w, err)
+				return
+			}
+			if actor.IsIncomingWebhookBot() && !r.webhookBots {
+				writeError(w, realm.Unauthorized("This API is not available to incoming webhook bots."))
+				return
+			}
+			c.actor = actor
+			noteUser(w, actor.UserID())
+		}
+		parse := parseParams
+		if r.rawBody {
+			parse = parseQuery
+		}
+		p, err := parse(req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		c.p = p
+		result, err := r.h(c)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		ignored := p.ignored()
+		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
+			return
+		}
+		writeSuccess(w, result, ignored)
+	}))
+}
+
+// notRouted answers requests no route pattern took: the catch-all "/"
+// pattern is less specific than every route, so it only sees those.
+func (rt *router) notRouted(s *Server, w http.ResponseWriter, req *http.Request) {
+	for _, mux := range []*http.ServeMux{rt.overlapping.mux, rt.paths, rt.overlapping.paths} {
+		if _, pattern := mux.Handler(req); pattern != "" {
+			mux.ServeHTTP(w, req) // serving through the mux sets the path values
+			return
+		}
+	}
+	if s.unsupportedEndpoint(w, req) {
+		return
+	}
+	writeNotFound(w)
+}
+
+// shadowWildcards makes a literal path answer 405 to the methods it lacks
+// even where a wildcard route has them: PATCH /users/me is not PATCH
+// /users/{email}, as in Zulip, where the literal path comes first.
+func (rt *router) shadowWildcards(path string, methods []string) {
+	if strings.Contains(path, "{") {
+		return
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if !slices.Contains(methods, m) {
+			rt.mux.Handle(m+" "+path, methodNotAllowed(path, methods))
+		}
+	}
+}
+
+// methodNotAllowed answers a known path with another method: 405 with the
+// allowed methods, or 404 when an id wildcard holds something other than
+// digits (so /messages/flags is not /messages/{message_id}).
+func methodNotAllowed(pattern string, methods []string) serverHandler {
+	ids := idWildcards(pattern)
+	allowed := append([]string(nil), methods...)
+	for _, m := range methods {
+		if m == http.MethodGet {
+			allowed = append(allowed, http.MethodHead)
+		}
+	}
+	sort.Strings(allowed)
+	allow := strings.Join(allowed, ", ")
+	return func(s *Server, w http.ResponseWriter, req *http.Request) {
+		for _, name := range ids {
+			if !allDigits(req.PathValue(name)) {
+				writeNotFound(w)
+				return
+			}
+		}
+		w.Header().Set("Allow", allow)
+		if req.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if s.unsupportedEndpoint(w, req) {
+			return
+		}
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
+			"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed,
+		})
+	}
+}
