@@ -256,4 +256,3 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
-
