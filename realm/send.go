@@ -189,6 +189,15 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkGroupMentions(p.rendered, sender.ID); err != nil {
+		// Zulip checks a topic wildcard mention before group mentions.
+		if p.rendered.TopicWildcard && p.ch != nil {
+			if _, terr := r.topicWildcardParticipants(p.ch.ID, m.Topic, p.mayMentionMany); terr != nil {
+				return nil, terr
+			}
+		}
+		return nil, err
+	}
 	mentions.alerted = r.alertedUsers(m.Content, p.recipients, sender.ID)
 	readBySender := message.IsHumanClient(m.Client)
 	if req.ReadBySender != nil {
