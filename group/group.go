@@ -16,6 +16,22 @@ const (
 	Internet       = "role:internet"
 )
 
+// displayNames are the names Zulip shows for the system groups.
+var displayNames = map[string]string{
+	Nobody: "Nobody", Owners: "Owners", Administrators: "Administrators",
+	Moderators: "Moderators", FullMembers: "Full members", Members: "Members",
+	Everyone: "Everyone", Internet: "Everyone on the internet",
+}
+
+// DisplayName is the name a mention of g shows: a system group's display
+// name ("Everyone" for role:everyone), or the group's own name.
+func DisplayName(g *Group) string {
+	if d, ok := displayNames[g.Name]; ok && g.IsSystem {
+		return d
+	}
+	return g.Name
+}
+
 // RoleGroup is the system group a user of this role is a direct member of
 // (guests belong to role:everyone only; members also to role:fullmembers,
 // which the realm adds).

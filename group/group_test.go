@@ -103,3 +103,21 @@ func TestRoleGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayName(t *testing.T) {
+	cases := []struct {
+		g    *Group
+		want string
+	}{
+		{New(1, Everyone, "", true), "Everyone"},
+		{New(2, FullMembers, "", true), "Full members"},
+		{New(3, Internet, "", true), "Everyone on the internet"},
+		{New(4, "hamletcharacters", "", false), "hamletcharacters"},
+		{New(5, "role:members", "", false), "role:members"}, // not a system group
+	}
+	for _, c := range cases {
+		if got := DisplayName(c.g); got != c.want {
+			t.Errorf("DisplayName(%q) = %q, want %q", c.g.Name, got, c.want)
+		}
+	}
+}

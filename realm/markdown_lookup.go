@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/minizulip/minizulip/group"
@@ -49,14 +50,14 @@ func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
 	return markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}, true
 }
 
-// GroupByName finds a user group by name; system groups cannot be
-// mentioned.
+// GroupByName finds a user group by its exact name, system groups
+// (shown by their display name) and deactivated groups included.
 func (l markdownLookup) GroupByName(name string) (markdown.Group, bool) {
 	g := l.r.groupByName[name]
-	if g == nil || g.IsSystem {
+	if g == nil {
 		return markdown.Group{}, false
 	}
-	return markdown.Group{ID: g.ID, Name: g.Name, Deactivated: g.Deactivated}, true
+	return markdown.Group{ID: g.ID, Name: group.DisplayName(g), Deactivated: g.Deactivated}, true
 }
 
 // ChannelByName finds a channel by name, ignoring case.
@@ -111,14 +112,17 @@ func (r *Realm) topicParticipants(channelID int, name string) map[int]bool {
 	return out
 }
 
-// checkMentions applies Zulip's wildcard-mention rules to a message
-// about to be stored and works out who is mentioned. ch is nil for a
+// checkMentions applies Zulip's wildcard- and group-mention rules to a
+// message about to be stored and works out who is mentioned. ch is nil for a
 // direct message. Callers hold r.mu.
 func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChannel, topicName string, recipients []int) (mentionFlags, error) {
 	mayMentionMany := r.settingHas(r.settings.CanMentionManyUsersGroup, senderID)
 	f, err := r.mentionsBeforeHistory(res, ch, recipients, mayMentionMany)
-	if err != nil || !res.TopicWildcard || ch == nil {
+	if err != nil {
 		return f, err
+	}
+	if !res.TopicWildcard || ch == nil {
+		return f, r.checkGroupMentions(res, senderID)
 	}
 	participants, err := r.topicWildcardParticipants(ch.ID, topicName, mayMentionMany)
 	if err != nil {
@@ -127,7 +131,7 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 	if !f.all {
 		f.wildcard = participants
 	}
-	return f, nil
+	return f, r.checkGroupMentions(res, senderID)
 }
 
 // mentionsBeforeHistory is the part of checkMentions that needs no
@@ -172,6 +176,31 @@ func (r *Realm) topicWildcardParticipants(channelID int, topicName string, mayMe
 			Msg: "You do not have permission to use topic wildcard mentions in this topic."}
 	}
 	return participants, nil
+}
+
+// checkGroupMentions refuses a message whose sender may not mention, not
+// silently, a group it mentions (silent mentions and mentions of
+// deactivated groups are not checked). Groups are checked by ID.
+func (r *Realm) checkGroupMentions(res markdown.Result, senderID int) error {
+	ids := slices.Clone(res.MentionedGroupIDs)
+	slices.Sort(ids)
+	for _, id := range ids {
+		if g := r.groups[id]; g != nil && !r.mayMentionGroup(r.users[senderID], g) {
+			return BadRequest("You are not allowed to mention user group '%s'.", g.Name)
+		}
+	}
+	return nil
+}
+
+// mayMentionGroup applies g's can_mention_group to sender: anyone may
+// mention a group whose setting is role:everyone; otherwise only members
+// of the setting's group, never a system bot. System groups default to
+// role:nobody, so they can be mentioned only silently.
+func (r *Realm) mayMentionGroup(sender *user.User, g *group.Group) bool {
+	if s := r.groups[g.Settings.CanMention]; s != nil && s.IsSystem && s.Name == group.Everyone {
+		return true
+	}
+	return sender != nil && !sender.IsSystemBot && r.inGroup(g.Settings.CanMention, sender.ID)
 }
 
 func groupMemberIDs(r *Realm, id int) []int {

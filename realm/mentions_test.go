@@ -99,6 +99,11 @@ func TestWildcardMentionPermission(t *testing.T) {
 	}
 	_, err = r.As(idHamlet).SendChannelMessage(bg, "Denmark", "crowd", "@**topic** hi")
 	wantCode(t, err, CodeTopicWildcardMentionNotAllow, "topic wildcard mentions")
+	// Wildcards are checked before group mentions.
+	_, err = r.As(idHamlet).SendChannelMessage(bg, "Denmark", "crowd", "@*role:members* @**topic** hi")
+	wantCode(t, err, CodeTopicWildcardMentionNotAllow, "topic wildcard mentions")
+	_, err = r.As(idHamlet).SendChannelMessage(bg, "Denmark", "crowd", "@*role:members* @**all** hi")
+	wantCode(t, err, CodeStreamWildcardMentionNotAllow, "channel wildcard mentions")
 	if _, err := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "small", "@**topic** hi"); err != nil {
 		t.Fatalf("small topic: %v", err)
 	}

@@ -129,6 +129,9 @@ type preparedSend struct {
 	// mention, which depend on the messages already sent.
 	delivered      []messageRecipient
 	mayMentionMany bool
+	// groupMentionErr refuses a message that also mentions its topic:
+	// its commit reports it once the topic wildcard passes (Zulip's order).
+	groupMentionErr error
 }
 
 // preparedSends recycles preparedSends and their delivery lists, which
@@ -189,6 +192,14 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkGroupMentions(p.rendered, sender.ID); err != nil {
+		// Zulip checks a topic wildcard mention before group mentions, and
+		// that check reads the messages already sent: only the commit may.
+		if !p.rendered.TopicWildcard || p.ch == nil {
+			return nil, err
+		}
+		p.groupMentionErr = err
+	}
 	mentions.alerted = r.alertedUsers(m.Content, p.recipients, sender.ID)
 	readBySender := message.IsHumanClient(m.Client)
 	if req.ReadBySender != nil {
@@ -214,6 +225,9 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 		participants, err := r.topicWildcardParticipants(p.ch.ID, m.Topic, p.mayMentionMany)
 		if err != nil {
 			return SendResult{}, err
+		}
+		if p.groupMentionErr != nil {
+			return SendResult{}, p.groupMentionErr
 		}
 		for i, d := range p.delivered {
 			if participants[d.userID] {

@@ -37,7 +37,7 @@ type User struct {
 // Group is a user group as group mentions see it.
 type Group struct {
 	ID          int
-	Name        string
+	Name        string // the name a mention shows (a system group's display name)
 	Deactivated bool
 }
 
