@@ -59,6 +59,7 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 			return err
 		}
 		r.applyAccountManagers()
+		r.armDelivery() // for the scheduled messages, now that the load succeeded
 		r.initial = r.takeSnapshot()
 		r.initial.id, r.snapshots = 0, 0
 		return nil
@@ -79,7 +80,8 @@ func (r *Realm) loadFixture(f *Fixture) error {
 		clear(g.Members)
 	}
 	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
-		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages}
+		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
+		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews}
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err
