@@ -99,7 +99,7 @@ func (r *Realm) loadUserDrafts(f *Fixture) error {
 // /scheduled_messages does (a recipient the sender may send to, content,
 // topic, mentions) but for its delivery time, which may have passed: such
 // a message is delivered as soon as the load is done, as after Restore.
-// Absent, read_by_sender takes the API's default and client "Internal".
+// Absent, read_by_sender takes the API's default for the client.
 func (r *Realm) loadScheduled(f *Fixture) error {
 	ids := []int{}
 	for i, fs := range f.ScheduledMessages {
@@ -139,10 +139,7 @@ func (r *Realm) loadScheduled(f *Fixture) error {
 			return badItem(at, "%s", reason(err))
 		}
 		it.id, it.deliverAt, it.failed, it.failure = fs.ID, fs.DeliverAt, fs.Failed, fs.Failure
-		it.client = "Internal"
-		if fs.Client != "" {
-			it.client = message.NormalizeClientName(fs.Client)
-		}
+		it.client = message.NormalizeClientName(fs.Client)
 		if fs.ReadBySender != nil {
 			it.readBySender = *fs.ReadBySender
 		} else {
