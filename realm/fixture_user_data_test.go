@@ -104,7 +104,9 @@ func TestDumpLoadCarriesUserState(t *testing.T) {
 			"scheduled messages": func(x *Actor) (any, error) { return x.ScheduledMessages(bg) },
 			"navigation views":   func(x *Actor) (any, error) { return x.NavigationViews(bg) },
 			"saved snippets":     func(x *Actor) (any, error) { return x.SavedSnippets(bg) },
-			"profile":            func(x *Actor) (any, error) { return x.GetUser(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true}) },
+			"profile": func(x *Actor) (any, error) {
+				return x.GetUser(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
+			},
 		} {
 			want, err1 := get(a)
 			got, err2 := get(b)
@@ -282,13 +284,17 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 		{"value type", func(d map[string]any) { item(d, "profile_data", 0)["value"] = 5 }, "profile_data[0].value: Phone is not a string"},
 		{"value bot", func(d map[string]any) { item(d, "profile_data", 1)["value"] = []any{3} }, "profile_data[1].value: User with ID 3 is a bot"},
 		{"value empty", func(d map[string]any) { item(d, "profile_data", 0)["value"] = "" }, "profile_data[0].value: empty value"},
-		{"value twice", func(d map[string]any) { add(d, "profile_data", map[string]any{"user_id": 2, "field_id": 4, "value": "1"}) },
+		{"value twice", func(d map[string]any) {
+			add(d, "profile_data", map[string]any{"user_id": 2, "field_id": 4, "value": "1"})
+		},
 			"profile_data[2].field_id: user 2 has another value for field 4"},
 		{"draft channel", func(d map[string]any) { item(d, "drafts", 0)["to"] = []any{2} }, "drafts[0]: Invalid channel ID"},
 		{"draft type", func(d map[string]any) { item(d, "drafts", 0)["type"] = "dm" }, `drafts[0]: Invalid draft["type"]`},
 		{"draft content", func(d map[string]any) { item(d, "drafts", 0)["content"] = " " }, `drafts[0]: draft["content"] cannot be blank`},
 		{"draft id", func(d map[string]any) { item(d, "drafts", 0)["id"] = -1 }, "drafts[0].id: invalid draft ID -1"},
-		{"draft sync off", func(d map[string]any) { item(d, "users", 1)["settings"] = map[string]any{"enable_drafts_synchronization": false} },
+		{"draft sync off", func(d map[string]any) {
+			item(d, "users", 1)["settings"] = map[string]any{"enable_drafts_synchronization": false}
+		},
 			"drafts[0].user_id: User has disabled synchronizing drafts."},
 		{"draft topic", func(d map[string]any) {
 			add(d, "drafts", map[string]any{"id": 6, "user_id": 2, "topic": " padded ", "content": "x"})
@@ -307,7 +313,9 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 			"navigation_views[0].name: Built-in views cannot have a custom name."},
 		{"view custom name", func(d map[string]any) { delete(item(d, "navigation_views", 1), "name") },
 			"navigation_views[1].name: Custom views must have a valid name."},
-		{"view twice", func(d map[string]any) { add(d, "navigation_views", map[string]any{"user_id": 2, "fragment": "x", "name": "DMs"}) },
+		{"view twice", func(d map[string]any) {
+			add(d, "navigation_views", map[string]any{"user_id": 2, "fragment": "x", "name": "DMs"})
+		},
 			"navigation_views[2]: Navigation view already exists."},
 		{"view user", func(d map[string]any) { item(d, "navigation_views", 0)["user_id"] = 4 }, "navigation_views[0].user_id: no user 4"},
 		{"snippet title", func(d map[string]any) { item(d, "saved_snippets", 0)["title"] = " " }, "saved_snippets[0]: Title cannot be empty."},
