@@ -10,13 +10,15 @@ package realm
 // their settings and folder; subscriptions with their properties; linkifiers; code playgrounds;
 // custom emoji (image
 // bytes included); messages with their reactions and, for each user
-// holding a copy, that copy's flags.
+// holding a copy, that copy's flags; users' muted users, alert words and
+// topic visibility policies; custom profile fields and users' values;
+// drafts and scheduled messages; navigation views and saved snippets;
+// the realm's defaults of personal settings.
 //
 // What it leaves out: rendered HTML (Load renders each message's Markdown
 // again, as a send does), edit history (edit and move timestamps are
-// kept), passwords, avatars, custom profile fields and values, presence,
-// user statuses, saved snippets, scheduled messages and reminders, users'
-// topic policies, uploads, the mail outbox and event queues.
+// kept), passwords, avatars, presence, user statuses, message reminders,
+// uploads, the mail outbox and event queues.
 //
 // Absent fields take the value a new realm gives them, so a hand-written
 // fixture names only what matters to it; unknown fields are refused.
@@ -38,6 +40,24 @@ type Fixture struct {
 	Playgrounds    []RealmPlayground      `json:"playgrounds,omitempty"`
 	CustomEmoji    []FixtureEmoji         `json:"custom_emoji,omitempty"`
 	Messages       []FixtureMessage       `json:"messages,omitempty"`
+	// Users' own state (fixture_load_user_data.go).
+	MutedUsers []FixtureMutedUser  `json:"muted_users,omitempty"`
+	AlertWords []FixtureAlertWords `json:"alert_words,omitempty"`
+	UserTopics []FixtureUserTopic  `json:"user_topics,omitempty"`
+	// Custom profile fields and users' values (fixture_load_profiles.go).
+	CustomProfileFields []FixtureProfileField `json:"custom_profile_fields,omitempty"`
+	ProfileData         []FixtureProfileValue `json:"profile_data,omitempty"`
+	// Drafts and scheduled messages (fixture_load_drafts.go).
+	Drafts            []FixtureDraft            `json:"drafts,omitempty"`
+	ScheduledMessages []FixtureScheduledMessage `json:"scheduled_messages,omitempty"`
+	// Navigation views, saved snippets and the personal settings new
+	// users start with (fixture_load_views.go).
+	NavigationViews []FixtureNavigationView `json:"navigation_views,omitempty"`
+	SavedSnippets   []FixtureSavedSnippet   `json:"saved_snippets,omitempty"`
+	// UserSettingsDefaults are the realm's defaults of personal settings
+	// (PATCH /realm/user_settings_defaults) by API name, those absent at
+	// a new realm's defaults.
+	UserSettingsDefaults map[string]any `json:"realm_user_default,omitempty"`
 }
 
 // FixtureSettings are the realm settings of a fixture, by their API
@@ -213,4 +233,107 @@ type FixtureReaction struct {
 	EmojiName    string `json:"emoji_name"`
 	EmojiCode    string `json:"emoji_code"`
 	ReactionType string `json:"reaction_type"`
+}
+
+// FixtureMutedUser is a user muted by another, listed in muting order.
+type FixtureMutedUser struct {
+	UserID      int `json:"user_id"`
+	MutedUserID int `json:"muted_user_id"`
+	// Timestamp is when, in Unix seconds; absent, when loaded.
+	Timestamp int64 `json:"timestamp,omitempty"`
+}
+
+// FixtureAlertWords are a user's alert words, in the order added.
+type FixtureAlertWords struct {
+	UserID int      `json:"user_id"`
+	Words  []string `json:"words"`
+}
+
+// FixtureUserTopic is a user's visibility policy for a topic.
+type FixtureUserTopic struct {
+	UserID    int    `json:"user_id"`
+	ChannelID int    `json:"channel_id"`
+	Topic     string `json:"topic"`
+	// VisibilityPolicy is Zulip's number: 1 muted, 2 unmuted, 3 followed.
+	VisibilityPolicy int `json:"visibility_policy"`
+	// LastUpdated is in Unix seconds; absent, when loaded.
+	LastUpdated int64 `json:"last_updated,omitempty"`
+}
+
+// FixtureProfileField is a custom profile field definition.
+type FixtureProfileField struct {
+	ID int `json:"id"`
+	// Type is Zulip's field type number (1 short text … 8 pronouns).
+	Type      int    `json:"type"`
+	Name      string `json:"name"`
+	Hint      string `json:"hint,omitempty"`
+	FieldData string `json:"field_data,omitempty"`
+	// Order places the field among the others, lowest first; absent,
+	// its ID.
+	Order                   *int `json:"order,omitempty"`
+	DisplayInProfileSummary bool `json:"display_in_profile_summary,omitempty"`
+	Required                bool `json:"required,omitempty"`
+	// EditableByUser defaults to true, as for a new field.
+	EditableByUser *bool `json:"editable_by_user,omitempty"`
+}
+
+// FixtureProfileValue is a user's value of a custom profile field: a
+// string, or for a user field a list of user IDs.
+type FixtureProfileValue struct {
+	UserID  int `json:"user_id"`
+	FieldID int `json:"field_id"`
+	Value   any `json:"value"`
+}
+
+// FixtureDraft is a user's draft, listed in creation order.
+type FixtureDraft struct {
+	ID     int `json:"id"`
+	UserID int `json:"user_id"`
+	// Type is "stream", "private", or absent for a draft with no
+	// recipient; To is as the API has it (a channel ID, or users).
+	Type    string `json:"type,omitempty"`
+	To      []int  `json:"to,omitempty"`
+	Topic   string `json:"topic,omitempty"`
+	Content string `json:"content"`
+	// Timestamp is the last edit in Unix seconds (to the microsecond);
+	// absent, when loaded.
+	Timestamp *float64 `json:"timestamp,omitempty"`
+}
+
+// FixtureScheduledMessage is a message scheduled for delivery: to a
+// channel and topic, or (To set) a direct message, as FixtureMessage.
+type FixtureScheduledMessage struct {
+	ID        int    `json:"id"`
+	SenderID  int    `json:"sender_id"`
+	ChannelID int    `json:"channel_id,omitempty"`
+	Topic     string `json:"topic,omitempty"`
+	To        []int  `json:"to,omitempty"`
+	Content   string `json:"content"`
+	// DeliverAt is the delivery time in Unix seconds.
+	DeliverAt int64 `json:"scheduled_delivery_timestamp"`
+	// ReadBySender absent takes the API's default.
+	ReadBySender *bool  `json:"read_by_sender,omitempty"`
+	Client       string `json:"client,omitempty"`
+	// Failed marks a delivery that was tried and refused, for Failure.
+	Failed  bool   `json:"failed,omitempty"`
+	Failure string `json:"failure,omitempty"`
+}
+
+// FixtureNavigationView is a user's navigation view, listed in the
+// order added.
+type FixtureNavigationView struct {
+	UserID   int     `json:"user_id"`
+	Fragment string  `json:"fragment"`
+	IsPinned bool    `json:"is_pinned,omitempty"`
+	Name     *string `json:"name,omitempty"`
+}
+
+// FixtureSavedSnippet is a user's saved snippet.
+type FixtureSavedSnippet struct {
+	ID      int    `json:"id"`
+	UserID  int    `json:"user_id"`
+	Title   string `json:"title"`
+	Content string `json:"content"`
+	// DateCreated is in Unix seconds; absent, when loaded.
+	DateCreated int64 `json:"date_created,omitempty"`
 }

@@ -114,6 +114,10 @@ func (r *Realm) fixture() Fixture {
 		f.Messages = append(f.Messages, r.fixtureMessage(m, holders))
 		return true
 	})
+	r.dumpUserData(&f)
+	r.dumpProfiles(&f)
+	r.dumpDrafts(&f)
+	r.dumpViews(&f)
 	return f
 }
 

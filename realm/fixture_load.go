@@ -59,6 +59,7 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 			return err
 		}
 		r.applyAccountManagers()
+		r.armDelivery() // for the scheduled messages, now that the load succeeded
 		r.initial = r.takeSnapshot()
 		r.initial.id, r.snapshots = 0, 0
 		return nil
@@ -79,7 +80,8 @@ func (r *Realm) loadFixture(f *Fixture) error {
 		clear(g.Members)
 	}
 	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
-		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages}
+		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
+		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews}
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err
@@ -133,7 +135,7 @@ func (r *Realm) loadUsers(f *Fixture) error {
 		if fu.APIKey != "" && !user.WellFormedAPIKey(fu.APIKey) {
 			return badItem(at+".api_key", "malformed API key")
 		}
-		settings, err := r.fixtureUserSettings(at, fu.Settings)
+		settings, err := r.fixtureUserSettings(at+".settings", fu.Settings)
 		if err != nil {
 			return err
 		}
@@ -167,23 +169,24 @@ func invalidOrDuplicate(invalid bool) string {
 	return "duplicate"
 }
 
-// fixtureUserSettings applies a user's listed settings to the defaults.
+// fixtureUserSettings applies listed personal settings to the defaults;
+// at is where the document lists them.
 func (r *Realm) fixtureUserSettings(at string, values map[string]any) (user.Settings, error) {
 	s := user.DefaultSettings()
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		d, ok := user.LookupSetting(name)
 		if !ok {
-			return s, badItem(at+".settings."+name, "unknown setting")
+			return s, badItem(at+"."+name, "unknown setting")
 		}
 		v := values[name]
 		if n, isNum := v.(float64); isNum {
 			if n != math.Trunc(n) || math.Abs(n) > math.MaxInt32 {
-				return s, badItem(at+".settings."+name, "%v is not an integer", n)
+				return s, badItem(at+"."+name, "%v is not an integer", n)
 			}
 			v = int(n)
 		}
 		if err := d.Check(v, r.opts.FeatureLevel); err != nil {
-			return s, badItem(at+".settings."+name, "%s", reason(err))
+			return s, badItem(at+"."+name, "%s", reason(err))
 		}
 		d.Set(&s, v)
 	}
