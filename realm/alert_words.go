@@ -37,18 +37,10 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
 			}
 		}
-		have := r.alertWords[me.ID]
-		for _, w := range words {
-			w = strings.TrimSpace(w)
-			if w == "" || slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, w) }) {
-				continue
-			}
-			have = append(have, w)
-		}
 		if r.alertWords == nil {
 			r.alertWords = map[int][]string{}
 		}
-		r.alertWords[me.ID] = have
+		r.alertWords[me.ID] = addAlertWords(r.alertWords[me.ID], words)
 		list = r.alertWordList(me.ID)
 		r.emit("alert_words", AlertWordsEvent{AlertWords: list}, me.ID)
 		return nil
@@ -112,4 +104,17 @@ func (r *Realm) alertedUsers(content string, userIDs []int, more ...int) map[int
 
 func fillAlertWords(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	out.AlertWordsState = &AlertWordsState{AlertWords: r.alertWordList(me.ID)}
+}
+
+// addAlertWords appends words to have as Zulip adds alert words: trimmed,
+// blank ones and those already there (in any case) left out.
+func addAlertWords(have, words []string) []string {
+	for _, w := range words {
+		w = strings.TrimSpace(w)
+		if w == "" || slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, w) }) {
+			continue
+		}
+		have = append(have, w)
+	}
+	return have
 }

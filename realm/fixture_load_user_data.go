@@ -95,21 +95,15 @@ func (r *Realm) loadAlertWords(f *Fixture) error {
 		if _, dup := r.alertWords[fa.UserID]; dup {
 			return badItem(at+".user_id", "user %d has another entry", fa.UserID)
 		}
-		have := []string{}
 		for j, w := range fa.Words {
 			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
 				return badItem(fmt.Sprintf("%s.words[%d]", at, j), "alert word is too long (limit: %d characters)", message.MaxAlertWordLength)
 			}
-			w = strings.TrimSpace(w)
-			if w == "" || slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, w) }) {
-				continue
-			}
-			have = append(have, w)
 		}
 		if r.alertWords == nil {
 			r.alertWords = map[int][]string{}
 		}
-		r.alertWords[fa.UserID] = have
+		r.alertWords[fa.UserID] = addAlertWords([]string{}, fa.Words)
 	}
 	return nil
 }
