@@ -159,6 +159,11 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 	if err != nil || len(res.Messages) != 1 || !strings.HasPrefix(res.Messages[0].Content, "You requested a reminder for the following direct message.") {
 		t.Fatalf("delivered: %v %+v", err, res.Messages)
 	}
+	// Reset brings the reminders back, and the files as loaded.
+	loaded.Reset()
+	if again := mustDump(t, loaded); !bytes.Equal(first, again) {
+		t.Fatalf("reset of a loaded realm:\n%s", cmp.Diff(string(first), string(again)))
+	}
 }
 
 // activityDoc is a hand-written document with statuses, presence,
