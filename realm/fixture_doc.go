@@ -13,12 +13,16 @@ package realm
 // holding a copy, that copy's flags; users' muted users, alert words and
 // topic visibility policies; custom profile fields and users' values;
 // drafts and scheduled messages; navigation views and saved snippets;
-// the realm's defaults of personal settings.
+// the realm's defaults of personal settings; user statuses and presence;
+// message reminders; uploaded files (bytes included) with the messages
+// claiming them.
 //
 // What it leaves out: rendered HTML (Load renders each message's Markdown
 // again, as a send does), edit history (edit and move timestamps are
-// kept), passwords, avatars, presence, user statuses, message reminders,
-// uploads, the mail outbox and event queues.
+// kept), passwords, avatars, the numbering of presence updates (Load
+// numbers them from 1), reminders about messages their user can no longer
+// read or of deactivated users, resumable uploads under way, temporary
+// file URLs, realm exports, the mail outbox and event queues.
 //
 // Absent fields take the value a new realm gives them, so a hand-written
 // fixture names only what matters to it; unknown fields are refused.
@@ -58,6 +62,13 @@ type Fixture struct {
 	// (PATCH /realm/user_settings_defaults) by API name, those absent at
 	// a new realm's defaults.
 	UserSettingsDefaults map[string]any `json:"realm_user_default,omitempty"`
+	// Users' statuses and presence (fixture_load_presence.go).
+	UserStatuses []FixtureUserStatus `json:"user_statuses,omitempty"`
+	Presence     []FixturePresence   `json:"presence,omitempty"`
+	// Message reminders (fixture_load_reminders.go).
+	Reminders []FixtureReminder `json:"reminders,omitempty"`
+	// Uploaded files (fixture_load_uploads.go).
+	Uploads []FixtureUpload `json:"uploads,omitempty"`
 }
 
 // FixtureSettings are the realm settings of a fixture, by their API
@@ -336,4 +347,68 @@ type FixtureSavedSnippet struct {
 	Content string `json:"content"`
 	// DateCreated is in Unix seconds; absent, when loaded.
 	DateCreated int64 `json:"date_created,omitempty"`
+}
+
+// FixtureUserStatus is the status a user set (POST /users/me/status);
+// "away" is the user's presence_enabled setting, not part of it.
+type FixtureUserStatus struct {
+	UserID     int    `json:"user_id"`
+	StatusText string `json:"status_text,omitempty"`
+	// The status emoji, named as a reaction's; absent, none. Code and
+	// type absent are looked up from the name, as the API does.
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+}
+
+// FixturePresence is a user's presence, in Unix seconds of the realm's
+// clock; the list runs in the order of the presence updates, the latest
+// last (the loaded realm numbers its updates from 1 in that order).
+type FixturePresence struct {
+	UserID int `json:"user_id"`
+	// ActiveTimestamp is when a client last reported the user active;
+	// absent, never (the API then shows the join date).
+	ActiveTimestamp int64 `json:"active_timestamp,omitempty"`
+	// IdleTimestamp is when a client last reported the user at all, no
+	// earlier than ActiveTimestamp.
+	IdleTimestamp int64 `json:"idle_timestamp"`
+}
+
+// FixtureReminder is a message reminder (POST /reminders): at its time
+// the Notification Bot sends the user a direct message about a message
+// the user can read. Reminders and scheduled messages share their IDs.
+type FixtureReminder struct {
+	ID        int    `json:"id"`
+	UserID    int    `json:"user_id"`
+	MessageID int64  `json:"message_id"`
+	Note      string `json:"note,omitempty"`
+	// Content is the reminder's Markdown; absent, worded from the message
+	// and the note as a new reminder is (Dump leaves it out when it is).
+	Content string `json:"content,omitempty"`
+	// DeliverAt is the delivery time in Unix seconds.
+	DeliverAt int64 `json:"scheduled_delivery_timestamp"`
+	// Failed marks a delivery that was tried and refused, for Failure.
+	Failed  bool   `json:"failed,omitempty"`
+	Failure string `json:"failure,omitempty"`
+}
+
+// FixtureUpload is an uploaded file, served at /user_uploads/<path_id>.
+type FixtureUpload struct {
+	ID      int    `json:"id"`
+	OwnerID int    `json:"owner_id"`
+	Name    string `json:"name"`
+	// PathID is as an upload makes them: "2/", two random segments and
+	// the sanitized name.
+	PathID string `json:"path_id"`
+	// ContentType is the type the file is served with; absent, the one
+	// its name's extension gives.
+	ContentType string `json:"content_type,omitempty"`
+	// CreateTime is in Unix seconds; absent, when loaded.
+	CreateTime int64 `json:"create_time,omitempty"`
+	// MessageIDs are the messages that claim the file (each links it),
+	// ascending; they let the messages' readers read the file. A file no
+	// message claims is deleted as unclaimed uploads are.
+	MessageIDs []int64 `json:"message_ids,omitempty"`
+	// Data is the file's bytes, base64 (standard, padded).
+	Data string `json:"data"`
 }

@@ -18,10 +18,13 @@ import (
 // the same bytes.
 func (r *Realm) Dump() ([]byte, error) {
 	var f Fixture
-	_ = r.view(func() error {
-		f = r.fixture()
-		return nil
+	err := r.view(func() (err error) {
+		f, err = r.fixture()
+		return err
 	})
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -32,8 +35,9 @@ func (r *Realm) Dump() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// fixture builds the document; the caller holds the lock.
-func (r *Realm) fixture() Fixture {
+// fixture builds the document, failing only when an uploaded file cannot
+// be read; the caller holds the lock.
+func (r *Realm) fixture() (Fixture, error) {
 	f := Fixture{Format: FixtureFormat, Settings: r.settings.fixture()}
 	defaults := user.DefaultSettings()
 	for _, u := range r.sortedUsers() {
@@ -118,7 +122,10 @@ func (r *Realm) fixture() Fixture {
 	r.dumpProfiles(&f)
 	r.dumpDrafts(&f)
 	r.dumpViews(&f)
-	return f
+	r.dumpPresence(&f)
+	r.dumpReminders(&f)
+	err := r.dumpUploads(&f)
+	return f, err
 }
 
 // copyHolders lists, for each message, the users holding a copy and

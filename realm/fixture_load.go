@@ -39,7 +39,10 @@ func badItem(path, format string, args ...any) error {
 // unknown fields, duplicate IDs or addresses, bad names, references to
 // users, groups, channels or emoji the document lacks, unknown flags and
 // settings. A bad document is refused with a *FixtureError naming the
-// offending item. The loaded realm is what its Reset goes back to.
+// offending item, and leaves nothing behind (uploaded files' bytes go to
+// the upload store only once the rest is accepted). The document's
+// presence is the realm's: WithSeededPresence seeds none. The loaded
+// realm is what its Reset goes back to.
 func Load(doc []byte, opts ...Option) (*Realm, error) {
 	r := New(append(slices.Clone(opts), WithSeed(SeedEmpty))...)
 	f := Fixture{Settings: r.settings.fixture()} // absent settings keep their values
@@ -59,7 +62,8 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 			return err
 		}
 		r.applyAccountManagers()
-		r.armDelivery() // for the scheduled messages, now that the load succeeded
+		r.armDelivery() // for the scheduled messages and reminders, now that the load succeeded
+		r.armUnclaimedSweeps()
 		r.initial = r.takeSnapshot()
 		r.initial.id, r.snapshots = 0, 0
 		return nil
@@ -81,7 +85,8 @@ func (r *Realm) loadFixture(f *Fixture) error {
 	}
 	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
-		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews}
+		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews, r.loadPresence, r.loadReminders,
+		r.loadUploads} // last: it writes the files' bytes
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err

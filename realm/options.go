@@ -117,7 +117,7 @@ func WithMaxQueuesPerUser(n int) Option { return func(o *Options) { o.MaxQueuesP
 // WithSeededPresence gives every human of the dev realm a presence, active
 // when the realm is created, as Zulip's development database does; the
 // standalone server turns it on, so client suites listing presences find
-// them filled.
+// them filled. A realm made by Load has the document's presence instead.
 func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = true } }
 
 // WithSeededMessages makes the dev realm start with n messages, as a Zulip

@@ -158,7 +158,11 @@ func (a *Actor) ExportRealm(ctx context.Context, exportType int) (id int, err er
 // Zulip's export worker does. The caller holds the write lock.
 func (r *Realm) runExport(me *user.User, e *storedExport) {
 	e.fileName = "zulip-export-" + exportSuffix() + ".tar.gz"
-	data, err := exportTarball(r.exportFixture(e.exportType), e.fileName)
+	f, err := r.exportFixture(e.exportType)
+	var data []byte
+	if err == nil {
+		data, err = exportTarball(f, e.fileName)
+	}
 	pathID := upload.NewPathID(UploadRealmID, e.fileName)
 	if err == nil {
 		_, err = r.files.store.Append(pathID, bytes.NewReader(data))

@@ -14,12 +14,17 @@ import (
 // and their messages, with no user's message flags; a standard export
 // adds the private channels and direct messages that a consenting user
 // (allow_private_data_export) received, with the flags of consenting
-// users only. API keys are never exported. The result is itself a
-// loadable fixture: nothing in it names a channel it leaves out (the
-// moderation request channel turns reporting off). The caller holds the
-// lock.
-func (r *Realm) exportFixture(exportType int) Fixture {
-	f := r.fixture()
+// users only; uploaded files go with the exported messages that claim
+// them (a standard export adds the consenting users' other files), and
+// reminders only for consenting users. API keys are never exported. The
+// result is itself a loadable fixture: nothing in it names a channel or
+// message it leaves out (the moderation request channel turns reporting
+// off). The caller holds the lock.
+func (r *Realm) exportFixture(exportType int) (Fixture, error) {
+	f, err := r.fixture()
+	if err != nil {
+		return f, err
+	}
 	consented := map[int]bool{}
 	if exportType == ExportFullWithConsent {
 		for _, u := range r.users {
@@ -77,7 +82,38 @@ func (r *Realm) exportFixture(exportType int) Fixture {
 		msgs = append(msgs, m)
 	}
 	f.Messages = msgs
-	return f
+	exportExtras(&f, consented)
+	return f, nil
+}
+
+// exportExtras cuts an export's uploads and reminders down to the
+// exported messages and the consenting users.
+func exportExtras(f *Fixture, consented map[int]bool) {
+	kept := map[int64]bool{}
+	for _, m := range f.Messages {
+		kept[m.ID] = true
+	}
+	uploads := f.Uploads[:0]
+	for _, u := range f.Uploads {
+		claims := []int64{}
+		for _, id := range u.MessageIDs {
+			if kept[id] {
+				claims = append(claims, id)
+			}
+		}
+		if len(claims) > 0 || consented[u.OwnerID] {
+			u.MessageIDs = claims
+			uploads = append(uploads, u)
+		}
+	}
+	f.Uploads = uploads
+	reminders := f.Reminders[:0]
+	for _, rm := range f.Reminders {
+		if consented[rm.UserID] && kept[rm.MessageID] {
+			reminders = append(reminders, rm)
+		}
+	}
+	f.Reminders = reminders
 }
 
 // exportTarball packs the document as <name without .tar.gz>/realm.json
