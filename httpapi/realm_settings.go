@@ -52,6 +52,8 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 	}{
 		{"allow_message_editing", &req.AllowMessageEditing}, {"enable_spectator_access", &req.EnableSpectatorAccess},
 		{"enable_read_receipts", &req.EnableReadReceipts},
+		{"emails_restricted_to_domains", &req.EmailsRestrictedToDomains},
+		{"disallow_disposable_email_addresses", &req.DisallowDisposableEmailAddresses},
 	}
 	if c.actor.Realm().FeatureLevel() >= topicsPolicyLevel {
 		if v, ok := c.p.str("topics_policy"); ok {

@@ -38,6 +38,7 @@ func (TypingEvent) isEventPayload()                    {}
 func (EditTypingEvent) isEventPayload()                {}
 func (NavigationViewEvent) isEventPayload()            {}
 func (RealmPlaygroundsEvent) isEventPayload()          {}
+func (RealmDomainsEvent) isEventPayload()              {}
 func (RealmExportEvent) isEventPayload()               {}
 func (RealmExportConsentEvent) isEventPayload()        {}
 func (RealmUserSettingsDefaultsEvent) isEventPayload() {}

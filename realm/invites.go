@@ -88,6 +88,9 @@ type storedInvite struct {
 type inviteState struct {
 	email, links            map[int]*storedInvite
 	nextEmailID, nextLinkID int
+	// sent are when the invitation emails of the last day went (resent
+	// ones included), for the daily limit (invites_limit.go).
+	sent []time.Time
 }
 
 // clone copies the invitations deeply.
@@ -104,7 +107,8 @@ func (s inviteState) clone() inviteState {
 		}
 		return out
 	}
-	return inviteState{email: cp(s.email), links: cp(s.links), nextEmailID: s.nextEmailID, nextLinkID: s.nextLinkID}
+	return inviteState{email: cp(s.email), links: cp(s.links), nextEmailID: s.nextEmailID, nextLinkID: s.nextLinkID,
+		sent: slices.Clone(s.sent)}
 }
 
 // validInviteRoles are the roles an invitation may give.

@@ -25,8 +25,10 @@ func invitationFailed(msg string, refused [][3]any, sent bool) *Error {
 // can_invite_users_group invite addresses by email (no mail leaves; each
 // invitation is recorded in the Outbox). As in Zulip, addresses already
 // in use are skipped and the others invited, the answer then being an
-// INVITATION_FAILED error with sent_invitations true; an invalid address
-// refuses the whole request.
+// INVITATION_FAILED error with sent_invitations true; an invalid address,
+// or one the realm's email rules refuse (email_rules.go), refuses the
+// whole request, as does going over the daily invitation limit
+// (invites_limit.go).
 func (a *Actor) SendInvites(ctx context.Context, req InviteRequest) error {
 	r := a.r
 	var partial *Error
@@ -41,11 +43,16 @@ func (a *Actor) SendInvites(ctx context.Context, req InviteRequest) error {
 		if err := r.checkInviteTargets(me, req); err != nil {
 			return err
 		}
+		if err := r.checkInviteLimit(len(emails)); err != nil {
+			return err
+		}
 		var invalid, skipped [][3]any
 		var good []string
 		for _, email := range emails {
 			if !user.ValidNewEmail(email) {
 				invalid = append(invalid, [3]any{email, "Invalid address.", false})
+			} else if refusal := r.emailRefusalOf(email); refusal != emailAllowed {
+				invalid = append(invalid, [3]any{email, refusal.inviteMessage(), false})
 			} else if msg, deactivated, taken := r.inviteeTaken(email); taken {
 				skipped = append(skipped, [3]any{email, msg, deactivated})
 			} else {
@@ -102,10 +109,13 @@ func (r *Realm) inviteeTaken(email string) (msg string, deactivated, taken bool)
 	return "Already has an account.", false, true
 }
 
-// mailInvite records the invitation email of inv.
+// mailInvite records the invitation email of inv, counting it toward the
+// daily invitation limit.
 func (r *Realm) mailInvite(inv *storedInvite) {
+	now := r.clock.Now()
 	r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: inv.email, Template: InviteTemplate,
-		UserID: inv.referrerID, Sent: r.clock.Now()})
+		UserID: inv.referrerID, Sent: now})
+	r.noteInviteSent(now)
 }
 
 // RevokeInvite answers DELETE /invites/{invite_id}: the author of an
@@ -119,10 +129,14 @@ func (a *Actor) RevokeInvite(ctx context.Context, id int) error {
 }
 
 // ResendInvite answers POST /invites/{invite_id}/resend: the invitation
-// email goes again (to the Outbox); the invitation itself is unchanged,
-// and, as in Zulip, no invites_changed event is sent.
+// email goes again (to the Outbox), within the daily invitation limit;
+// the invitation itself is unchanged, and, as in Zulip, no
+// invites_changed event is sent.
 func (a *Actor) ResendInvite(ctx context.Context, id int) error {
 	return a.withInvite(id, emailInvites, func(inv *storedInvite) error {
+		if err := a.r.checkInviteLimit(1); err != nil {
+			return err
+		}
 		a.r.mailInvite(inv)
 		return nil
 	})

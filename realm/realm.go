@@ -140,6 +140,8 @@ type Realm struct {
 	calls callState   // video-call providers and users' tokens
 	// invites are the email invitations and reusable invitation links.
 	invites inviteState
+	// domains are the realm's email domains (realm_domains.go).
+	domains domainState
 
 	// initial is the state New created, for Reset; snapshots counts the
 	// snapshots taken, to number them.

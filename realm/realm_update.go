@@ -57,6 +57,11 @@ type RealmUpdate struct {
 	// ModerationRequestChannelID is the private channel message reports
 	// go to; a negative value turns reporting off.
 	ModerationRequestChannelID *int
+
+	// EmailsRestrictedToDomains and DisallowDisposableEmailAddresses are
+	// the realm's email rules (email_rules.go); owners only.
+	EmailsRestrictedToDomains        *bool
+	DisallowDisposableEmailAddresses *bool
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -102,8 +107,8 @@ func RealmGroupSettingNames() []string {
 }
 
 // UpdateRealm changes realm settings, as PATCH /realm: administrators
-// only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups
-// and can_manage_all_groups. Every value is checked before any changes;
+// only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups,
+// can_manage_all_groups and the email rules. Every value is checked before any changes;
 // every active user then gets one realm update_dict event listing the
 // settings that changed.
 func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {
@@ -166,6 +171,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 				return s, nil, UnauthorizedPrincipal("Must be an organization owner")
 			}
 		}
+		if req.EmailsRestrictedToDomains != nil || req.DisallowDisposableEmailAddresses != nil {
+			return s, nil, UnauthorizedPrincipal("Must be an organization owner")
+		}
 	}
 
 	for _, l := range []struct {
@@ -213,6 +221,8 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	setBool("enable_spectator_access", req.EnableSpectatorAccess, &s.EnableSpectatorAccess)
 	setBool("enable_read_receipts", req.EnableReadReceipts, &s.EnableReadReceipts)
 	setBool("mandatory_topics", req.MandatoryTopics, &s.MandatoryTopics)
+	setBool("emails_restricted_to_domains", req.EmailsRestrictedToDomains, &s.EmailsRestrictedToDomains)
+	setBool("disallow_disposable_email_addresses", req.DisallowDisposableEmailAddresses, &s.DisallowDisposableEmailAddresses)
 	if req.TopicsPolicy != nil {
 		if mandatory := *req.TopicsPolicy == TopicsPolicyDisableEmpty; mandatory != s.MandatoryTopics {
 			s.MandatoryTopics = mandatory

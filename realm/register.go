@@ -46,6 +46,7 @@ type RegisterResult struct {
 	*RealmFiltersState
 	*RealmLinkifiersState
 	*RealmPlaygroundsState
+	*RealmDomainsState
 	*RealmBotState
 	*RealmUserState
 	*RealmUserGroupsState
@@ -101,6 +102,7 @@ var stateSections = []stateSection{
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
 	}},
+	{"realm_domains", fillRealmDomains},
 	{"realm_bot", fillRealmBots},
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},

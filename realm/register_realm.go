@@ -66,7 +66,6 @@ type RealmState struct {
 	RealmSignupAnnouncementsStreamID               *int                                 `json:"realm_signup_announcements_stream_id,omitempty"`       // from feature level 241
 	RealmZulipUpdateAnnouncementsStreamID          *int                                 `json:"realm_zulip_update_announcements_stream_id,omitempty"` // from feature level 242
 	RealmModerationRequestChannelID                *int                                 `json:"realm_moderation_request_channel_id,omitempty"`        // from feature level 331
-	RealmDomains                                   []RealmDomain                        `json:"realm_domains"`
 	MaxMessageLength                               int                                  `json:"max_message_length"`
 	MaxTopicLength                                 int                                  `json:"max_topic_length"`
 	MaxStreamNameLength                            int                                  `json:"max_stream_name_length"`

@@ -102,6 +102,7 @@ var subscriptionColors = []string{
 
 func (r *Realm) seed(s Seed) {
 	r.settings = defaultSettings()
+	r.domains.seed()
 	r.nextGroupID = 9 // the system realm's eight groups come first in a dev DB
 	for _, g := range systemGroups {
 		r.addGroup(g.name, g.description, true)
@@ -211,5 +212,7 @@ func defaultSettings() Settings {
 		DefaultLanguage:                        "en",
 		EnableSpectatorAccess:                  true,
 		EnableReadReceipts:                     true,
+		DisallowDisposableEmailAddresses:       true,
+		MaxInvites:                             DefaultMaxInvites,
 	}
 }

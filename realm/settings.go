@@ -43,6 +43,16 @@ type Settings struct {
 	// CreateMultiuseInviteGroup may create reusable invitation links.
 	CanInviteUsersGroup       GroupSetting
 	CreateMultiuseInviteGroup GroupSetting
+
+	// EmailsRestrictedToDomains limits new users' addresses to the
+	// realm's domains (GET /realm/domains).
+	EmailsRestrictedToDomains bool
+	// DisallowDisposableEmailAddresses refuses addresses of disposable
+	// email services (when not restricted to the realm's domains).
+	DisallowDisposableEmailAddresses bool
+	// MaxInvites is how many invitation emails the realm may send in a
+	// day (Zulip's max_invites, which only server administrators set).
+	MaxInvites int
 }
 
 // Limits are the server's size limits, as register advertises them.

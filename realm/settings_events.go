@@ -19,6 +19,8 @@ func (s *Settings) apiValues() map[string]any {
 		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
 		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
 		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
+		"emails_restricted_to_domains":                s.EmailsRestrictedToDomains,
+		"disallow_disposable_email_addresses":         s.DisallowDisposableEmailAddresses,
 	}
 	for _, g := range s.groupSettings() {
 		out[g.name] = *g.id

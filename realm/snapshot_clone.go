@@ -124,6 +124,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.files = src.files.clone()
 	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()
+	r.domains = src.domains.clone()
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value

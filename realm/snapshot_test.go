@@ -32,7 +32,7 @@ var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "f
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
 	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "exports", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
-	"mail", "files", "calls", "invites"}
+	"mail", "files", "calls", "invites", "domains"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
 // without deciding whether snapshots copy it (and copying it in

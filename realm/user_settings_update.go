@@ -197,6 +197,9 @@ func (r *Realm) checkNewEmail(me *user.User, email *string) (string, error) {
 	if !user.ValidNewEmail(addr) {
 		return "", BadRequest("Invalid address.")
 	}
+	if refusal := r.emailRefusalOf(addr); refusal != emailAllowed {
+		return "", BadRequest("%s", refusal.inviteMessage())
+	}
 	if other := r.usersByEmail[user.NormalizeEmail(addr)]; other != nil {
 		if !other.IsActive {
 			return "", BadRequest("Account has been deactivated.")

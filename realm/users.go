@@ -139,6 +139,9 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 		if !user.ValidNewEmail(email) {
 			return BadRequest("Bad name or username")
 		}
+		if err := r.emailRefusalOf(email).createUserError(email); err != nil {
+			return err
+		}
 		if err := r.checkEmailFree(email); err != nil {
 			return err
 		}
