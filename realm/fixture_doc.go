@@ -3,7 +3,7 @@ package realm
 // This file holds the fixture document: one JSON object describing a
 // realm, written by Realm.Dump and read by Load.
 //
-// What it holds: realm settings; users (bots and system bots included,
+// What it holds: realm settings, the realm's email domains among them; users (bots and system bots included,
 // with role, owner, time zone, join date, API key and the personal
 // settings that differ from the defaults); user groups (system groups come
 // with every realm and are not listed); channel folders; channels with
@@ -62,6 +62,9 @@ type Fixture struct {
 	// (PATCH /realm/user_settings_defaults) by API name, those absent at
 	// a new realm's defaults.
 	UserSettingsDefaults map[string]any `json:"realm_user_default,omitempty"`
+	// RealmDomains are the realm's email domains in the order added
+	// (fixture_load_domains.go); absent keeps a new realm's zulip.com.
+	RealmDomains []RealmDomain `json:"realm_domains"`
 	// Users' statuses and presence (fixture_load_presence.go).
 	UserStatuses []FixtureUserStatus `json:"user_statuses,omitempty"`
 	Presence     []FixturePresence   `json:"presence,omitempty"`
@@ -94,6 +97,12 @@ type FixtureSettings struct {
 	// "can_create_groups"): a group ID or {"direct_members",
 	// "direct_subgroups"}.
 	GroupSettings map[string]GroupSetting `json:"group_settings"`
+	// EmailsRestrictedToDomains and DisallowDisposableEmailAddresses are
+	// the realm's rules for new users' addresses (email_rules.go).
+	EmailsRestrictedToDomains        bool `json:"emails_restricted_to_domains"`
+	DisallowDisposableEmailAddresses bool `json:"disallow_disposable_email_addresses"`
+	// MaxInvites is the daily invitation limit (Zulip's max_invites).
+	MaxInvites int `json:"max_invites"`
 }
 
 // FixtureUser is an account.

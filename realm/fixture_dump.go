@@ -122,6 +122,7 @@ func (r *Realm) fixture() (Fixture, error) {
 	r.dumpProfiles(&f)
 	r.dumpDrafts(&f)
 	r.dumpViews(&f)
+	f.RealmDomains = r.domainList()
 	r.dumpPresence(&f)
 	r.dumpReminders(&f)
 	err := r.dumpUploads(&f)
@@ -182,7 +183,9 @@ func (s Settings) fixture() FixtureSettings {
 		MessageContentDeleteLimitSeconds:       c.MessageContentDeleteLimitSeconds, MandatoryTopics: c.MandatoryTopics,
 		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
-		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{}}
+		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
+		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
+		MaxInvites: c.MaxInvites}
 	for _, g := range c.groupSettings() {
 		out.GroupSettings[g.name] = *g.id
 	}

@@ -86,7 +86,7 @@ func (r *Realm) loadFixture(f *Fixture) error {
 	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
 		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews, r.loadPresence, r.loadReminders,
-		r.loadUploads} // last: it writes the files' bytes
+		r.loadRealmDomains, r.loadUploads} // last: it writes the files' bytes
 	for _, step := range steps {
 		if err := step(f); err != nil {
 			return err
@@ -323,6 +323,11 @@ func (r *Realm) loadSettings(f *Fixture) error {
 	s.MessageContentDeleteLimitSeconds = fs.MessageContentDeleteLimitSeconds
 	s.EmptyTopicDisplayName, s.DefaultLanguage = fs.EmptyTopicDisplayName, fs.DefaultLanguage
 	s.EnableSpectatorAccess, s.EnableReadReceipts = fs.EnableSpectatorAccess, fs.EnableReadReceipts
+	if fs.MaxInvites <= 0 {
+		return badItem(at+".max_invites", "%d is not a positive number of invitations", fs.MaxInvites)
+	}
+	s.EmailsRestrictedToDomains, s.DisallowDisposableEmailAddresses = fs.EmailsRestrictedToDomains, fs.DisallowDisposableEmailAddresses
+	s.MaxInvites = fs.MaxInvites
 	known := map[string]*GroupSetting{}
 	for _, g := range s.groupSettings() {
 		known[g.name] = g.id
