@@ -99,7 +99,8 @@ func (r *Realm) loadUserDrafts(f *Fixture) error {
 // /scheduled_messages does (a recipient the sender may send to, content,
 // topic, mentions) but for its delivery time, which may have passed: such
 // a message is delivered as soon as the load is done, as after Restore.
-// Absent, read_by_sender takes the API's default for the client.
+// Absent, read_by_sender takes the API's default for the client. A
+// deactivated sender's messages are checked as if the sender were active.
 func (r *Realm) loadScheduled(f *Fixture) error {
 	ids := []int{}
 	for i, fs := range f.ScheduledMessages {
@@ -108,8 +109,15 @@ func (r *Realm) loadScheduled(f *Fixture) error {
 			return badItem(at+".id", "%s scheduled message ID %d", invalidOrDuplicate(fs.ID <= 0), fs.ID)
 		}
 		me := r.realmUser(fs.SenderID)
-		if me == nil || !me.IsActive {
-			return badItem(at+".sender_id", "no active user %d", fs.SenderID)
+		if me == nil {
+			return badItem(at+".sender_id", "no user %d", fs.SenderID)
+		}
+		if !me.IsActive {
+			// A deactivated user's scheduled messages stay, as in Zulip
+			// (they fail when due): check them as their sender had them.
+			probe := *me
+			probe.IsActive = true
+			me = &probe
 		}
 		if fs.DeliverAt <= 0 {
 			return badItem(at+".scheduled_delivery_timestamp", "%d is not a time", fs.DeliverAt)

@@ -299,7 +299,7 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 		{"draft topic", func(d map[string]any) {
 			add(d, "drafts", map[string]any{"id": 6, "user_id": 2, "topic": " padded ", "content": "x"})
 		}, `drafts[1].topic: " padded " is not a topic as stored`},
-		{"scheduled sender", func(d map[string]any) { item(d, "scheduled_messages", 0)["sender_id"] = 9 }, "scheduled_messages[0].sender_id: no active user 9"},
+		{"scheduled sender", func(d map[string]any) { item(d, "scheduled_messages", 0)["sender_id"] = 9 }, "scheduled_messages[0].sender_id: no user 9"},
 		{"scheduled channel", func(d map[string]any) { item(d, "scheduled_messages", 0)["channel_id"] = 9 }, "scheduled_messages[0]: "},
 		{"scheduled both", func(d map[string]any) { item(d, "scheduled_messages", 0)["to"] = []any{2} },
 			"scheduled_messages[0]: both channel_id and to: a message goes to a channel or to users"},
@@ -356,5 +356,37 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 		if n := clock.PendingTimers(); n != baseline {
 			t.Errorf("%s: a refused load left %d timers", c.name, n)
 		}
+	}
+}
+
+// TestDumpLoadKeepsDeactivatedSendersScheduledMessages: a deactivated
+// user's scheduled messages stay in the realm, as in Zulip, so its dump
+// loads, dumps the same bytes, and they are the user's again once
+// reactivated.
+func TestDumpLoadKeepsDeactivatedSendersScheduledMessages(t *testing.T) {
+	r, clock := newTestRealm(t)
+	verona := channelID(t, r, "Verona")
+	id, err := r.As(idHamlet).CreateScheduledMessage(bg, ScheduledMessageInput{Type: "channel", To: fmt.Sprint(verona),
+		Topic: str("later"), Content: "scheduled", DeliverAt: clock.Now().Add(time.Hour).Unix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	doc := mustDump(t, r)
+	loaded, err := Load(doc, WithClock(NewManualClock(clock.Now())))
+	if err != nil {
+		t.Fatalf("a dump with a deactivated sender's scheduled message does not load: %v", err)
+	}
+	if again := mustDump(t, loaded); !bytes.Equal(doc, again) {
+		t.Fatalf("Dump → Load → Dump differs:\n%s", cmp.Diff(string(doc), string(again)))
+	}
+	if err := loaded.As(idIago).ReactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	list, err := loaded.As(idHamlet).ScheduledMessages(bg)
+	if err != nil || len(list) != 1 || list[0].ID != id || list[0].Content != "scheduled" {
+		t.Fatalf("scheduled messages after reactivation = %+v, %v", list, err)
 	}
 }
