@@ -47,6 +47,7 @@ func (r *Realm) Snapshot() *Snapshot {
 // takeSnapshot is Snapshot under the write lock.
 func (r *Realm) takeSnapshot() *Snapshot {
 	r.snapshots++
+	r.files.pinnedBelow = r.files.nextID // the snapshot holds them
 	s := &Snapshot{owner: r, id: r.snapshots, taken: r.clock.Now(), state: &Realm{}}
 	s.state.copyStateFrom(r)
 	return s
@@ -56,7 +57,7 @@ func (r *Realm) takeSnapshot() *Snapshot {
 // Every event queue is dropped, as the state it mirrored is gone: its next
 // poll answers BAD_EVENT_QUEUE_ID, as an expired queue does, and clients
 // register again. The clock is not turned back, and uploaded bytes stay
-// in the upload store. A snapshot of another realm is refused with
+// in the upload store (a file deleted since the snapshot comes back whole). A snapshot of another realm is refused with
 // ErrForeignSnapshot, changing nothing.
 func (r *Realm) Restore(s *Snapshot) error {
 	if s == nil || s.owner != r {
@@ -102,6 +103,7 @@ func (r *Realm) ForkOn(clock Clock) *Realm {
 	f := &Realm{opts: o, clock: clock, renderer: r.renderer, createdAt: r.createdAt,
 		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
 	_ = r.update(func() error {
+		r.files.pinnedBelow = r.files.nextID // both realms hold them
 		f.copyStateFrom(r)
 		return nil
 	})

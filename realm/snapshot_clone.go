@@ -250,7 +250,7 @@ func (m mailState) clone() mailState {
 // store. Resumable uploads under way are not taken: like event queues,
 // they belong to connections of the moment.
 func (s uploadState) clone() uploadState {
-	c := uploadState{store: s.store, nextID: s.nextID, spaceUsed: s.spaceUsed,
+	c := uploadState{store: s.store, nextID: s.nextID, spaceUsed: s.spaceUsed, pinnedBelow: s.pinnedBelow,
 		byID: make(map[int]*storedAttachment, len(s.byID)), byPath: make(map[string]*storedAttachment, len(s.byPath)),
 		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(s.tokens)}
 	copies := map[*storedAttachment]*storedAttachment{}

@@ -44,6 +44,10 @@ type uploadState struct {
 	resumable map[string]*resumableUpload
 	// tokens are the temporary URLs handed out, by token.
 	tokens map[string]temporaryURL
+	// pinnedBelow: the attachments with lower IDs existed when a snapshot
+	// or fork was taken, which may bring them back: deleting one keeps
+	// its bytes in the store.
+	pinnedBelow int
 }
 
 func (s *uploadState) init(store upload.Store) {
@@ -188,14 +192,17 @@ func (r *Realm) armUnclaimedSweep(att *storedAttachment) {
 	})
 }
 
-// deleteAttachment removes the file and its record and tells the owner.
+// deleteAttachment removes the file and its record and tells the owner;
+// the bytes stay in the store when a snapshot or fork may hold the file.
 // The caller holds the write lock.
 func (r *Realm) deleteAttachment(att *storedAttachment) {
 	f := &r.files
 	delete(f.byID, att.id)
 	delete(f.byPath, att.pathID)
 	f.spaceUsed -= att.size
-	_ = f.store.Delete(att.pathID)
+	if att.id >= f.pinnedBelow {
+		_ = f.store.Delete(att.pathID)
+	}
 	r.emit("attachment", AttachmentEvent{Op: "remove", RemovedID: att.id, UploadSpaceUsed: f.spaceUsed}, att.ownerID)
 }
 
