@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/emoji"
 )
@@ -66,9 +64,9 @@ func (r *Realm) loadStatuses(f *Fixture) error {
 		if r.statuses[fs.UserID] != nil {
 			return badItem(at+".user_id", "user %d has another status", fs.UserID)
 		}
-		text := strings.TrimSpace(fs.StatusText)
-		if utf8.RuneCountInString(text) > maxStatusTextLength {
-			return badItem(at+".status_text", "status_text is too long (limit: %d characters)", maxStatusTextLength)
+		text, err := checkStatusText(fs.StatusText)
+		if err != nil {
+			return badItem(at+".status_text", "%s", reason(err))
 		}
 		s := &storedStatus{text: text, emoji: emoji.Unicode}
 		if fs.EmojiName == "" && (fs.EmojiCode != "" || fs.ReactionType != "") {

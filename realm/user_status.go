@@ -142,9 +142,9 @@ func (r *Realm) updateStatus(u *user.User, req StatusUpdate) error {
 func (r *Realm) checkStatusUpdate(req StatusUpdate) (UserStatusEvent, error) {
 	ev := UserStatusEvent{Away: req.Away}
 	if req.StatusText != nil {
-		text := strings.TrimSpace(*req.StatusText)
-		if utf8.RuneCountInString(text) > maxStatusTextLength {
-			return ev, BadRequest("status_text is too long (limit: %d characters)", maxStatusTextLength)
+		text, err := checkStatusText(*req.StatusText)
+		if err != nil {
+			return ev, err
 		}
 		ev.StatusText = &text
 	}
@@ -178,6 +178,15 @@ func (r *Realm) checkStatusUpdate(req StatusUpdate) (UserStatusEvent, error) {
 	}
 	ev.EmojiName, ev.EmojiCode, ev.ReactionType = &name, &code, &typ
 	return ev, nil
+}
+
+// checkStatusText trims a status text and checks its length.
+func checkStatusText(raw string) (string, error) {
+	text := strings.TrimSpace(raw)
+	if utf8.RuneCountInString(text) > maxStatusTextLength {
+		return "", BadRequest("status_text is too long (limit: %d characters)", maxStatusTextLength)
+	}
+	return text, nil
 }
 
 func nonEmpty(s *string) bool { return s != nil && *s != "" }
