@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/user"
 )
 
 // This file dumps and loads users' statuses and presence.
@@ -54,12 +55,9 @@ func (r *Realm) loadPresence(f *Fixture) error {
 func (r *Realm) loadStatuses(f *Fixture) error {
 	for i, fs := range f.UserStatuses {
 		at := fmt.Sprintf("user_statuses[%d]", i)
-		u := r.realmUser(fs.UserID)
-		if u == nil {
-			return badItem(at+".user_id", "no user %d", fs.UserID)
-		}
-		if u.IsBot() {
-			return badItem(at+".user_id", "This endpoint does not accept bot requests.")
+		u, err := r.fixtureHuman(at, fs.UserID)
+		if err != nil {
+			return err
 		}
 		if r.statuses[fs.UserID] != nil {
 			return badItem(at+".user_id", "user %d has another status", fs.UserID)
@@ -101,12 +99,9 @@ func (r *Realm) loadStatuses(f *Fixture) error {
 func (r *Realm) loadPresenceRecords(f *Fixture) error {
 	for i, fp := range f.Presence {
 		at := fmt.Sprintf("presence[%d]", i)
-		u := r.realmUser(fp.UserID)
-		if u == nil {
-			return badItem(at+".user_id", "no user %d", fp.UserID)
-		}
-		if u.IsBot() {
-			return badItem(at+".user_id", "This endpoint does not accept bot requests.")
+		u, err := r.fixtureHuman(at, fp.UserID)
+		if err != nil {
+			return err
 		}
 		if r.presence[u.ID] != nil {
 			return badItem(at+".user_id", "user %d has another presence", u.ID)
@@ -128,4 +123,17 @@ func (r *Realm) loadPresenceRecords(f *Fixture) error {
 	}
 	r.presenceUpdates = len(f.Presence)
 	return nil
+}
+
+// fixtureHuman finds the human user an item at path names: statuses and
+// presence are refused to bots, as their endpoints refuse bot requests.
+func (r *Realm) fixtureHuman(path string, userID int) (*user.User, error) {
+	u := r.realmUser(userID)
+	if u == nil {
+		return nil, badItem(path+".user_id", "no user %d", userID)
+	}
+	if u.IsBot() {
+		return nil, badItem(path+".user_id", "This endpoint does not accept bot requests.")
+	}
+	return u, nil
 }
