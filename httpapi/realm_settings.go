@@ -54,6 +54,8 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 		{"enable_read_receipts", &req.EnableReadReceipts},
 		{"emails_restricted_to_domains", &req.EmailsRestrictedToDomains},
 		{"disallow_disposable_email_addresses", &req.DisallowDisposableEmailAddresses},
+		{"email_changes_disabled", &req.EmailChangesDisabled}, {"name_changes_disabled", &req.NameChangesDisabled},
+		{"avatar_changes_disabled", &req.AvatarChangesDisabled},
 	}
 	if c.actor.Realm().FeatureLevel() >= topicsPolicyLevel {
 		if v, ok := c.p.str("topics_policy"); ok {

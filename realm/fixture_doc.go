@@ -103,6 +103,11 @@ type FixtureSettings struct {
 	DisallowDisposableEmailAddresses bool `json:"disallow_disposable_email_addresses"`
 	// MaxInvites is the daily invitation limit (Zulip's max_invites).
 	MaxInvites int `json:"max_invites"`
+	// EmailChangesDisabled, NameChangesDisabled and AvatarChangesDisabled
+	// keep users who are not administrators from changing those.
+	EmailChangesDisabled  bool `json:"email_changes_disabled,omitempty"`
+	NameChangesDisabled   bool `json:"name_changes_disabled,omitempty"`
+	AvatarChangesDisabled bool `json:"avatar_changes_disabled,omitempty"`
 }
 
 // FixtureUser is an account.

@@ -185,7 +185,8 @@ func (s Settings) fixture() FixtureSettings {
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
 		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
 		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
-		MaxInvites: c.MaxInvites}
+		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
+		AvatarChangesDisabled: c.AvatarChangesDisabled}
 	for _, g := range c.groupSettings() {
 		out.GroupSettings[g.name] = *g.id
 	}

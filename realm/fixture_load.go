@@ -328,6 +328,7 @@ func (r *Realm) loadSettings(f *Fixture) error {
 	}
 	s.EmailsRestrictedToDomains, s.DisallowDisposableEmailAddresses = fs.EmailsRestrictedToDomains, fs.DisallowDisposableEmailAddresses
 	s.MaxInvites = fs.MaxInvites
+	s.EmailChangesDisabled, s.NameChangesDisabled, s.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
 	known := map[string]*GroupSetting{}
 	for _, g := range s.groupSettings() {
 		known[g.name] = g.id

@@ -62,6 +62,13 @@ type RealmUpdate struct {
 	// the realm's email rules (email_rules.go); owners only.
 	EmailsRestrictedToDomains        *bool
 	DisallowDisposableEmailAddresses *bool
+
+	// EmailChangesDisabled, NameChangesDisabled and AvatarChangesDisabled
+	// keep users who are not administrators from changing their email
+	// address, name and avatar.
+	EmailChangesDisabled  *bool
+	NameChangesDisabled   *bool
+	AvatarChangesDisabled *bool
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -223,6 +230,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	setBool("mandatory_topics", req.MandatoryTopics, &s.MandatoryTopics)
 	setBool("emails_restricted_to_domains", req.EmailsRestrictedToDomains, &s.EmailsRestrictedToDomains)
 	setBool("disallow_disposable_email_addresses", req.DisallowDisposableEmailAddresses, &s.DisallowDisposableEmailAddresses)
+	setBool("email_changes_disabled", req.EmailChangesDisabled, &s.EmailChangesDisabled)
+	setBool("name_changes_disabled", req.NameChangesDisabled, &s.NameChangesDisabled)
+	setBool("avatar_changes_disabled", req.AvatarChangesDisabled, &s.AvatarChangesDisabled)
 	if req.TopicsPolicy != nil {
 		if mandatory := *req.TopicsPolicy == TopicsPolicyDisableEmpty; mandatory != s.MandatoryTopics {
 			s.MandatoryTopics = mandatory

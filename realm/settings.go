@@ -53,6 +53,14 @@ type Settings struct {
 	// MaxInvites is how many invitation emails the realm may send in a
 	// day (Zulip's max_invites, which only server administrators set).
 	MaxInvites int
+
+	// EmailChangesDisabled refuses email changes by users who are not
+	// administrators; NameChangesDisabled ignores their name changes;
+	// AvatarChangesDisabled is reported to clients only (avatars are
+	// not uploaded here).
+	EmailChangesDisabled  bool
+	NameChangesDisabled   bool
+	AvatarChangesDisabled bool
 }
 
 // Limits are the server's size limits, as register advertises them.

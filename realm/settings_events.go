@@ -21,6 +21,9 @@ func (s *Settings) apiValues() map[string]any {
 		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
 		"emails_restricted_to_domains":                s.EmailsRestrictedToDomains,
 		"disallow_disposable_email_addresses":         s.DisallowDisposableEmailAddresses,
+		"email_changes_disabled":                      s.EmailChangesDisabled,
+		"name_changes_disabled":                       s.NameChangesDisabled,
+		"avatar_changes_disabled":                     s.AvatarChangesDisabled,
 	}
 	for _, g := range s.groupSettings() {
 		out[g.name] = *g.id

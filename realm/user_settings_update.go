@@ -75,6 +75,11 @@ func (a *Actor) UpdateSettings(ctx context.Context, req SettingsUpdate) error {
 			return err
 		}
 		var fullName string
+		if req.FullName != nil && r.settings.NameChangesDisabled && !me.Role.IsAdmin() {
+			// Zulip ignores the change silently: its clients do not
+			// offer it.
+			req.FullName = nil
+		}
 		if req.FullName != nil {
 			if fullName, err = user.CheckFullName(*req.FullName); err != nil {
 				return BadRequest("%s", err.Error())
@@ -193,6 +198,9 @@ func (r *Realm) checkNewEmail(me *user.User, email *string) (string, error) {
 	addr := strings.TrimSpace(*email)
 	if addr == me.DeliveryEmail {
 		return "", nil
+	}
+	if r.settings.EmailChangesDisabled && !me.Role.IsAdmin() {
+		return "", BadRequest("Email address changes are disabled in this organization.")
 	}
 	if !user.ValidNewEmail(addr) {
 		return "", BadRequest("Invalid address.")
