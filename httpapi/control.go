@@ -75,6 +75,8 @@ func controlRoutes() []controlRoute {
 		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, (*Server).deleteSnapshot},
 		{"POST", "/minizulip/reset", nil, (*Server).resetRealm},
 		{"GET", "/minizulip/dump", nil, (*Server).getDump},
+		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
+		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
 	}
 }
 

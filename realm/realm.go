@@ -142,6 +142,9 @@ type Realm struct {
 	invites inviteState
 	// domains are the realm's email domains (realm_domains.go).
 	domains domainState
+	// push holds the mobile push devices and the notifications recorded
+	// for them (push_devices.go).
+	push pushState
 
 	// initial is the state New created, for Reset; snapshots counts the
 	// snapshots taken, to number them.

@@ -65,6 +65,7 @@ type RegisterResult struct {
 	*DefaultStreamsState
 	*NavigationViewsState
 	*UserSettingsDefaultsState
+	*PushDevicesState
 }
 
 // stateSection fills the register answer for one fetch_event_types entry.
@@ -93,6 +94,7 @@ var stateSections = []stateSection{
 	{"muted_users", fillMutedUsers},
 	{"navigation_views", fillNavigationViews},
 	{"presence", fillPresence},
+	{"push_device", fillPushDevices},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

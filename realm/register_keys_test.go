@@ -64,6 +64,7 @@ var wantSectionKeys = map[string][]string{
 	"muted_topics":                 {"muted_topics"},
 	"muted_users":                  {"muted_users"},
 	"presence":                     {"presence_last_update_id", "presences", "server_timestamp"},
+	"push_device":                  {"push_devices"},
 	"realm":                        realmSectionKeys,
 	"realm_bot":                    {"realm_bots"},
 	"realm_domains":                {"realm_domains"},

@@ -125,6 +125,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()
 	r.domains = src.domains.clone()
+	r.push = src.push.clone()
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/push"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
@@ -32,7 +33,7 @@ var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "f
 	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
 	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
 	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "exports", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "userTopics", "statuses", "presence", "presenceUpdates",
-	"mail", "files", "calls", "invites", "domains"}
+	"mail", "files", "calls", "invites", "domains", "push"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
 // without deciding whether snapshots copy it (and copying it in
@@ -57,7 +58,7 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 }
 
 // emptyInDevRealm are the state fields a new dev realm leaves empty.
-var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "channelFolders", "userTopics", "mail", "mutedUsers", "alertWords", "scheduled", "nextScheduledID", "invites"}
+var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "channelFolders", "userTopics", "mail", "mutedUsers", "alertWords", "scheduled", "nextScheduledID", "invites", "push"}
 
 // stateDiff compares the state (everything but messages) of two realms.
 func stateDiff(a, b *Realm) string {
@@ -125,6 +126,7 @@ func seedForSnapshots(t *testing.T, r *Realm) (channelMsg, dm int64) {
 func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 	r, _ := newTestRealm(t)
 	msgID, dmID := seedForSnapshots(t, r)
+	seedPushDevices(t, r)
 	want, wantMsgs := frozen(r)
 	snap := r.Snapshot()
 
@@ -218,6 +220,11 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 				s.CanCreateGroups.DirectMembers = append(s.CanCreateGroups.DirectMembers, idIago)
 			})
 		}},
+		{"push devices", func() {
+			_ = r.As(idHamlet).AddPushDevice(bg, push.FCM, str("t1"), nil)
+			_ = r.As(idIago).RemovePushDevice(bg, push.APNs, str("c0ffee"))
+			_ = r.As(idIago).SendTestPushNotification(bg, nil)
+		}},
 		{"emoji and linkifiers", func() {
 			_ = r.update(func() error {
 				r.realmEmoji[0].Deactivated = true
@@ -264,6 +271,7 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 func TestSnapshotSharesNothingMutable(t *testing.T) {
 	r, _ := newTestRealm(t)
 	seedForSnapshots(t, r)
+	seedPushDevices(t, r)
 	r.UpdateSettings(func(s *Settings) {
 		limit := 600
 		s.MessageContentEditLimitSeconds = &limit

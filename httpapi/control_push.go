@@ -1,0 +1,42 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// pushControlUser is the user a push inspection is limited to: the
+// optional `user` parameter (an email), 0 (everyone) when absent.
+func (s *Server) pushControlUser(p *params) (int, error) {
+	email, ok := p.str("user")
+	if !ok {
+		return 0, nil
+	}
+	id, found := s.realm.UserIDByEmail(email)
+	if !found {
+		return 0, realm.BadRequest("No such user: %s", email)
+	}
+	return id, nil
+}
+
+// listPushDevices answers GET /minizulip/push_devices: the registered
+// mobile push devices (realm.PushDevices), of one user with `user`.
+func (s *Server) listPushDevices(_ *http.Request, p *params) (any, error) {
+	id, err := s.pushControlUser(p)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"push_devices": s.realm.PushDevices(id)}, nil
+}
+
+// listPushNotifications answers GET /minizulip/push_notifications: the
+// push notifications recorded in place of sending them
+// (realm.PushNotifications), to one user's devices with `user`.
+func (s *Server) listPushNotifications(_ *http.Request, p *params) (any, error) {
+	id, err := s.pushControlUser(p)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"push_notifications": s.realm.PushNotifications(id)}, nil
+}

@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"github.com/minizulip/minizulip/push"
+	"github.com/minizulip/minizulip/realm"
+)
+
+// pushDeviceRoutes are the endpoints the mobile apps call after login to
+// register for push notifications.
+func pushDeviceRoutes() []route {
+	return []route{
+		{method: "POST", path: "/users/me/android_gcm_reg_id", h: addPushDevice(push.FCM)},
+		{method: "DELETE", path: "/users/me/android_gcm_reg_id", h: removePushDevice(push.FCM)},
+		{method: "POST", path: "/users/me/apns_device_token", h: addPushDevice(push.APNs)},
+		{method: "DELETE", path: "/users/me/apns_device_token", h: removePushDevice(push.APNs)},
+		{method: "POST", path: "/mobile_push/test_notification", h: testPushNotification},
+		{method: "POST", path: "/mobile_push/register", h: registerE2EEPushDevice},
+		{method: "POST", path: "/mobile_push/e2ee/test_notification", h: testE2EEPushNotification},
+	}
+}
+
+// pushParam is a parameter's value, nil when not sent.
+func pushParam(p *params, name string) *string {
+	if v, ok := p.str(name); ok {
+		return &v
+	}
+	return nil
+}
+
+// addPushDevice is POST of a device token: token, and appid for APNs.
+func addPushDevice(kind push.Kind) func(c *call) (any, error) {
+	return func(c *call) (any, error) {
+		var appID *string
+		if kind == push.APNs {
+			appID = pushParam(c.p, "appid")
+		}
+		return nil, c.actor.AddPushDevice(c.ctx(), kind, pushParam(c.p, "token"), appID)
+	}
+}
+
+// removePushDevice is DELETE of a device token (token in the body).
+func removePushDevice(kind push.Kind) func(c *call) (any, error) {
+	return func(c *call) (any, error) {
+		return nil, c.actor.RemovePushDevice(c.ctx(), kind, pushParam(c.p, "token"))
+	}
+}
+
+func testPushNotification(c *call) (any, error) {
+	return nil, c.actor.SendTestPushNotification(c.ctx(), pushParam(c.p, "token"))
+}
+
+func registerE2EEPushDevice(c *call) (any, error) {
+	return nil, c.actor.RegisterE2EEPushDevice(c.ctx(), realm.E2EEPushRegistration{
+		TokenKind:                 pushParam(c.p, "token_kind"),
+		PushAccountID:             pushParam(c.p, "push_account_id"),
+		PushPublicKey:             pushParam(c.p, "push_public_key"),
+		BouncerPublicKey:          pushParam(c.p, "bouncer_public_key"),
+		EncryptedPushRegistration: pushParam(c.p, "encrypted_push_registration"),
+	})
+}
+
+func testE2EEPushNotification(c *call) (any, error) {
+	return nil, c.actor.SendE2EETestPushNotification(c.ctx(), pushParam(c.p, "push_account_id"))
+}
