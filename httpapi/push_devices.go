@@ -1,18 +1,18 @@
 package httpapi
 
 import (
-	"github.com/minizulip/minizulip/push"
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/user"
 )
 
 // pushDeviceRoutes are the endpoints the mobile apps call after login to
 // register for push notifications.
 func pushDeviceRoutes() []route {
 	return []route{
-		{method: "POST", path: "/users/me/android_gcm_reg_id", h: addPushDevice(push.FCM)},
-		{method: "DELETE", path: "/users/me/android_gcm_reg_id", h: removePushDevice(push.FCM)},
-		{method: "POST", path: "/users/me/apns_device_token", h: addPushDevice(push.APNs)},
-		{method: "DELETE", path: "/users/me/apns_device_token", h: removePushDevice(push.APNs)},
+		{method: "POST", path: "/users/me/android_gcm_reg_id", h: addPushDevice(user.PushFCM)},
+		{method: "DELETE", path: "/users/me/android_gcm_reg_id", h: removePushDevice(user.PushFCM)},
+		{method: "POST", path: "/users/me/apns_device_token", h: addPushDevice(user.PushAPNs)},
+		{method: "DELETE", path: "/users/me/apns_device_token", h: removePushDevice(user.PushAPNs)},
 		{method: "POST", path: "/mobile_push/test_notification", h: testPushNotification},
 		{method: "POST", path: "/mobile_push/register", h: registerE2EEPushDevice},
 		{method: "POST", path: "/mobile_push/e2ee/test_notification", h: testE2EEPushNotification},
@@ -28,10 +28,10 @@ func pushParam(p *params, name string) *string {
 }
 
 // addPushDevice is POST of a device token: token, and appid for APNs.
-func addPushDevice(kind push.Kind) func(c *call) (any, error) {
+func addPushDevice(kind user.PushKind) func(c *call) (any, error) {
 	return func(c *call) (any, error) {
 		var appID *string
-		if kind == push.APNs {
+		if kind == user.PushAPNs {
 			appID = pushParam(c.p, "appid")
 		}
 		return nil, c.actor.AddPushDevice(c.ctx(), kind, pushParam(c.p, "token"), appID)
@@ -39,7 +39,7 @@ func addPushDevice(kind push.Kind) func(c *call) (any, error) {
 }
 
 // removePushDevice is DELETE of a device token (token in the body).
-func removePushDevice(kind push.Kind) func(c *call) (any, error) {
+func removePushDevice(kind user.PushKind) func(c *call) (any, error) {
 	return func(c *call) (any, error) {
 		return nil, c.actor.RemovePushDevice(c.ctx(), kind, pushParam(c.p, "token"))
 	}

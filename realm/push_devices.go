@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/minizulip/minizulip/push"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -19,9 +18,9 @@ import (
 // PushDevice is one registered device of a user: a token of one kind,
 // unique per user and kind.
 type PushDevice struct {
-	UserID int       `json:"user_id"`
-	Kind   push.Kind `json:"kind"`
-	Token  string    `json:"token"`
+	UserID int           `json:"user_id"`
+	Kind   user.PushKind `json:"kind"`
+	Token  string        `json:"token"`
 	// AppID is the iOS app's ID, for APNs devices only.
 	AppID string `json:"app_id,omitempty"`
 	// Registered is when the token was first registered, on the realm's
@@ -59,10 +58,10 @@ func requiredParam(name string, v *string) (string, error) {
 	return *v, nil
 }
 
-// checkPushToken applies push.CheckToken, with Zulip's errors.
-func checkPushToken(kind push.Kind, token string) error {
-	if err := push.CheckToken(kind, token); err != nil {
-		var ve push.ValidationError
+// checkPushToken applies user.CheckPushToken, with Zulip's errors.
+func checkPushToken(kind user.PushKind, token string) error {
+	if err := user.CheckPushToken(kind, token); err != nil {
+		var ve user.PushTokenError
 		if errors.As(err, &ve) {
 			return BadRequest("%s", string(ve))
 		}
@@ -77,19 +76,19 @@ func checkPushToken(kind push.Kind, token string) error {
 // checks run in Zulip's order (appid before token, then the token's own
 // rules). Registering a token the user already has of that kind succeeds
 // and changes nothing, its app ID included.
-func (a *Actor) AddPushDevice(ctx context.Context, kind push.Kind, token, appID *string) error {
+func (a *Actor) AddPushDevice(ctx context.Context, kind user.PushKind, token, appID *string) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}
 		dev := PushDevice{UserID: me.ID, Kind: kind}
-		if kind == push.APNs {
+		if kind == user.PushAPNs {
 			id, err := requiredParam("appid", appID)
 			if err != nil {
 				return err
 			}
-			if !push.ValidAppID(id) {
+			if !user.ValidPushAppID(id) {
 				return BadRequest("appid has invalid format")
 			}
 			dev.AppID = id
@@ -114,7 +113,7 @@ func (a *Actor) AddPushDevice(ctx context.Context, kind push.Kind, token, appID 
 // FCM) and DELETE /users/me/apns_device_token (kind APNs): the token is
 // checked as when added, then must be one of the user's devices of that
 // kind.
-func (a *Actor) RemovePushDevice(ctx context.Context, kind push.Kind, token *string) error {
+func (a *Actor) RemovePushDevice(ctx context.Context, kind user.PushKind, token *string) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
@@ -137,7 +136,7 @@ func (a *Actor) RemovePushDevice(ctx context.Context, kind push.Kind, token *str
 }
 
 // pushDeviceIndex finds a user's device by kind and token, -1 when absent.
-func (r *Realm) pushDeviceIndex(userID int, kind push.Kind, token string) int {
+func (r *Realm) pushDeviceIndex(userID int, kind user.PushKind, token string) int {
 	return slices.IndexFunc(r.push.devices, func(d PushDevice) bool {
 		return d.UserID == userID && d.Kind == kind && d.Token == token
 	})

@@ -1,12 +1,12 @@
 package realm
 
 import (
+	"github.com/minizulip/minizulip/user"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/minizulip/minizulip/push"
 )
 
 const apnsToken = "c0ffee"
@@ -15,10 +15,10 @@ const apnsToken = "c0ffee"
 // iago and a test notification to both of iago's and hamlet's devices.
 func seedPushDevices(t *testing.T, r *Realm) {
 	t.Helper()
-	if err := r.As(idHamlet).AddPushDevice(bg, push.FCM, str("android-token"), nil); err != nil {
+	if err := r.As(idHamlet).AddPushDevice(bg, user.PushFCM, str("android-token"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.As(idIago).AddPushDevice(bg, push.APNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
+	if err := r.As(idIago).AddPushDevice(bg, user.PushAPNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []int{idHamlet, idIago} {
@@ -40,36 +40,36 @@ func TestAddAndRemovePushDevices(t *testing.T) {
 	r, clock := newTestRealm(t)
 	start := r.Now()
 	h := r.As(idHamlet)
-	if err := h.AddPushDevice(bg, push.FCM, str("android-token"), nil); err != nil {
+	if err := h.AddPushDevice(bg, user.PushFCM, str("android-token"), nil); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Minute)
-	if err := h.AddPushDevice(bg, push.APNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
+	if err := h.AddPushDevice(bg, user.PushAPNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
 		t.Fatal(err)
 	}
 	// The same token of the other kind is another device.
-	if err := h.AddPushDevice(bg, push.FCM, str(apnsToken), nil); err != nil {
+	if err := h.AddPushDevice(bg, user.PushFCM, str(apnsToken), nil); err != nil {
 		t.Fatal(err)
 	}
 	// Adding again succeeds and changes nothing, not even the app ID or
 	// the time.
 	clock.Advance(time.Minute)
-	if err := h.AddPushDevice(bg, push.APNs, str(apnsToken), str("org.zulip.Other")); err != nil {
+	if err := h.AddPushDevice(bg, user.PushAPNs, str(apnsToken), str("org.zulip.Other")); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.AddPushDevice(bg, push.FCM, str("android-token"), nil); err != nil {
+	if err := h.AddPushDevice(bg, user.PushFCM, str("android-token"), nil); err != nil {
 		t.Fatal(err)
 	}
 	// Another user may register the same token.
-	if err := r.As(idIago).AddPushDevice(bg, push.FCM, str("android-token"), nil); err != nil {
+	if err := r.As(idIago).AddPushDevice(bg, user.PushFCM, str("android-token"), nil); err != nil {
 		t.Fatal(err)
 	}
 	later := start.Add(time.Minute)
 	all := []PushDevice{
-		{UserID: idHamlet, Kind: push.FCM, Token: "android-token", Registered: start},
-		{UserID: idHamlet, Kind: push.APNs, Token: apnsToken, AppID: "org.zulip.Zulip", Registered: later},
-		{UserID: idHamlet, Kind: push.FCM, Token: apnsToken, Registered: later},
-		{UserID: idIago, Kind: push.FCM, Token: "android-token", Registered: later.Add(time.Minute)},
+		{UserID: idHamlet, Kind: user.PushFCM, Token: "android-token", Registered: start},
+		{UserID: idHamlet, Kind: user.PushAPNs, Token: apnsToken, AppID: "org.zulip.Zulip", Registered: later},
+		{UserID: idHamlet, Kind: user.PushFCM, Token: apnsToken, Registered: later},
+		{UserID: idIago, Kind: user.PushFCM, Token: "android-token", Registered: later.Add(time.Minute)},
 	}
 	wantPushDevices(t, r, all)
 	if got := r.PushDevices(idIago); len(got) != 1 || got[0] != all[3] {
@@ -80,19 +80,19 @@ func TestAddAndRemovePushDevices(t *testing.T) {
 	}
 
 	// Removing: the kind must match, and the device must be the user's.
-	wantCode(t, h.RemovePushDevice(bg, push.APNs, str("abcd1234")), CodeBadRequest, "Token does not exist")
-	wantCode(t, r.As(idCordelia).RemovePushDevice(bg, push.FCM, str("android-token")), CodeBadRequest, "Token does not exist")
-	wantCode(t, r.As(idIago).RemovePushDevice(bg, push.APNs, str(apnsToken)), CodeBadRequest, "Token does not exist")
+	wantCode(t, h.RemovePushDevice(bg, user.PushAPNs, str("abcd1234")), CodeBadRequest, "Token does not exist")
+	wantCode(t, r.As(idCordelia).RemovePushDevice(bg, user.PushFCM, str("android-token")), CodeBadRequest, "Token does not exist")
+	wantCode(t, r.As(idIago).RemovePushDevice(bg, user.PushAPNs, str(apnsToken)), CodeBadRequest, "Token does not exist")
 	wantPushDevices(t, r, all)
-	if err := h.RemovePushDevice(bg, push.FCM, str(apnsToken)); err != nil {
+	if err := h.RemovePushDevice(bg, user.PushFCM, str(apnsToken)); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.RemovePushDevice(bg, push.FCM, str("android-token")); err != nil {
+	if err := h.RemovePushDevice(bg, user.PushFCM, str("android-token")); err != nil {
 		t.Fatal(err)
 	}
 	wantPushDevices(t, r, []PushDevice{all[1], all[3]})
-	wantCode(t, h.RemovePushDevice(bg, push.FCM, str("android-token")), CodeBadRequest, "Token does not exist")
-	if err := h.RemovePushDevice(bg, push.APNs, str(apnsToken)); err != nil {
+	wantCode(t, h.RemovePushDevice(bg, user.PushFCM, str("android-token")), CodeBadRequest, "Token does not exist")
+	if err := h.RemovePushDevice(bg, user.PushAPNs, str(apnsToken)); err != nil {
 		t.Fatal(err)
 	}
 	wantPushDevices(t, r, []PushDevice{all[3]})
@@ -113,27 +113,27 @@ func TestPushDeviceRefusals(t *testing.T) {
 		code Code
 		msg  string
 	}{
-		{"bot adds FCM", bot.AddPushDevice(bg, push.FCM, str("bot-token"), nil), CodeBadRequest, "This endpoint does not accept bot requests."},
+		{"bot adds FCM", bot.AddPushDevice(bg, user.PushFCM, str("bot-token"), nil), CodeBadRequest, "This endpoint does not accept bot requests."},
 		// the bot check comes before the parameters'
-		{"bot adds APNs without params", bot.AddPushDevice(bg, push.APNs, nil, nil), CodeBadRequest, "This endpoint does not accept bot requests."},
-		{"bot removes", bot.RemovePushDevice(bg, push.FCM, nil), CodeBadRequest, "This endpoint does not accept bot requests."},
+		{"bot adds APNs without params", bot.AddPushDevice(bg, user.PushAPNs, nil, nil), CodeBadRequest, "This endpoint does not accept bot requests."},
+		{"bot removes", bot.RemovePushDevice(bg, user.PushFCM, nil), CodeBadRequest, "This endpoint does not accept bot requests."},
 		{"bot tests", bot.SendTestPushNotification(bg, nil), CodeBadRequest, "This endpoint does not accept bot requests."},
-		{"no token", h.AddPushDevice(bg, push.FCM, nil, nil), CodeRequestVariableMissing, "Missing 'token' argument"},
-		{"no APNs token", h.AddPushDevice(bg, push.APNs, nil, str("org.zulip.Zulip")), CodeRequestVariableMissing, "Missing 'token' argument"},
+		{"no token", h.AddPushDevice(bg, user.PushFCM, nil, nil), CodeRequestVariableMissing, "Missing 'token' argument"},
+		{"no APNs token", h.AddPushDevice(bg, user.PushAPNs, nil, str("org.zulip.Zulip")), CodeRequestVariableMissing, "Missing 'token' argument"},
 		// appid is read before token
-		{"no appid", h.AddPushDevice(bg, push.APNs, nil, nil), CodeRequestVariableMissing, "Missing 'appid' argument"},
-		{"bad appid", h.AddPushDevice(bg, push.APNs, nil, str("'; tables --")), CodeBadRequest, "appid has invalid format"},
-		{"empty appid", h.AddPushDevice(bg, push.APNs, str(apnsToken), str("")), CodeBadRequest, "appid has invalid format"},
-		{"empty token", h.AddPushDevice(bg, push.FCM, str(""), nil), CodeBadRequest, "Empty or invalid length token"},
-		{"long token", h.AddPushDevice(bg, push.FCM, &long, nil), CodeBadRequest, "Empty or invalid length token"},
-		{"long APNs token", h.AddPushDevice(bg, push.APNs, &long, str("org.zulip.Zulip")), CodeBadRequest, "Empty or invalid length token"},
-		{"non-hex APNs token", h.AddPushDevice(bg, push.APNs, str("android-token"), str("org.zulip.Zulip")), CodeBadRequest, "Invalid APNS token"},
-		{"odd APNs token", h.AddPushDevice(bg, push.APNs, str("c0ffe"), str("org.zulip.Zulip")), CodeBadRequest, "Invalid APNS token"},
+		{"no appid", h.AddPushDevice(bg, user.PushAPNs, nil, nil), CodeRequestVariableMissing, "Missing 'appid' argument"},
+		{"bad appid", h.AddPushDevice(bg, user.PushAPNs, nil, str("'; tables --")), CodeBadRequest, "appid has invalid format"},
+		{"empty appid", h.AddPushDevice(bg, user.PushAPNs, str(apnsToken), str("")), CodeBadRequest, "appid has invalid format"},
+		{"empty token", h.AddPushDevice(bg, user.PushFCM, str(""), nil), CodeBadRequest, "Empty or invalid length token"},
+		{"long token", h.AddPushDevice(bg, user.PushFCM, &long, nil), CodeBadRequest, "Empty or invalid length token"},
+		{"long APNs token", h.AddPushDevice(bg, user.PushAPNs, &long, str("org.zulip.Zulip")), CodeBadRequest, "Empty or invalid length token"},
+		{"non-hex APNs token", h.AddPushDevice(bg, user.PushAPNs, str("android-token"), str("org.zulip.Zulip")), CodeBadRequest, "Invalid APNS token"},
+		{"odd APNs token", h.AddPushDevice(bg, user.PushAPNs, str("c0ffe"), str("org.zulip.Zulip")), CodeBadRequest, "Invalid APNS token"},
 		// removals check the token the same way first
-		{"remove without token", h.RemovePushDevice(bg, push.FCM, nil), CodeRequestVariableMissing, "Missing 'token' argument"},
-		{"remove empty", h.RemovePushDevice(bg, push.FCM, str("")), CodeBadRequest, "Empty or invalid length token"},
-		{"remove long", h.RemovePushDevice(bg, push.APNs, &long), CodeBadRequest, "Empty or invalid length token"},
-		{"remove non-hex", h.RemovePushDevice(bg, push.APNs, str("android-token")), CodeBadRequest, "Invalid APNS token"},
+		{"remove without token", h.RemovePushDevice(bg, user.PushFCM, nil), CodeRequestVariableMissing, "Missing 'token' argument"},
+		{"remove empty", h.RemovePushDevice(bg, user.PushFCM, str("")), CodeBadRequest, "Empty or invalid length token"},
+		{"remove long", h.RemovePushDevice(bg, user.PushAPNs, &long), CodeBadRequest, "Empty or invalid length token"},
+		{"remove non-hex", h.RemovePushDevice(bg, user.PushAPNs, str("android-token")), CodeBadRequest, "Invalid APNS token"},
 		{"test unknown token", h.SendTestPushNotification(bg, str("nope")), CodeInvalidPushDeviceToken, "Device not recognized"},
 		// a token of another user is not the user's device
 		{"test other's token", h.SendTestPushNotification(bg, str(apnsToken)), CodeInvalidPushDeviceToken, "Device not recognized"},
@@ -143,7 +143,7 @@ func TestPushDeviceRefusals(t *testing.T) {
 			t.Errorf("%s: %d %q", c.name, e.Status, e.Msg)
 		}
 	}
-	if e := wantCode(t, h.AddPushDevice(bg, push.FCM, nil, nil), CodeRequestVariableMissing, ""); e.Extra["var_name"] != "token" {
+	if e := wantCode(t, h.AddPushDevice(bg, user.PushFCM, nil, nil), CodeRequestVariableMissing, ""); e.Extra["var_name"] != "token" {
 		t.Errorf("var_name %v", e.Extra)
 	}
 	if diff := cmp.Diff(devices, r.PushDevices(0)); diff != "" {
@@ -161,13 +161,13 @@ func TestPushStateInSnapshotsAndForks(t *testing.T) {
 	devices, sent := r.PushDevices(0), r.PushNotifications(0)
 	snap := r.Snapshot()
 	fork := r.Fork()
-	if err := r.As(idHamlet).RemovePushDevice(bg, push.FCM, str("android-token")); err != nil {
+	if err := r.As(idHamlet).RemovePushDevice(bg, user.PushFCM, str("android-token")); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.As(idIago).SendTestPushNotification(bg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := fork.As(idCordelia).AddPushDevice(bg, push.FCM, str("fork-token"), nil); err != nil {
+	if err := fork.As(idCordelia).AddPushDevice(bg, user.PushFCM, str("fork-token"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(r.PushDevices(0)) != 1 || len(r.PushNotifications(0)) != 3 || len(fork.PushDevices(0)) != 3 {

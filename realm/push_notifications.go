@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/minizulip/minizulip/push"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -99,7 +98,7 @@ func (a *Actor) SendTestPushNotification(ctx context.Context, token *string) err
 			return &Error{Code: CodeInvalidPushDeviceToken, Msg: "Device not recognized", Status: statusBadRequest}
 		}
 		now := r.clock.Now()
-		for _, kind := range []push.Kind{push.APNs, push.FCM} {
+		for _, kind := range []user.PushKind{user.PushAPNs, user.PushFCM} {
 			for _, d := range devices {
 				if d.Kind == kind {
 					r.push.sent = append(r.push.sent, r.testPushNotification(d, now))
@@ -121,7 +120,7 @@ func (r *Realm) testPushNotification(d PushDevice, now time.Time) PushNotificati
 		p.RealmURL = r.opts.URL
 	}
 	n := PushNotification{Device: d, Sent: now, Data: p}
-	if d.Kind == push.FCM {
+	if d.Kind == user.PushFCM {
 		n.Data.Time, n.Priority = now.Unix(), "high"
 		return n
 	}
@@ -171,7 +170,7 @@ func (a *Actor) RegisterE2EEPushDevice(ctx context.Context, req E2EEPushRegistra
 		if err != nil {
 			return err
 		}
-		if kind != string(push.FCM) && kind != string(push.APNs) {
+		if kind != string(user.PushFCM) && kind != string(user.PushAPNs) {
 			return BadRequest("Invalid token_kind: Value error, Not in the list of possible values")
 		}
 		if err := checkJSONIntParam("push_account_id", req.PushAccountID, true); err != nil {

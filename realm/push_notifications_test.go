@@ -1,11 +1,11 @@
 package realm
 
 import (
+	"github.com/minizulip/minizulip/user"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/minizulip/minizulip/push"
 )
 
 func TestTestPushNotifications(t *testing.T) {
@@ -19,14 +19,14 @@ func TestTestPushNotifications(t *testing.T) {
 		t.Fatalf("sent %#v", got)
 	}
 	for _, add := range []struct {
-		kind         push.Kind
+		kind         user.PushKind
 		token, appID *string
-	}{{push.FCM, str("android-token"), nil}, {push.APNs, str(apnsToken), str("org.zulip.Zulip")}} {
+	}{{user.PushFCM, str("android-token"), nil}, {user.PushAPNs, str(apnsToken), str("org.zulip.Zulip")}} {
 		if err := h.AddPushDevice(bg, add.kind, add.token, add.appID); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := r.As(idIago).AddPushDevice(bg, push.FCM, str("iago-token"), nil); err != nil {
+	if err := r.As(idIago).AddPushDevice(bg, user.PushFCM, str("iago-token"), nil); err != nil {
 		t.Fatal(err)
 	}
 	fcm, apns := r.PushDevices(idHamlet)[0], r.PushDevices(idHamlet)[1]
@@ -82,7 +82,7 @@ func TestTestPushPayloadAtOlderLevels(t *testing.T) {
 	} {
 		r, _ := newTestRealm(t, WithFeatureLevel(c.level, "test"))
 		r.UpdateSettings(func(s *Settings) { s.Name = "Zulip Dev" })
-		if err := r.As(idHamlet).AddPushDevice(bg, push.APNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
+		if err := r.As(idHamlet).AddPushDevice(bg, user.PushAPNs, str(apnsToken), str("org.zulip.Zulip")); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.As(idHamlet).SendTestPushNotification(bg, nil); err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/push"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
@@ -221,8 +220,8 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 			})
 		}},
 		{"push devices", func() {
-			_ = r.As(idHamlet).AddPushDevice(bg, push.FCM, str("t1"), nil)
-			_ = r.As(idIago).RemovePushDevice(bg, push.APNs, str("c0ffee"))
+			_ = r.As(idHamlet).AddPushDevice(bg, user.PushFCM, str("t1"), nil)
+			_ = r.As(idIago).RemovePushDevice(bg, user.PushAPNs, str("c0ffee"))
 			_ = r.As(idIago).SendTestPushNotification(bg, nil)
 		}},
 		{"emoji and linkifiers", func() {

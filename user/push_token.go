@@ -1,46 +1,47 @@
-// Package push holds the pure rules of mobile push-notification devices:
+package user
+
+// This file holds the pure rules of mobile push-notification devices:
 // the kinds of device token, and the checks Zulip runs on the tokens and
 // app IDs the mobile apps register.
-package push
 
 import (
 	"regexp"
 	"unicode/utf8"
 )
 
-// Kind is the service a device token belongs to.
-type Kind string
+// PushKind is the service a device token belongs to.
+type PushKind string
 
 // The kinds of device token, spelled as Zulip's API spells them
 // (token_kind of POST /mobile_push/register).
 const (
-	// FCM is Firebase Cloud Messaging (Android), registered through
+	// PushFCM is Firebase Cloud Messaging (Android), registered through
 	// /users/me/android_gcm_reg_id.
-	FCM Kind = "fcm"
-	// APNs is Apple's push service (iOS), registered through
+	PushFCM PushKind = "fcm"
+	// PushAPNs is Apple's push service (iOS), registered through
 	// /users/me/apns_device_token.
-	APNs Kind = "apns"
+	PushAPNs PushKind = "apns"
 )
 
-// MaxTokenLength is the longest token accepted, in characters.
-const MaxTokenLength = 4096
+// MaxPushTokenLength is the longest token accepted, in characters.
+const MaxPushTokenLength = 4096
 
-// ValidationError is a refused token or app ID; its text is Zulip's
+// PushTokenError is a refused token or app ID; its text is Zulip's
 // message.
-type ValidationError string
+type PushTokenError string
 
-func (e ValidationError) Error() string { return string(e) }
+func (e PushTokenError) Error() string { return string(e) }
 
-// CheckToken checks a device token as Zulip's validate_token does: it is
-// not empty and at most MaxTokenLength characters; an APNs token is
+// CheckPushToken checks a device token as Zulip's validate_token does: it is
+// not empty and at most MaxPushTokenLength characters; an PushAPNs token is
 // moreover hexadecimal, as Python's bytes.fromhex reads it (pairs of hex
 // digits, ASCII whitespace allowed between pairs).
-func CheckToken(kind Kind, token string) error {
-	if token == "" || utf8.RuneCountInString(token) > MaxTokenLength {
-		return ValidationError("Empty or invalid length token")
+func CheckPushToken(kind PushKind, token string) error {
+	if token == "" || utf8.RuneCountInString(token) > MaxPushTokenLength {
+		return PushTokenError("Empty or invalid length token")
 	}
-	if kind == APNs && !isPythonHex(token) {
-		return ValidationError("Invalid APNS token")
+	if kind == PushAPNs && !isPythonHex(token) {
+		return PushTokenError("Invalid APNS token")
 	}
 	return nil
 }
@@ -74,7 +75,7 @@ func isPythonSpace(c byte) bool {
 // appIDPattern is Zulip's ApnsAppId constraint.
 var appIDPattern = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
 
-// ValidAppID reports whether an iOS app ID (appid of POST
+// ValidPushAppID reports whether an iOS app ID (appid of POST
 // /users/me/apns_device_token) has the form Zulip accepts: letters,
 // digits, dots and hyphens, at least one.
-func ValidAppID(appID string) bool { return appIDPattern.MatchString(appID) }
+func ValidPushAppID(appID string) bool { return appIDPattern.MatchString(appID) }
