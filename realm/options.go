@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/minizulip/minizulip/upload"
@@ -64,6 +65,9 @@ type Options struct {
 	// CallProviders are the video-call providers configured
 	// (WithCallProvider).
 	CallProviders []CallProvider
+	// OutgoingWebhookClient posts to outgoing-webhook bots' services; nil
+	// means one with Zulip's 10-second timeout (WithOutgoingWebhookClient).
+	OutgoingWebhookClient *http.Client
 }
 
 // Option is one configuration step for New.
@@ -126,3 +130,9 @@ func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = tr
 // same n always gives the same messages. The standalone server seeds 100;
 // clients that crash on an empty message list need some.
 func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages = n } }
+
+// WithOutgoingWebhookClient makes the realm post to outgoing-webhook bots'
+// services through c (its timeout is the one that counts).
+func WithOutgoingWebhookClient(c *http.Client) Option {
+	return func(o *Options) { o.OutgoingWebhookClient = c }
+}
