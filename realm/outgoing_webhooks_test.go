@@ -413,3 +413,45 @@ func TestOutgoingWebhookPrivateChannel(t *testing.T) {
 	_, err = r.As(bot.UserID).SendChannelMessage(bg, "core team", "secret", "me again")
 	wantCode(t, err, CodeBadRequest, "Not authorized to send to channel 'core team'")
 }
+
+// TestServiceFixtureRoundTrip: a dump carries the service, and loading it
+// gives the bot the same service back; bad entries are refused.
+func TestServiceFixtureRoundTrip(t *testing.T) {
+	r, clock := newTestRealm(t)
+	bot := newServiceBot(t, r, "https://bots.example.com/echo", user.SlackInterface)
+	want := serviceOf(t, r, bot.UserID)
+	doc := mustDump(t, r)
+	loaded, err := Load(doc, WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := serviceOf(t, loaded, bot.UserID); got != want {
+		t.Fatalf("loaded service %+v, want %+v", got, want)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	users := d["users"].([]any)
+	var entry map[string]any
+	for _, u := range users {
+		if u.(map[string]any)["id"] == float64(bot.UserID) {
+			entry = u.(map[string]any)
+		}
+	}
+	for _, c := range []struct {
+		service map[string]any
+		botType float64
+		want    string
+	}{
+		{map[string]any{"base_url": "nope"}, 3, `.service.base_url: "nope" is not a URL`},
+		{map[string]any{"base_url": "https://x.example.com", "interface": 5}, 3, ".service.interface: unknown interface 5"},
+		{map[string]any{"base_url": "https://x.example.com"}, 1, ".service: only outgoing webhook bots"},
+	} {
+		entry["service"], entry["bot_type"] = c.service, c.botType
+		bad, _ := json.Marshal(d)
+		if _, err := Load(bad, WithClock(clock)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("load error %v, want %q", err, c.want)
+		}
+	}
+}
