@@ -1,9 +1,17 @@
 package httpapi
 
 import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"testing"
+
+	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/user"
 )
 
 func TestHTTPOutgoingWebhookBot(t *testing.T) {
@@ -62,5 +70,42 @@ func TestHTTPOutgoingWebhookBot(t *testing.T) {
 	got := bot["services"].([]any)[0].(map[string]any)
 	if bot["user_id"] != float64(id) || got["base_url"] != "http://localhost:4000/new" || got["interface"] != float64(1) || got["token"] != s["token"] {
 		t.Fatalf("event %v", evs[0])
+	}
+}
+
+// TestTestServerCallsServices: a TestServer's realm posts to an
+// outgoing-webhook bot's service over HTTP and sends its answer back.
+func TestTestServerCallsServices(t *testing.T) {
+	got := make(chan map[string]any, 1)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var p map[string]any
+		_ = json.NewDecoder(req.Body).Decode(&p)
+		got <- p
+		_, _ = io.WriteString(w, `{"content": "pong"}`)
+	}))
+	defer svc.Close()
+	ts, err := Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	r := ts.Realm
+	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
+	bot, err := r.As(hamlet).CreateBot(context.Background(), realm.BotRequest{FullName: "Pinger", ShortName: "pinger",
+		BotType: user.OutgoingWebhook, PayloadURL: svc.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := r.As(hamlet).SendDirectMessage(context.Background(), []int{bot.UserID}, "ping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := <-got; p["data"] != "ping" || p["trigger"] != "direct_message" {
+		t.Fatalf("payload %v", p)
+	}
+	r.WaitForOutgoingWebhooks()
+	m, _, err := r.As(hamlet).GetMessage(context.Background(), sent.ID+1, realm.ViewOptions{})
+	if err != nil || m.SenderID != bot.UserID || m.Content != "pong" {
+		t.Fatalf("reply %+v %v", m, err)
 	}
 }

@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/minizulip/minizulip/upload"
@@ -65,9 +64,9 @@ type Options struct {
 	// CallProviders are the video-call providers configured
 	// (WithCallProvider).
 	CallProviders []CallProvider
-	// OutgoingWebhookClient posts to outgoing-webhook bots' services; nil
-	// means one with Zulip's 10-second timeout (WithOutgoingWebhookClient).
-	OutgoingWebhookClient *http.Client
+	// OutgoingWebhookCaller posts to outgoing-webhook bots' services; nil
+	// means no service is called (WithOutgoingWebhookCaller).
+	OutgoingWebhookCaller ServiceCaller
 }
 
 // Option is one configuration step for New.
@@ -131,8 +130,10 @@ func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = tr
 // clients that crash on an empty message list need some.
 func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages = n } }
 
-// WithOutgoingWebhookClient makes the realm post to outgoing-webhook bots'
-// services through c (its timeout is the one that counts).
-func WithOutgoingWebhookClient(c *http.Client) Option {
-	return func(o *Options) { o.OutgoingWebhookClient = c }
+// WithOutgoingWebhookCaller makes the realm post to outgoing-webhook
+// bots' services through c, such as httpapi.NewServiceCaller's net/http
+// client (the standalone server and httpapi's TestServer use it). A realm
+// without one calls no service.
+func WithOutgoingWebhookCaller(c ServiceCaller) Option {
+	return func(o *Options) { o.OutgoingWebhookCaller = c }
 }

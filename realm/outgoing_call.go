@@ -1,13 +1,10 @@
 package realm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -17,26 +14,31 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// OutgoingWebhookTimeout is how long a call to a service may take when
-// the realm's Options name no client: Zulip's
-// OUTGOING_WEBHOOK_TIMEOUT_SECONDS.
+// OutgoingWebhookTimeout is how long a call to a service may take:
+// Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS.
 const OutgoingWebhookTimeout = 10 * time.Second
+
+// ServiceCaller makes the HTTP requests of outgoing-webhook calls; the
+// realm speaks no HTTP itself. httpapi.NewServiceCaller is the net/http
+// one.
+type ServiceCaller interface {
+	// PostToService posts body to serviceURL with the given content type
+	// and user agent, and returns the answer's status and body. An error
+	// with a Timeout method reporting true is a timeout; any other, a
+	// failure to connect.
+	PostToService(ctx context.Context, serviceURL, contentType, userAgent string, body []byte) (status int, answer []byte, err error)
+	// Timeout is how long a request may take, for the owner's notice.
+	Timeout() time.Duration
+}
+
+// statusProxyAuthRequired is the status Zulip's proxy answers for URLs of
+// private networks.
+const statusProxyAuthRequired = 407
 
 // maxServiceRetries is how many times a call that timed out or could not
 // connect is tried again before the bot is declared unavailable (Zulip's
 // MAX_REQUEST_RETRIES).
 const maxServiceRetries = 3
-
-// defaultServiceClient posts to services when the Options name no client.
-var defaultServiceClient = &http.Client{Timeout: OutgoingWebhookTimeout}
-
-// serviceClient is the client that posts to services.
-func (r *Realm) serviceClient() *http.Client {
-	if c := r.opts.OutgoingWebhookClient; c != nil {
-		return c
-	}
-	return defaultServiceClient
-}
 
 // runServiceCall posts c to the bot's service and acts on the answer, as
 // Zulip's outgoing-webhook worker does. It holds no lock: the replies and
@@ -52,18 +54,18 @@ func (r *Realm) runServiceCall(c *serviceCall) {
 	}
 	var failure string
 	for try := 0; try <= maxServiceRetries; try++ {
-		resp, body, err := r.postToService(c)
+		status, body, err := r.postToService(c)
 		if err == errSlackDirect {
 			r.failInConversation(c, "Slack outgoing webhooks don't support direct messages.")
 			return
 		}
 		if err == nil {
-			r.serviceAnswered(c, resp, body)
+			r.serviceAnswered(c, status, body)
 			return
 		}
-		var ue *url.Error
-		if errors.As(err, &ue) && ue.Timeout() {
-			failure = "Request timed out after " + timeoutSeconds(r.serviceClient().Timeout) + " seconds."
+		var te interface{ Timeout() bool }
+		if errors.As(err, &te) && te.Timeout() {
+			failure = "Request timed out after " + timeoutSeconds(r.opts.OutgoingWebhookCaller.Timeout()) + " seconds."
 		} else {
 			failure = "A connection error occurred. Is my bot server down?"
 		}
@@ -75,15 +77,16 @@ func (r *Realm) runServiceCall(c *serviceCall) {
 // errSlackDirect refuses a direct message to a Slack-interface service.
 var errSlackDirect = errors.New("slack interface: direct message")
 
-// postToService makes one request to the service and reads its answer.
-func (r *Realm) postToService(c *serviceCall) (*http.Response, []byte, error) {
-	var body io.Reader
+// postToService makes one request to the service through the realm's
+// caller and returns the answer's status and body.
+func (r *Realm) postToService(c *serviceCall) (int, []byte, error) {
+	var body []byte
 	contentType := "application/json"
 	if c.service.Interface == user.SlackInterface {
 		if c.message.Type != message.Channel.String() {
-			return nil, nil, errSlackDirect
+			return 0, nil, errSlackDirect
 		}
-		body = strings.NewReader(slackForm(c).Encode())
+		body = []byte(slackForm(c).Encode())
 		contentType = "application/x-www-form-urlencoded"
 	} else {
 		data, err := json.Marshal(OutgoingWebhookPayload{
@@ -91,26 +94,12 @@ func (r *Realm) postToService(c *serviceCall) (*http.Response, []byte, error) {
 			Token: c.service.Token, Trigger: c.trigger,
 		})
 		if err != nil {
-			return nil, nil, err
+			return 0, nil, err
 		}
-		body = bytes.NewReader(data)
+		body = data
 	}
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.service.BaseURL, body)
-	if err != nil {
-		return nil, nil, err
-	}
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("User-Agent", "ZulipOutgoingWebhook/"+r.opts.Version)
-	resp, err := r.serviceClient().Do(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, nil, err
-	}
-	return resp, data, nil
+	return r.opts.OutgoingWebhookCaller.PostToService(context.Background(), c.service.BaseURL, contentType,
+		"ZulipOutgoingWebhook/"+r.opts.Version, body)
 }
 
 // slackForm is the form Slack's outgoing webhooks post, as Zulip fills it.
@@ -136,10 +125,10 @@ func slackForm(c *serviceCall) url.Values {
 // serviceAnswered acts on the service's HTTP answer: a 2xx answer may
 // carry a reply; any other status is a failure told in the conversation
 // and to the bot's owner.
-func (r *Realm) serviceAnswered(c *serviceCall, resp *http.Response, body []byte) {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		r.failInConversation(c, "Third party responded with "+strconv.Itoa(resp.StatusCode))
-		r.notifyBotOwner(c, ownerNotice{status: resp.StatusCode, payload: pyBytesRepr(body)})
+func (r *Realm) serviceAnswered(c *serviceCall, status int, body []byte) {
+	if status < 200 || status > 299 {
+		r.failInConversation(c, "Third party responded with "+strconv.Itoa(status))
+		r.notifyBotOwner(c, ownerNotice{status: status, payload: pyBytesRepr(body)})
 		return
 	}
 	content, err := serviceReply(c.service.Interface, body)
@@ -231,7 +220,7 @@ func (r *Realm) notifyBotOwner(c *serviceCall, n ownerNotice) {
 			n.exceptionKind + " occurred:\n```\n" + n.exception + "\n```")
 	case n.failure != "":
 		b.WriteString("\n" + n.failure)
-	case n.status == http.StatusProxyAuthRequired:
+	case n.status == statusProxyAuthRequired:
 		b.WriteString("\nThe URL configured for the webhook is for a private or disallowed network.")
 	case n.status != 0:
 		b.WriteString("\nThe webhook got a response with status code *" + strconv.Itoa(n.status) + "*.")

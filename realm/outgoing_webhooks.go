@@ -64,9 +64,10 @@ type OutgoingWebhookPayload struct {
 // (personally or through a group); for a direct message, one per such
 // bot among its recipients. Wildcard and silent mentions trigger nothing.
 // The calls run in their own goroutines, after the caller, which holds
-// the commit lock or the write lock, releases it.
+// the commit lock or the write lock, releases it. A realm with no
+// ServiceCaller calls nothing.
 func (r *Realm) triggerServices(sender *user.User, m *message.Message, rendered markdown.Result) {
-	if sender.IsBot() {
+	if sender.IsBot() || r.opts.OutgoingWebhookCaller == nil {
 		return
 	}
 	var bots []int

@@ -1,6 +1,8 @@
 package realm
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -42,6 +45,28 @@ func newFakeService(t *testing.T, status int, body string) *fakeService {
 	t.Cleanup(s.Close)
 	return s
 }
+
+// httpCaller is a ServiceCaller over net/http, as httpapi's (which the
+// realm's tests cannot import).
+type httpCaller struct{ client *http.Client }
+
+func (c httpCaller) PostToService(ctx context.Context, serviceURL, contentType, userAgent string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serviceURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("User-Agent", userAgent)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, answer, err
+}
+
+func (c httpCaller) Timeout() time.Duration { return OutgoingWebhookTimeout }
 
 func (s *fakeService) got() []serviceRequest {
 	s.mu.Lock()
@@ -220,7 +245,7 @@ func TestServiceSnapshot(t *testing.T) {
 
 func TestOutgoingWebhookMentionReply(t *testing.T) {
 	svc := newFakeService(t, 200, `{"content": "Hi, **back**!"}`)
-	r, _ := newTestRealm(t, WithOutgoingWebhookClient(svc.Client()))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
 	bot := newServiceBot(t, r, svc.URL+"/hook", 0)
 	token := serviceOf(t, r, bot.UserID).Token
 	id := send(t, r, idOthello, "Verona", "greetings", "hello @**Echo** there")
@@ -255,7 +280,7 @@ func TestOutgoingWebhookMentionReply(t *testing.T) {
 
 func TestOutgoingWebhookTriggers(t *testing.T) {
 	svc := newFakeService(t, 200, `{"response_not_required": true}`)
-	r, _ := newTestRealm(t, WithOutgoingWebhookClient(svc.Client()))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
 	bot := newServiceBot(t, r, svc.URL, 0)
 	a := r.As(idOthello)
 	// Not triggering: no mention, a silent mention, a wildcard, a mention
@@ -308,7 +333,7 @@ func TestOutgoingWebhookTriggers(t *testing.T) {
 
 func TestOutgoingWebhookDirectReplyAndSlack(t *testing.T) {
 	svc := newFakeService(t, 200, `{"text": "slack says hi"}`)
-	r, _ := newTestRealm(t, WithOutgoingWebhookClient(svc.Client()))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
 	bot := newServiceBot(t, r, svc.URL, user.SlackInterface)
 	id := send(t, r, idOthello, "Verona", "t", "@**Echo** hello")
 	r.WaitForOutgoingWebhooks()
@@ -341,7 +366,7 @@ func TestOutgoingWebhookDirectReplyAndSlack(t *testing.T) {
 
 func TestOutgoingWebhookFailures(t *testing.T) {
 	svc := newFakeService(t, 500, "boom")
-	r, _ := newTestRealm(t, WithOutgoingWebhookClient(svc.Client()))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
 	bot := newServiceBot(t, r, svc.URL, 0)
 	id := send(t, r, idOthello, "Verona", "t", "@**Echo** fail")
 	r.WaitForOutgoingWebhooks()
@@ -376,7 +401,7 @@ func TestOutgoingWebhookUnreachable(t *testing.T) {
 	svc := newFakeService(t, 200, "{}")
 	deadURL := svc.URL
 	svc.Close() // connections are refused at once
-	r, _ := newTestRealm(t)
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{http.DefaultClient}))
 	bot := newServiceBot(t, r, deadURL, 0)
 	id := send(t, r, idOthello, "Verona", "t", "@**Echo** anyone?")
 	r.WaitForOutgoingWebhooks()
@@ -394,7 +419,7 @@ func TestOutgoingWebhookUnreachable(t *testing.T) {
 // there, as Zulip does.
 func TestOutgoingWebhookPrivateChannel(t *testing.T) {
 	svc := newFakeService(t, 200, `{"response_string": "seen"}`)
-	r, _ := newTestRealm(t, WithOutgoingWebhookClient(svc.Client()))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
 	// Othello, the owner, is not in core team either.
 	bot, err := r.As(idOthello).CreateBot(bg, BotRequest{FullName: "Echo", ShortName: "echo",
 		BotType: user.OutgoingWebhook, PayloadURL: svc.URL})
@@ -453,5 +478,21 @@ func TestServiceFixtureRoundTrip(t *testing.T) {
 		if _, err := Load(bad, WithClock(clock)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("load error %v, want %q", err, c.want)
 		}
+	}
+}
+
+// TestNoCallerNoCalls: a realm made without a ServiceCaller calls no
+// service.
+func TestNoCallerNoCalls(t *testing.T) {
+	svc := newFakeService(t, 200, `{"content": "hi"}`)
+	r, _ := newTestRealm(t)
+	newServiceBot(t, r, svc.URL, 0)
+	id := send(t, r, idOthello, "Verona", "t", "@**Echo** hello")
+	r.WaitForOutgoingWebhooks()
+	if len(svc.got()) != 0 {
+		t.Fatal("a realm with no caller called the service")
+	}
+	if _, _, err := r.As(idOthello).GetMessage(bg, id+1, ViewOptions{}); err == nil {
+		t.Fatal("a reply was sent")
 	}
 }
