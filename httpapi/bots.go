@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"encoding/json"
+
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/user"
 )
@@ -8,9 +10,13 @@ import (
 func botRoutes() []route {
 	return []route{
 		{method: "POST", path: "/bots", h: createBot},
+		{method: "PATCH", path: "/bots/{bot_id}", h: updateBot},
 	}
 }
 
+// createBot is POST /bots: full_name and short_name required; bot_type,
+// and for outgoing-webhook bots payload_url (a JSON string),
+// interface_type and service_name, optional.
 func createBot(c *call) (any, error) {
 	var req realm.BotRequest
 	var err error
@@ -25,5 +31,53 @@ func createBot(c *call) (any, error) {
 		return nil, err
 	}
 	req.BotType = user.BotType(botType)
+	if url, set, err := jsonStringParam(c.p, "payload_url"); err != nil {
+		return nil, err
+	} else if set {
+		req.PayloadURL = url
+	}
+	if req.InterfaceType, _, err = c.p.optInt("interface_type"); err != nil {
+		return nil, err
+	}
+	req.ServiceName, _ = c.p.str("service_name")
 	return c.actor.CreateBot(c.ctx(), req)
+}
+
+// updateBot is PATCH /bots/{bot_id}: service_payload_url (a JSON string)
+// and service_interface, both optional.
+func updateBot(c *call) (any, error) {
+	id, err := c.pathInt("bot_id")
+	if err != nil {
+		return nil, err
+	}
+	var req realm.BotUpdate
+	if url, set, err := jsonStringParam(c.p, "service_payload_url"); err != nil {
+		return nil, err
+	} else if set {
+		req.ServicePayloadURL = &url
+	}
+	if n, set, err := c.p.optInt("service_interface"); err != nil {
+		return nil, err
+	} else if set {
+		req.ServiceInterface = &n
+	}
+	return c.actor.UpdateBot(c.ctx(), id, req)
+}
+
+// jsonStringParam decodes a JSON-encoded string parameter, as Zulip's
+// json_validator=check_url reads payload URLs.
+func jsonStringParam(p *params, name string) (string, bool, error) {
+	raw, ok := p.str(name)
+	if !ok {
+		return "", false, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		return "", false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, realm.BadRequest("%s is not a string", name)
+	}
+	return s, true, nil
 }

@@ -71,7 +71,8 @@ func Run(opts ...realm.Option) (*TestServer, error) {
 // POST /minizulip/clock) can move ahead.
 func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
 	base := "http://" + ln.Addr().String()
-	r := realm.New(append([]realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base)}, opts...)...)
+	r := realm.New(append([]realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base),
+		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)...)
 	api := New(r)
 	srv, cancel := NewHTTPServer(api)
 	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{})}

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"strings"
@@ -13,6 +14,14 @@ type BotRequest struct {
 	FullName  string
 	ShortName string
 	BotType   user.BotType // default generic
+	// PayloadURL is where an outgoing-webhook bot's service posts (Zulip
+	// defaults it to ""); checked as a URL when not empty.
+	PayloadURL string
+	// InterfaceType is the service's interface: 0 means generic (1),
+	// else user.GenericInterface or user.SlackInterface.
+	InterfaceType int
+	// ServiceName names the service; empty means the short name.
+	ServiceName string
 }
 
 // CreatedBot is the answer of POST /bots.
@@ -32,6 +41,12 @@ var botShortName = regexp.MustCompile(`^[a-zA-Z0-9_.\-]+$`)
 // <short_name>-bot@<the realm's fake email domain>, as clients assume.
 func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, err error) {
 	r := a.r
+	if req.InterfaceType == 0 {
+		req.InterfaceType = user.GenericInterface
+	}
+	if req.PayloadURL != "" && !user.ValidServiceURL(req.PayloadURL) {
+		return ans, BadRequest("payload_url is not a URL")
+	}
 	err = a.write(func(me *user.User) error {
 		if me.IsGuest() {
 			return BadRequest("Not allowed for guest users")
@@ -54,8 +69,16 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 		if err := r.checkEmailFree(email); err != nil {
 			return BadRequest("Username already in use")
 		}
-		u := r.addUser(&user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
-			BotType: req.BotType, BotOwnerID: me.ID})
+		if !user.ValidInterface(req.InterfaceType) {
+			return BadRequest("Invalid interface type")
+		}
+		bot := &user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
+			BotType: req.BotType, BotOwnerID: me.ID}
+		if req.BotType == user.OutgoingWebhook {
+			bot.Service = user.Service{Name: cmp.Or(req.ServiceName, short), BaseURL: req.PayloadURL,
+				Interface: req.InterfaceType, Token: user.NewAPIKey()}
+		}
+		u := r.addUser(bot)
 		r.announceNewUser(u)
 		ans = CreatedBot{UserID: u.ID, APIKey: u.APIKey, AvatarURL: u.AvatarURL}
 		return nil

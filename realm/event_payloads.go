@@ -16,6 +16,7 @@ func (LinkifiersEvent) isEventPayload()                {}
 func (MessageEvent) isEventPayload()                   {}
 func (MutedTopicsEvent) isEventPayload()               {}
 func (RealmBotAddEvent) isEventPayload()               {}
+func (RealmBotUpdateEvent) isEventPayload()            {}
 func (RealmEmojiEvent) isEventPayload()                {}
 func (ReactionEvent) isEventPayload()                  {}
 func (RealmUpdateDictEvent) isEventPayload()           {}

@@ -132,6 +132,18 @@ type FixtureUser struct {
 	// Settings are personal settings by API name (PATCH /settings), those
 	// absent at their defaults.
 	Settings map[string]any `json:"settings,omitempty"`
+	// Service is an outgoing-webhook bot's service (bot_type 3 only).
+	Service *FixtureService `json:"service,omitempty"`
+}
+
+// FixtureService is an outgoing-webhook bot's service: its name, payload
+// URL, interface (1 generic, the default, or 2 Slack) and token (absent,
+// a new one is made).
+type FixtureService struct {
+	Name      string `json:"name,omitempty"`
+	BaseURL   string `json:"base_url"`
+	Interface int    `json:"interface,omitempty"`
+	Token     string `json:"token,omitempty"`
 }
 
 // FixtureGroup is a user group (not a system group).

@@ -44,6 +44,10 @@ func (r *Realm) fixture() (Fixture, error) {
 		fu := FixtureUser{ID: u.ID, Email: u.DeliveryEmail, FullName: u.FullName, Role: int(u.Role),
 			BotType: int(u.BotType), BotOwnerID: u.BotOwnerID, IsSystemBot: u.IsSystemBot, Deactivated: !u.IsActive,
 			Timezone: u.Timezone, DateJoined: u.DateJoined, APIKey: u.APIKey}
+		if u.HasService() {
+			s := u.Service
+			fu.Service = &FixtureService{Name: s.Name, BaseURL: s.BaseURL, Interface: s.Interface, Token: s.Token}
+		}
 		for _, d := range user.SettingDefs {
 			if v := d.Get(&u.Settings); v != d.Get(&defaults) {
 				if fu.Settings == nil {

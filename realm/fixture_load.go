@@ -2,6 +2,7 @@ package realm
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,9 +145,13 @@ func (r *Realm) loadUsers(f *Fixture) error {
 		if err != nil {
 			return err
 		}
+		service, err := fixtureService(at+".service", fu)
+		if err != nil {
+			return err
+		}
 		u := &user.User{DeliveryEmail: email, FullName: strings.TrimSpace(fu.FullName), Role: role,
 			BotType: user.BotType(fu.BotType), BotOwnerID: fu.BotOwnerID, IsSystemBot: fu.IsSystemBot,
-			Timezone: fu.Timezone, DateJoined: fu.DateJoined, APIKey: fu.APIKey, Settings: settings}
+			Timezone: fu.Timezone, DateJoined: fu.DateJoined, APIKey: fu.APIKey, Settings: settings, Service: service}
 		r.nextUserID = fu.ID
 		r.addUser(u)
 		u.IsActive = !fu.Deactivated
@@ -364,4 +369,30 @@ func reason(err error) string {
 		return e.Msg
 	}
 	return err.Error()
+}
+
+// fixtureService checks a user's service entry: only outgoing-webhook
+// bots have one, with a URL and an interface as POST /bots accepts them.
+func fixtureService(at string, fu FixtureUser) (user.Service, error) {
+	fs := fu.Service
+	if fs == nil {
+		return user.Service{}, nil
+	}
+	if fu.BotType != int(user.OutgoingWebhook) {
+		return user.Service{}, badItem(at, "only outgoing webhook bots (bot_type 3) have a service")
+	}
+	if fs.BaseURL != "" && !user.ValidServiceURL(fs.BaseURL) {
+		return user.Service{}, badItem(at+".base_url", "%q is not a URL", fs.BaseURL)
+	}
+	s := user.Service{Name: fs.Name, BaseURL: fs.BaseURL, Interface: cmp.Or(fs.Interface, user.GenericInterface), Token: fs.Token}
+	if !user.ValidInterface(s.Interface) {
+		return user.Service{}, badItem(at+".interface", "unknown interface %d", fs.Interface)
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(strings.SplitN(fu.Email, "@", 2)[0], "-bot")
+	}
+	if s.Token == "" {
+		s.Token = user.NewAPIKey()
+	}
+	return s, nil
 }

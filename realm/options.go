@@ -64,6 +64,9 @@ type Options struct {
 	// CallProviders are the video-call providers configured
 	// (WithCallProvider).
 	CallProviders []CallProvider
+	// OutgoingWebhookCaller posts to outgoing-webhook bots' services; nil
+	// means no service is called (WithOutgoingWebhookCaller).
+	OutgoingWebhookCaller ServiceCaller
 }
 
 // Option is one configuration step for New.
@@ -126,3 +129,11 @@ func WithSeededPresence() Option { return func(o *Options) { o.SeedPresence = tr
 // same n always gives the same messages. The standalone server seeds 100;
 // clients that crash on an empty message list need some.
 func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages = n } }
+
+// WithOutgoingWebhookCaller makes the realm post to outgoing-webhook
+// bots' services through c, such as httpapi.NewServiceCaller's net/http
+// client (the standalone server and httpapi's TestServer use it). A realm
+// without one calls no service.
+func WithOutgoingWebhookCaller(c ServiceCaller) Option {
+	return func(o *Options) { o.OutgoingWebhookCaller = c }
+}

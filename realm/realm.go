@@ -150,6 +150,10 @@ type Realm struct {
 	// snapshots taken, to number them.
 	initial   *Snapshot
 	snapshots int
+
+	// serviceCalls counts the outgoing-webhook calls under way
+	// (outgoing_webhooks.go), for WaitForOutgoingWebhooks; not state.
+	serviceCalls callCounter
 }
 
 // conversation is one direct-message conversation: a set of users.

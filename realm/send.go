@@ -28,6 +28,9 @@ type SendRequest struct {
 	// Client is the sending client's name; empty means "Internal". It is
 	// cut to Zulip's 30 characters.
 	Client string
+	// serviceReply marks an outgoing-webhook bot's answer, which Zulip
+	// sends without checking the bot's access to the channel.
+	serviceReply bool
 }
 
 // SendResult is the answer to a send.
@@ -166,7 +169,7 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 		}
 	}()
 	if kind == message.Channel {
-		ch, err := r.channelForSend(sender, req.To)
+		ch, err := r.channelForSend(sender, req.To, req.serviceReply)
 		if err != nil {
 			return nil, err
 		}
@@ -248,6 +251,7 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 		queueID, localID = *req.QueueID, *req.LocalID
 	}
 	r.storeDelivered(m, conv, p.delivered, queueID, localID)
+	r.triggerServices(sender, m, p.rendered)
 	res := SendResult{ID: m.ID}
 	if p.ch != nil {
 		res.AutomaticNewVisibilityPolicy = r.applyAutomaticTopicPolicy(sender, m)
@@ -309,8 +313,8 @@ func (r *Realm) storeDelivered(m *message.Message, conv *conversation, delivered
 }
 
 // channelForSend resolves the channel of a send and checks that the sender
-// may post there.
-func (r *Realm) channelForSend(sender *user.User, to message.To) (*storedChannel, error) {
+// may post there (but for skipAccess, an outgoing-webhook bot's reply).
+func (r *Realm) channelForSend(sender *user.User, to message.To, skipAccess bool) (*storedChannel, error) {
 	var ch *storedChannel
 	switch {
 	case to.IsList && len(to.Emails) == 1:
@@ -334,13 +338,13 @@ func (r *Realm) channelForSend(sender *user.User, to message.To) (*storedChannel
 			return nil, streamIDDoesNotExist(to.ChannelID)
 		}
 	}
-	if !r.canAccessChannelForSend(sender, ch) {
+	if !skipAccess && !r.canAccessChannelForSend(sender, ch) {
 		return nil, BadRequest("Not authorized to send to channel '%s'", ch.Name)
 	}
 	if ch.IsArchived {
 		return nil, BadRequest("Not authorized to send to channel '%s'", ch.Name)
 	}
-	if !r.inGroup(ch.CanSendMessageGroup, sender.ID) && !sender.IsSystemBot {
+	if !skipAccess && !r.inGroup(ch.CanSendMessageGroup, sender.ID) && !sender.IsSystemBot {
 		return nil, BadRequest("You do not have permission to post in this channel.")
 	}
 	return ch, nil

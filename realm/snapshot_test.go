@@ -19,7 +19,7 @@ import (
 
 // notState are the Realm fields that snapshots neither take nor restore;
 // every other field is state, copied by copyStateFrom.
-var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu",
+var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu", "serviceCalls",
 	"initial", "snapshots",
 	// the send path's generation moves on every write, restores included; its test hook
 	"generation", "sendPrepared", "writing", "derivedCache",

@@ -173,7 +173,7 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 func (r *Realm) botView(u *user.User) Bot {
 	b := Bot{
 		UserID: u.ID, FullName: u.FullName, APIKey: u.APIKey, Email: u.DeliveryEmail, AvatarURL: u.AvatarURL,
-		BotType: int(u.BotType), IsActive: u.IsActive, Services: []BotService{},
+		BotType: int(u.BotType), IsActive: u.IsActive, Services: botServices(u),
 	}
 	if o := r.users[u.BotOwnerID]; o != nil {
 		id := o.ID
@@ -182,9 +182,22 @@ func (r *Realm) botView(u *user.User) Bot {
 	return b
 }
 
-// BotService is an outgoing-webhook or embedded bot's service; services
-// are not modelled yet, so bots have none.
-type BotService struct{}
+// BotService is an outgoing-webhook bot's service as bot objects show it
+// (embedded bots' services are not modelled).
+type BotService struct {
+	BaseURL   string `json:"base_url"`
+	Interface int    `json:"interface"`
+	Token     string `json:"token"`
+}
+
+// botServices is the services list of u's bot object: one service for an
+// outgoing-webhook bot, none otherwise.
+func botServices(u *user.User) []BotService {
+	if !u.HasService() {
+		return []BotService{}
+	}
+	return []BotService{{BaseURL: u.Service.BaseURL, Interface: u.Service.Interface, Token: u.Service.Token}}
+}
 
 // mediumAvatarURL is the 500-pixel variant of u's avatar URL.
 func mediumAvatarURL(u *user.User) string {

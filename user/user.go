@@ -46,12 +46,14 @@ const (
 // User is one account of a realm. The realm hands out copies or views, never
 // the stored pointer, so callers cannot change state behind its lock.
 type User struct {
-	ID             int
-	DeliveryEmail  string // the real address, exact case as created
-	FullName       string
-	Role           Role
-	BotType        BotType
-	BotOwnerID     int // 0 when none
+	ID            int
+	DeliveryEmail string // the real address, exact case as created
+	FullName      string
+	Role          Role
+	BotType       BotType
+	BotOwnerID    int // 0 when none
+	// Service is an outgoing-webhook bot's service (zero for other users).
+	Service        Service
 	IsSystemBot    bool
 	IsActive       bool
 	IsImportedStub bool

@@ -279,6 +279,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 // newRealm loads the fixture document, or creates a seeded realm when
 // there is none.
 func newRealm(fixture []byte, opts []realm.Option) (*realm.Realm, error) {
+	opts = append([]realm.Option{realm.WithOutgoingWebhookCaller(httpapi.NewServiceCaller(nil))}, opts...)
 	if fixture == nil {
 		return realm.New(opts...), nil
 	}
