@@ -47,7 +47,7 @@ type BotServiceSet struct {
 // owner and the administrators get a realm_bot update event when the
 // service changed.
 func (a *Actor) UpdateBot(ctx context.Context, botID int, req BotUpdate) (ans UpdatedBot, err error) {
-	if req.ServicePayloadURL != nil && !user.ValidServiceURL(*req.ServicePayloadURL) {
+	if req.ServicePayloadURL != nil && !user.ValidURL(*req.ServicePayloadURL) {
 		return ans, BadRequest("service_payload_url is not a URL")
 	}
 	if req.ServiceInterface != nil && !user.ValidInterface(*req.ServiceInterface) {

@@ -44,7 +44,7 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 	if req.InterfaceType == 0 {
 		req.InterfaceType = user.GenericInterface
 	}
-	if req.PayloadURL != "" && !user.ValidServiceURL(req.PayloadURL) {
+	if req.PayloadURL != "" && !user.ValidURL(req.PayloadURL) {
 		return ans, BadRequest("payload_url is not a URL")
 	}
 	err = a.write(func(me *user.User) error {

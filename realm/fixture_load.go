@@ -381,7 +381,7 @@ func fixtureService(at string, fu FixtureUser) (user.Service, error) {
 	if fu.BotType != int(user.OutgoingWebhook) {
 		return user.Service{}, badItem(at, "only outgoing webhook bots (bot_type 3) have a service")
 	}
-	if fs.BaseURL != "" && !user.ValidServiceURL(fs.BaseURL) {
+	if fs.BaseURL != "" && !user.ValidURL(fs.BaseURL) {
 		return user.Service{}, badItem(at+".base_url", "%q is not a URL", fs.BaseURL)
 	}
 	s := user.Service{Name: fs.Name, BaseURL: fs.BaseURL, Interface: cmp.Or(fs.Interface, user.GenericInterface), Token: fs.Token}

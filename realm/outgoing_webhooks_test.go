@@ -163,7 +163,7 @@ func TestCreateOutgoingWebhookBotRejects(t *testing.T) {
 		t.Fatal("a rejected bot was created")
 	}
 	for _, ok := range []string{"http://localhost:9000/hook", "https://127.0.0.1/x?y=1", "https://bots.example.co.uk:8443/a/b"} {
-		if !user.ValidServiceURL(ok) {
+		if !user.ValidURL(ok) {
 			t.Errorf("%q refused", ok)
 		}
 	}

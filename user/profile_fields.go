@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -179,7 +177,7 @@ func checkExternalAccountData(data map[string]json.RawMessage) error {
 		if strings.Count(pattern, externalAccountURLParameter) != 1 {
 			return fieldErr("URL pattern must contain '%s'.", externalAccountURLParameter)
 		}
-		if !validURL(strings.Replace(pattern, externalAccountURLParameter, "username", 1)) {
+		if !ValidURL(strings.Replace(pattern, externalAccountURLParameter, "username", 1)) {
 			return fieldErr("field_data[\"url_pattern\"] is not a URL")
 		}
 	}
@@ -258,7 +256,7 @@ func CheckProfileValue(name string, fieldType int, fieldData string, value any, 
 			return "", fieldErr("%s is not a date", name)
 		}
 	case FieldURL:
-		if !validURL(s) {
+		if !ValidURL(s) {
 			return "", fieldErr("%s is not a URL", name)
 		}
 	case FieldSelect:
@@ -269,28 +267,4 @@ func CheckProfileValue(name string, fieldType int, fieldData string, value any, 
 		}
 	}
 	return s, nil
-}
-
-// validURL is the shape Django's URLValidator accepts: an http, https, ftp
-// or ftps URL with a host and no spaces.
-func validURL(s string) bool {
-	if strings.ContainsAny(s, " \t\r\n") {
-		return false
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Hostname() == "" {
-		return false
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https", "ftp", "ftps":
-	default:
-		return false
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n > 65535 {
-			return false
-		}
-	}
-	host := u.Hostname()
-	return host == "localhost" || strings.Contains(host, ".") || strings.Contains(host, ":")
 }
