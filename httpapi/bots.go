@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
-
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/user"
 )
@@ -31,10 +29,8 @@ func createBot(c *call) (any, error) {
 		return nil, err
 	}
 	req.BotType = user.BotType(botType)
-	if url, set, err := jsonStringParam(c.p, "payload_url"); err != nil {
+	if _, err := c.p.optJSON("payload_url", &req.PayloadURL); err != nil {
 		return nil, err
-	} else if set {
-		req.PayloadURL = url
 	}
 	if req.InterfaceType, _, err = c.p.optInt("interface_type"); err != nil {
 		return nil, err
@@ -51,7 +47,8 @@ func updateBot(c *call) (any, error) {
 		return nil, err
 	}
 	var req realm.BotUpdate
-	if url, set, err := jsonStringParam(c.p, "service_payload_url"); err != nil {
+	var url string
+	if set, err := c.p.optJSON("service_payload_url", &url); err != nil {
 		return nil, err
 	} else if set {
 		req.ServicePayloadURL = &url
@@ -62,22 +59,4 @@ func updateBot(c *call) (any, error) {
 		req.ServiceInterface = &n
 	}
 	return c.actor.UpdateBot(c.ctx(), id, req)
-}
-
-// jsonStringParam decodes a JSON-encoded string parameter, as Zulip's
-// json_validator=check_url reads payload URLs.
-func jsonStringParam(p *params, name string) (string, bool, error) {
-	raw, ok := p.str(name)
-	if !ok {
-		return "", false, nil
-	}
-	var v any
-	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		return "", false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", false, realm.BadRequest("%s is not a string", name)
-	}
-	return s, true, nil
 }

@@ -298,8 +298,16 @@ func (p *params) optBoolSet(name string) (v bool, set bool, err error) {
 	return false, false, realm.BadRequest("%s is not a boolean", name)
 }
 
-// optJSON decodes a JSON-encoded list or object parameter into dst; set is
-// false when absent.
+// optString is a parameter's value, nil when not sent.
+func (p *params) optString(name string) *string {
+	if v, ok := p.str(name); ok {
+		return &v
+	}
+	return nil
+}
+
+// optJSON decodes a JSON-encoded list, object or string parameter into
+// dst; set is false when absent.
 func (p *params) optJSON(name string, dst any) (set bool, err error) {
 	raw, ok := p.str(name)
 	if !ok {
@@ -373,6 +381,8 @@ func jsonKindMatches(raw, kind string) bool {
 		return strings.HasPrefix(t, "[")
 	case "a dict":
 		return strings.HasPrefix(t, "{")
+	case "a string":
+		return strings.HasPrefix(t, `"`)
 	}
 	return true
 }
@@ -383,6 +393,8 @@ func jsonKindName(dst any) string {
 		return "a list"
 	case *map[string]any:
 		return "a dict"
+	case *string:
+		return "a string"
 	}
 	return "valid"
 }

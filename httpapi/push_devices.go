@@ -19,46 +19,38 @@ func pushDeviceRoutes() []route {
 	}
 }
 
-// pushParam is a parameter's value, nil when not sent.
-func pushParam(p *params, name string) *string {
-	if v, ok := p.str(name); ok {
-		return &v
-	}
-	return nil
-}
-
 // addPushDevice is POST of a device token: token, and appid for APNs.
 func addPushDevice(kind user.PushKind) func(c *call) (any, error) {
 	return func(c *call) (any, error) {
 		var appID *string
 		if kind == user.PushAPNs {
-			appID = pushParam(c.p, "appid")
+			appID = c.p.optString("appid")
 		}
-		return nil, c.actor.AddPushDevice(c.ctx(), kind, pushParam(c.p, "token"), appID)
+		return nil, c.actor.AddPushDevice(c.ctx(), kind, c.p.optString("token"), appID)
 	}
 }
 
 // removePushDevice is DELETE of a device token (token in the body).
 func removePushDevice(kind user.PushKind) func(c *call) (any, error) {
 	return func(c *call) (any, error) {
-		return nil, c.actor.RemovePushDevice(c.ctx(), kind, pushParam(c.p, "token"))
+		return nil, c.actor.RemovePushDevice(c.ctx(), kind, c.p.optString("token"))
 	}
 }
 
 func testPushNotification(c *call) (any, error) {
-	return nil, c.actor.SendTestPushNotification(c.ctx(), pushParam(c.p, "token"))
+	return nil, c.actor.SendTestPushNotification(c.ctx(), c.p.optString("token"))
 }
 
 func registerE2EEPushDevice(c *call) (any, error) {
 	return nil, c.actor.RegisterE2EEPushDevice(c.ctx(), realm.E2EEPushRegistration{
-		TokenKind:                 pushParam(c.p, "token_kind"),
-		PushAccountID:             pushParam(c.p, "push_account_id"),
-		PushPublicKey:             pushParam(c.p, "push_public_key"),
-		BouncerPublicKey:          pushParam(c.p, "bouncer_public_key"),
-		EncryptedPushRegistration: pushParam(c.p, "encrypted_push_registration"),
+		TokenKind:                 c.p.optString("token_kind"),
+		PushAccountID:             c.p.optString("push_account_id"),
+		PushPublicKey:             c.p.optString("push_public_key"),
+		BouncerPublicKey:          c.p.optString("bouncer_public_key"),
+		EncryptedPushRegistration: c.p.optString("encrypted_push_registration"),
 	})
 }
 
 func testE2EEPushNotification(c *call) (any, error) {
-	return nil, c.actor.SendE2EETestPushNotification(c.ctx(), pushParam(c.p, "push_account_id"))
+	return nil, c.actor.SendE2EETestPushNotification(c.ctx(), c.p.optString("push_account_id"))
 }
