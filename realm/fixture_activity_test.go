@@ -303,8 +303,7 @@ func TestLoadActivityReplacesStoredFiles(t *testing.T) {
 // upload is refused with an error naming it, and a refused document
 // leaves no timer and no file behind.
 func TestLoadRefusesBadActivity(t *testing.T) {
-	item := func(d map[string]any, list string, i int) map[string]any { return d[list].([]any)[i].(map[string]any) }
-	add := func(d map[string]any, list string, v map[string]any) { d[list] = append(d[list].([]any), v) }
+	item, add := docItem, docAppend
 	cases := []struct {
 		name   string
 		change func(d map[string]any)

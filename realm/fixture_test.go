@@ -204,9 +204,7 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 			},
 		}
 	}
-	item := func(doc map[string]any, list string, i int) map[string]any {
-		return doc[list].([]any)[i].(map[string]any)
-	}
+	item := docItem
 	cases := []struct {
 		name   string
 		change func(d map[string]any)
@@ -334,4 +332,15 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 	if _, err := Load(doc); err != nil {
 		t.Fatalf("base document: %v", err)
 	}
+}
+
+// docItem is item i of a decoded fixture document's list, for tests that
+// spoil one item.
+func docItem(doc map[string]any, list string, i int) map[string]any {
+	return doc[list].([]any)[i].(map[string]any)
+}
+
+// docAppend appends v to a decoded fixture document's list.
+func docAppend(doc map[string]any, list string, v map[string]any) {
+	doc[list] = append(doc[list].([]any), v)
 }

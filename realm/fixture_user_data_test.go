@@ -244,8 +244,7 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 // TestLoadRefusesBadUserState: each bad item is refused with an error
 // naming it, and a refused document leaves no delivery timer behind.
 func TestLoadRefusesBadUserState(t *testing.T) {
-	item := func(d map[string]any, list string, i int) map[string]any { return d[list].([]any)[i].(map[string]any) }
-	add := func(d map[string]any, list string, v map[string]any) { d[list] = append(d[list].([]any), v) }
+	item, add := docItem, docAppend
 	cases := []struct {
 		name   string
 		change func(d map[string]any)
