@@ -391,7 +391,7 @@ func jsonKindName(dst any) string {
 	switch dst.(type) {
 	case *[]int, *[]string, *[]any, *[]map[string]any:
 		return "a list"
-	case *map[string]any:
+	case *map[string]any, *map[string]json.RawMessage:
 		return "a dict"
 	case *string:
 		return "a string"

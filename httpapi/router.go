@@ -61,6 +61,7 @@ func apiRoutes() []route {
 		serverRoutes(), userRoutes(), channelRoutes(), messageRoutes(), eventRoutes(), registerRoutes(), groupRoutes(), linkifierRoutes(), snippetRoutes(), draftRoutes(), scheduledMessageRoutes(), reminderRoutes(), botRoutes(), userTopicRoutes(), messageEditRoutes(), realmSettingsRoutes(), flagRoutes(), reactionRoutes(), realmEmojiRoutes(), userStatusRoutes(), presenceRoutes(), settingsRoutes(), profileFieldRoutes(), uploadRoutes(), attachmentRoutes(), callRoutes(), channelReadRoutes(), subscriptionPropertyRoutes(), channelAdminRoutes(), defaultChannelRoutes(), mutedUserRoutes(), alertWordRoutes(), navigationViewRoutes(), playgroundRoutes(), channelFolderRoutes(), messageReportRoutes(), realmExportRoutes(), inviteRoutes(),
 		realmDomainRoutes(),
 		pushDeviceRoutes(),
+		botStorageRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -48,6 +48,7 @@ type Fixture struct {
 	MutedUsers []FixtureMutedUser  `json:"muted_users,omitempty"`
 	AlertWords []FixtureAlertWords `json:"alert_words,omitempty"`
 	UserTopics []FixtureUserTopic  `json:"user_topics,omitempty"`
+	BotStorage []FixtureStorage    `json:"bot_storage,omitempty"`
 	// Custom profile fields and users' values (fixture_load_profiles.go).
 	CustomProfileFields []FixtureProfileField `json:"custom_profile_fields,omitempty"`
 	ProfileData         []FixtureProfileValue `json:"profile_data,omitempty"`
@@ -284,6 +285,12 @@ type FixtureMutedUser struct {
 type FixtureAlertWords struct {
 	UserID int      `json:"user_id"`
 	Words  []string `json:"words"`
+}
+
+// FixtureStorage is a user's key-value storage (/bot_storage).
+type FixtureStorage struct {
+	UserID  int               `json:"user_id"`
+	Storage map[string]string `json:"storage"`
 }
 
 // FixtureUserTopic is a user's visibility policy for a topic.

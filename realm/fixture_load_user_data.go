@@ -9,13 +9,14 @@ import (
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
 )
 
-// This file dumps and loads users' own lists: muted users, alert words
-// and topic visibility policies.
+// This file dumps and loads users' own lists: muted users, alert words,
+// storage and topic visibility policies.
 
-// dumpUserData adds the users' muted users, alert words and topic
-// policies to f, by user ID; the caller holds the lock.
+// dumpUserData adds the users' muted users, alert words, storage and
+// topic policies to f, by user ID; the caller holds the lock.
 func (r *Realm) dumpUserData(f *Fixture) {
 	for _, uid := range slices.Sorted(maps.Keys(r.mutedUsers)) {
 		for _, m := range r.mutedUsers[uid] {
@@ -26,6 +27,9 @@ func (r *Realm) dumpUserData(f *Fixture) {
 		if words := r.alertWords[uid]; len(words) > 0 {
 			f.AlertWords = append(f.AlertWords, FixtureAlertWords{UserID: uid, Words: slices.Clone(words)})
 		}
+	}
+	for _, uid := range slices.Sorted(maps.Keys(r.storage)) {
+		f.BotStorage = append(f.BotStorage, FixtureStorage{UserID: uid, Storage: maps.Clone(r.storage[uid])})
 	}
 	for _, uid := range slices.Sorted(maps.Keys(r.userTopics)) {
 		refs := slices.SortedFunc(maps.Keys(r.userTopics[uid]), func(a, b topicRef) int {
@@ -42,10 +46,10 @@ func (r *Realm) dumpUserData(f *Fixture) {
 	}
 }
 
-// loadUserData adds the document's muted users, alert words and topic
-// policies, checked as the API checks them.
+// loadUserData adds the document's muted users, alert words, storage and
+// topic policies, checked as the API checks them.
 func (r *Realm) loadUserData(f *Fixture) error {
-	for _, step := range []func(*Fixture) error{r.loadMutedUsers, r.loadAlertWords, r.loadUserTopics} {
+	for _, step := range []func(*Fixture) error{r.loadMutedUsers, r.loadAlertWords, r.loadStorage, r.loadUserTopics} {
 		if err := step(f); err != nil {
 			return err
 		}
@@ -104,6 +108,33 @@ func (r *Realm) loadAlertWords(f *Fixture) error {
 			r.alertWords = map[int][]string{}
 		}
 		r.alertWords[fa.UserID] = addAlertWords([]string{}, fa.Words)
+	}
+	return nil
+}
+
+// loadStorage checks each user's storage as PUT /bot_storage does (key
+// length, the size limit); a user has one entry.
+func (r *Realm) loadStorage(f *Fixture) error {
+	seen := map[int]bool{}
+	for i, fs := range f.BotStorage {
+		at := fmt.Sprintf("bot_storage[%d]", i)
+		if r.realmUser(fs.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fs.UserID)
+		}
+		if seen[fs.UserID] {
+			return badItem(at+".user_id", "user %d has another entry", fs.UserID)
+		}
+		seen[fs.UserID] = true
+		if err := user.Storage(nil).CheckPut(fs.Storage); err != nil {
+			return badItem(at+".storage", "%s", err.Error())
+		}
+		if len(fs.Storage) == 0 {
+			continue
+		}
+		if r.storage == nil {
+			r.storage = map[int]user.Storage{}
+		}
+		r.storage[fs.UserID] = maps.Clone(fs.Storage)
 	}
 	return nil
 }

@@ -163,6 +163,7 @@ func userStateDoc() map[string]any {
 		"muted_users":   []any{map[string]any{"user_id": 1, "muted_user_id": 2}},
 		"alert_words":   []any{map[string]any{"user_id": 2, "words": []any{" lunch ", "LUNCH", "", "tea"}}},
 		"user_topics":   []any{map[string]any{"user_id": 2, "channel_id": 1, "topic": "news", "visibility_policy": 3}},
+		"bot_storage":   []any{map[string]any{"user_id": 3, "storage": map[string]any{"count": "2"}}},
 		"custom_profile_fields": []any{
 			map[string]any{"id": 4, "type": 1, "name": "Phone"},
 			map[string]any{"id": 2, "type": 6, "name": "Mentor", "order": 1},
@@ -201,6 +202,9 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 	}
 	if w := r.alertWords[2]; !slices.Equal(w, []string{"lunch", "tea"}) {
 		t.Errorf("alert words: %q", w)
+	}
+	if got, err := r.As(3).Storage(bg, nil); err != nil || got["count"] != "2" || len(got) != 1 {
+		t.Errorf("storage: %v %v", got, err)
 	}
 	if ut := r.userTopics[2][topicRef{1, "news"}]; ut == nil || ut.Policy != PolicyFollowed || ut.LastUpdated != now {
 		t.Errorf("user topic: %+v", ut)
@@ -260,6 +264,15 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 			"alert_words[1].user_id: user 2 has another entry"},
 		{"alert length", func(d map[string]any) { item(d, "alert_words", 0)["words"] = []any{"ok", strings.Repeat("a", 101)} },
 			"alert_words[0].words[1]: alert word is too long (limit: 100 characters)"},
+		{"storage user", func(d map[string]any) { item(d, "bot_storage", 0)["user_id"] = 9 }, "bot_storage[0].user_id: no user 9"},
+		{"storage twice", func(d map[string]any) {
+			item(d, "bot_storage", 0)["storage"] = map[string]any{}
+			add(d, "bot_storage", map[string]any{"user_id": 3, "storage": map[string]any{"k": "v"}})
+		}, "bot_storage[1].user_id: user 3 has another entry"},
+		{"storage key", func(d map[string]any) {
+			item(d, "bot_storage", 0)["storage"] = map[string]any{strings.Repeat("k", 192): ""}
+		},
+			"bot_storage[0].storage: Key is too long (limit: 191 characters)."},
 		{"topic channel", func(d map[string]any) { item(d, "user_topics", 0)["channel_id"] = 5 }, "user_topics[0].channel_id: no channel 5"},
 		{"topic access", func(d map[string]any) { item(d, "user_topics", 0)["channel_id"] = 2 }, "user_topics[0].channel_id: user 2 cannot access channel 2"},
 		{"topic policy", func(d map[string]any) { item(d, "user_topics", 0)["visibility_policy"] = 0 },

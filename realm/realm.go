@@ -119,8 +119,9 @@ type Realm struct {
 	nextScheduledID int
 	delivery        deliveryTimer
 
-	mutedUsers map[int][]MutedUser // each user's muted users, in muting order
-	alertWords map[int][]string    // each user's alert words, in the order added
+	mutedUsers map[int][]MutedUser  // each user's muted users, in muting order
+	alertWords map[int][]string     // each user's alert words, in the order added
+	storage    map[int]user.Storage // each user's key-value storage (bot_storage.go)
 
 	// userTopics holds each user's visibility policies by topic.
 	userTopics map[int]map[topicRef]*UserTopic

@@ -107,6 +107,13 @@ func (r *Realm) copyStateFrom(src *Realm) {
 	r.nextScheduledID = src.nextScheduledID
 	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
 	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
+	r.storage = nil
+	for uid, s := range src.storage {
+		if r.storage == nil {
+			r.storage = make(map[int]user.Storage, len(src.storage))
+		}
+		r.storage[uid] = maps.Clone(s)
+	}
 	r.userTopics = make(map[int]map[topicRef]*UserTopic, len(src.userTopics))
 	for uid, byTopic := range src.userTopics {
 		m := make(map[topicRef]*UserTopic, len(byTopic))
