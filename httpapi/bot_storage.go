@@ -2,9 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/minizulip/minizulip/realm"
 )
@@ -37,7 +34,8 @@ func getStorage(c *call) (any, error) {
 }
 
 // putStorage is PUT /bot_storage: storage, a JSON dict of strings, is
-// required.
+// required; a value not a string is refused in Zulip's words, which do
+// not name its key.
 func putStorage(c *call) (any, error) {
 	var raw map[string]json.RawMessage
 	set, err := c.p.optJSON("storage", &raw)
@@ -48,12 +46,12 @@ func putStorage(c *call) (any, error) {
 		return nil, realm.VariableMissing("storage")
 	}
 	entries := make(map[string]string, len(raw))
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		var v string
-		if err := decodeJSONParam(fmt.Sprintf("storage[%q]", k), string(raw[k]), &v, "a string"); err != nil {
+	for k, v := range raw {
+		var value string
+		if err := decodeJSONParam("storage contains a value that", string(v), &value, "a string"); err != nil {
 			return nil, err
 		}
-		entries[k] = v
+		entries[k] = value
 	}
 	return nil, c.actor.PutStorage(c.ctx(), entries)
 }

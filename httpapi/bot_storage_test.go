@@ -45,8 +45,8 @@ func TestHTTPBotStorageRefusals(t *testing.T) {
 	}{
 		{"PUT", url.Values{"storage": {`["k"]`}}, "storage is not a dict"},
 		{"PUT", url.Values{"storage": {`null`}}, "storage is not a dict"},
-		{"PUT", url.Values{"storage": {`{"k": "new", "n": 1}`}}, `storage["n"] is not a string`},
-		{"PUT", url.Values{"storage": {`{"k": "new", "z": null}`}}, `storage["z"] is not a string`},
+		{"PUT", url.Values{"storage": {`{"k": "new", "n": 1}`}}, "storage contains a value that is not a string"},
+		{"PUT", url.Values{"storage": {`{"k": "new", "z": null}`}}, "storage contains a value that is not a string"},
 		{"PUT", url.Values{"storage": {`{`}}, `Argument "storage" is not valid JSON.`},
 		{"GET", url.Values{"keys": {`"k"`}}, "keys is not a list"},
 		{"GET", url.Values{"keys": {`["k", 2]`}}, "keys[1] is not a string"},
