@@ -51,6 +51,7 @@ func sendMessage(c *call) (any, error) {
 	} else if set {
 		req.ReadBySender = &v
 	}
+	req.WidgetContent = c.p.optString("widget_content")
 	clientParam, _ := c.p.str("client")
 	req.Client = clientName(clientParam, c.req)
 	return c.actor.SendMessage(c.ctx(), req)

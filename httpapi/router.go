@@ -62,6 +62,7 @@ func apiRoutes() []route {
 		realmDomainRoutes(),
 		pushDeviceRoutes(),
 		botStorageRoutes(),
+		submessageRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -113,10 +113,13 @@ type Message struct {
 	Facts
 }
 
-// Changes are what may happen to a message after it is sent: reactions
-// and edits.
+// Changes are what may happen to a message after it is sent: reactions,
+// submessages and edits.
 type Changes struct {
 	Reactions []Reaction
+	// Submessages are the message's submessages (widget.go), oldest
+	// first; like Reactions, the slice may be shared.
+	Submessages []Submessage
 	// LastEditTS is when the content was last edited (any edit or move
 	// below feature level 365); 0 if never.
 	LastEditTS int64
@@ -137,11 +140,11 @@ func (m *Message) Changes() Changes {
 	return *m.changes
 }
 
-// SetChanges replaces the message's reactions and edits. Messages may
+// SetChanges replaces the message's reactions, submessages and edits. Messages may
 // share one Changes, so it is never changed in place: callers change a
 // copy (and a copy of its Reactions slice) and set it.
 func (m *Message) SetChanges(c Changes) {
-	if len(c.Reactions) == 0 && c.LastEditTS == 0 && c.LastMovedTS == 0 && c.Edits == nil {
+	if len(c.Reactions) == 0 && len(c.Submessages) == 0 && c.LastEditTS == 0 && c.LastMovedTS == 0 && c.Edits == nil {
 		m.changes = nil
 		return
 	}

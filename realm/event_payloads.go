@@ -27,6 +27,7 @@ func (SavedSnippetEvent) isEventPayload()              {}
 func (DefaultStreamsEvent) isEventPayload()            {}
 func (MutedUsersEvent) isEventPayload()                {}
 func (AlertWordsEvent) isEventPayload()                {}
+func (SubmessageEvent) isEventPayload()                {}
 func (DraftEvent) isEventPayload()                     {}
 func (StreamCreateEvent) isEventPayload()              {}
 func (StreamDeleteEvent) isEventPayload()              {}

@@ -260,6 +260,10 @@ type FixtureMessage struct {
 	LastEditTimestamp  int64             `json:"last_edit_timestamp,omitempty"`
 	LastMovedTimestamp int64             `json:"last_moved_timestamp,omitempty"`
 	Reactions          []FixtureReaction `json:"reactions,omitempty"`
+	// Submessages are the message's submessages, oldest first, IDs
+	// ascending across the document. A /poll or /todo message gets no
+	// widget unless its widget submessage is listed.
+	Submessages []FixtureSubmessage `json:"submessages,omitempty"`
 	// Flags lists, for each user holding a copy of the message, that
 	// copy's flags ("read", "starred", …).
 	Flags map[int][]string `json:"flags"`
@@ -271,6 +275,16 @@ type FixtureReaction struct {
 	EmojiName    string `json:"emoji_name"`
 	EmojiCode    string `json:"emoji_code"`
 	ReactionType string `json:"reaction_type"`
+}
+
+// FixtureSubmessage is a submessage of a message (POST /submessage, or
+// the widget of a /poll, /todo or widget_content message).
+type FixtureSubmessage struct {
+	ID       int64  `json:"id"`
+	SenderID int    `json:"sender_id"`
+	MsgType  string `json:"msg_type"`
+	// Content is JSON text.
+	Content string `json:"content"`
 }
 
 // FixtureMutedUser is a user muted by another, listed in muting order.

@@ -174,6 +174,9 @@ func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]s
 		fm.Reactions = append(fm.Reactions, FixtureReaction{UserID: re.UserID, EmojiName: re.EmojiName,
 			EmojiCode: re.EmojiCode, ReactionType: re.ReactionType})
 	}
+	for _, sub := range c.Submessages {
+		fm.Submessages = append(fm.Submessages, FixtureSubmessage{ID: sub.ID, SenderID: sub.SenderID, MsgType: sub.MsgType, Content: sub.Content})
+	}
 	return fm
 }
 

@@ -316,10 +316,34 @@ func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message
 		}
 		changes.Reactions = append(changes.Reactions, re)
 	}
+	for j, fs := range fm.Submessages {
+		sub, err := r.fixtureSubmessage(fmt.Sprintf("%s.submessages[%d]", at, j), fs)
+		if err != nil {
+			return nil, 0, err
+		}
+		changes.Submessages = append(changes.Submessages, sub)
+	}
 	m.SetChanges(changes)
 	rendered := r.renderAs(sender, m.Content)
 	m.Rendered, m.Facts = rendered.HTML, factsOf(rendered)
 	return m, conv, nil
+}
+
+// fixtureSubmessage checks a submessage: a new ID above the last one, a
+// known sender, JSON content. The realm numbers its next submessages
+// after it.
+func (r *Realm) fixtureSubmessage(at string, fs FixtureSubmessage) (message.Submessage, error) {
+	if fs.ID <= r.nextSubmessageID {
+		return message.Submessage{}, badItem(at+".id", "submessage IDs must be positive and ascending (%d after %d)", fs.ID, r.nextSubmessageID)
+	}
+	if r.users[fs.SenderID] == nil {
+		return message.Submessage{}, badItem(at+".sender_id", "no user %d", fs.SenderID)
+	}
+	if !message.ValidJSON(fs.Content) {
+		return message.Submessage{}, badItem(at+".content", "Invalid json for submessage")
+	}
+	r.nextSubmessageID = fs.ID
+	return message.Submessage{ID: fs.ID, SenderID: fs.SenderID, MsgType: fs.MsgType, Content: fs.Content}, nil
 }
 
 // fixtureReaction checks a reaction: a known user and emoji (a

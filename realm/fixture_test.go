@@ -18,7 +18,7 @@ import (
 // richRealm is the dev realm with messages (channel and direct), reactions
 // (a custom emoji's among them), flags, an edit, a move, a group with a
 // subgroup, a linkifier, a changed personal setting and realm setting, and
-// a user's storage.
+// a user's storage and a poll with a vote.
 func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	t.Helper()
 	r, clock := newTestRealm(t)
@@ -60,6 +60,13 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if err := a.UpdateChannel(bg, ChannelUpdate{ChannelID: channelID(t, r, "Verona"), FolderID: ptrTo(intPtr(folderID))}); err != nil {
 		t.Fatal(err)
 	}
+	poll, err := r.As(idHamlet).SendChannelMessage(bg, "Verona", "lunch", "/poll Lunch?\n- Pizza")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddSubmessage(bg, SubmessageRequest{MessageID: poll.ID, MsgType: "widget", Content: `{"type": "vote", "key": "canned,0", "vote": 1}`}); err != nil {
+		t.Fatal(err)
+	}
 	if err := r.As(idHamlet).PutStorage(bg, map[string]string{"state": `{"turn": 2}`}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +98,7 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 	}
 	for _, want := range []string{`"name": "leads"`, `"pattern": "#(?P<id>[0-9]+)"`, `"enter_sends": true`,
 		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`, `"url_template": "https://go.dev/play?code={code}"`,
-		`"description": "Where *work* happens"`, `"folder_id": 1`, `"state": "{\"turn\": 2}"`,
+		`"description": "Where *work* happens"`, `"folder_id": 1`, `"state": "{\"turn\": 2}"`, `"msg_type": "widget"`,
 		fmt.Sprintf(`"moderation_request_channel_id": %d`, channelID(t, r, "core team"))} {
 		if !bytes.Contains(first, []byte(want)) {
 			t.Errorf("the dump lacks %s", want)

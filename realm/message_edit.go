@@ -227,6 +227,8 @@ func (r *Realm) planPlace(p *editPlan, req EditMessageRequest) error {
 		return BadRequest("Invalid propagate_mode without topic edit")
 	case p.newChanID != 0 && p.content != nil:
 		return BadRequest("Cannot change message content while changing stream")
+	case p.content != nil && isWidget(m):
+		return BadRequest("Widgets cannot be edited.")
 	case p.newTopic != nil && r.topicRules().ResolvesEmpty(m.Topic, *p.newTopic):
 		return BadRequest("General chat cannot be marked as resolved")
 	}

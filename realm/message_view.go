@@ -10,28 +10,28 @@ import (
 
 // Message is a message object as the API returns it.
 type Message struct {
-	ID               int64       `json:"id"`
-	SenderID         int         `json:"sender_id"`
-	Content          string      `json:"content"`
-	RecipientID      int         `json:"recipient_id"`
-	Timestamp        int64       `json:"timestamp"`
-	Client           string      `json:"client"`
-	Subject          string      `json:"subject"`
-	TopicLinks       []TopicLink `json:"topic_links"`
-	IsMeMessage      bool        `json:"is_me_message"`
-	Reactions        []Reaction  `json:"reactions"`
-	Submessages      []any       `json:"submessages"`
-	Flags            []string    `json:"flags,omitzero"`
-	SenderFullName   string      `json:"sender_full_name"`
-	SenderEmail      string      `json:"sender_email"`
-	SenderRealmStr   string      `json:"sender_realm_str"`
-	DisplayRecipient any         `json:"display_recipient"`
-	Type             string      `json:"type"`
-	StreamID         int         `json:"stream_id,omitempty"`
-	AvatarURL        *string     `json:"avatar_url"`
-	ContentType      string      `json:"content_type"`
-	LastEditTS       *int64      `json:"last_edit_timestamp,omitempty"`
-	LastMovedTS      *int64      `json:"last_moved_timestamp,omitempty"`
+	ID               int64        `json:"id"`
+	SenderID         int          `json:"sender_id"`
+	Content          string       `json:"content"`
+	RecipientID      int          `json:"recipient_id"`
+	Timestamp        int64        `json:"timestamp"`
+	Client           string       `json:"client"`
+	Subject          string       `json:"subject"`
+	TopicLinks       []TopicLink  `json:"topic_links"`
+	IsMeMessage      bool         `json:"is_me_message"`
+	Reactions        []Reaction   `json:"reactions"`
+	Submessages      []Submessage `json:"submessages"`
+	Flags            []string     `json:"flags,omitzero"`
+	SenderFullName   string       `json:"sender_full_name"`
+	SenderEmail      string       `json:"sender_email"`
+	SenderRealmStr   string       `json:"sender_realm_str"`
+	DisplayRecipient any          `json:"display_recipient"`
+	Type             string       `json:"type"`
+	StreamID         int          `json:"stream_id,omitempty"`
+	AvatarURL        *string      `json:"avatar_url"`
+	ContentType      string       `json:"content_type"`
+	LastEditTS       *int64       `json:"last_edit_timestamp,omitempty"`
+	LastMovedTS      *int64       `json:"last_moved_timestamp,omitempty"`
 	// EditHistory lists the edits, newest first; absent if never edited.
 	EditHistory []EditHistoryEntry `json:"edit_history,omitempty"`
 }
@@ -105,7 +105,7 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 	v := Message{
 		ID: m.ID, SenderID: m.SenderID, RecipientID: m.RecipientID, Timestamp: m.Timestamp,
 		Client: m.Client, IsMeMessage: m.IsMeMessage, TopicLinks: d.topicLinks(m),
-		Reactions: d.reactionViews(m), Submessages: noSubmessages, SenderRealmStr: realmStringID,
+		Reactions: d.reactionViews(m), Submessages: submessageViews(m), SenderRealmStr: realmStringID,
 		Type: m.Type.String(),
 	}
 	if sender := d.card(m.SenderID); sender != nil {
@@ -163,7 +163,7 @@ func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditH
 // Shared empty lists: most messages have no links, submessages or reactions.
 var (
 	noTopicLinks  = []TopicLink{}
-	noSubmessages = []any{}
+	noSubmessages = []Submessage{}
 	noReactions   = []Reaction{}
 )
 

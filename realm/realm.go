@@ -80,6 +80,8 @@ type Realm struct {
 
 	messages      *store.Store
 	nextMessageID int64
+	// nextSubmessageID is the last submessage ID given (submessages.go).
+	nextSubmessageID int64
 
 	events *eventHub
 

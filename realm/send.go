@@ -28,6 +28,10 @@ type SendRequest struct {
 	// Client is the sending client's name; empty means "Internal". It is
 	// cut to Zulip's 30 characters.
 	Client string
+	// WidgetContent is a bot's interactive widget (widget_content: a
+	// zform of choices, as JSON), which becomes the message's first
+	// submessage; nil for none.
+	WidgetContent *string
 	// serviceReply marks an outgoing-webhook bot's answer, which Zulip
 	// sends without checking the bot's access to the channel.
 	serviceReply bool
@@ -132,6 +136,9 @@ type preparedSend struct {
 	// mention, which depend on the messages already sent.
 	delivered      []messageRecipient
 	mayMentionMany bool
+	// widget is the content of the message's widget submessage (/poll,
+	// /todo or WidgetContent); "" for none.
+	widget string
 	// groupMentionErr refuses a message that also mentions its topic:
 	// its commit reports it once the topic wildcard passes (Zulip's order).
 	groupMentionErr error
@@ -215,7 +222,25 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 		}
 		return flags
 	})
+	if p.widget, err = widgetOf(content, req.WidgetContent); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// widgetOf is the content of the widget submessage a message gets: from
+// the bot's widget_content when given, else from a /poll or /todo
+// content.
+func widgetOf(content string, widgetContent *string) (string, error) {
+	if widgetContent != nil {
+		w, err := message.WidgetFromParameter(*widgetContent)
+		if err != nil {
+			return "", BadRequest("%s", err.Error())
+		}
+		return w, nil
+	}
+	w, _ := message.WidgetFromContent(content)
+	return w, nil
 }
 
 // commitSend applies the rules that depend on the messages already sent
@@ -249,6 +274,11 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 	var queueID, localID string
 	if req.QueueID != nil {
 		queueID, localID = *req.QueueID, *req.LocalID
+	}
+	if p.widget != "" {
+		r.nextSubmessageID++
+		m.SetChanges(message.Changes{Submessages: []message.Submessage{{
+			ID: r.nextSubmessageID, SenderID: m.SenderID, MsgType: message.WidgetMsgType, Content: p.widget}}})
 	}
 	r.storeDelivered(m, conv, p.delivered, queueID, localID)
 	r.triggerServices(sender, m, p.rendered)

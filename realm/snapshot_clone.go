@@ -73,6 +73,7 @@ func (r *Realm) copyStateFrom(src *Realm) {
 
 	r.messages = src.messages.Clone()
 	r.nextMessageID = src.nextMessageID
+	r.nextSubmessageID = src.nextSubmessageID
 
 	r.profileFields = slices.Clone(src.profileFields)
 	r.nextProfileFieldID = src.nextProfileFieldID
