@@ -131,9 +131,9 @@ func (r *Realm) serviceAnswered(c *serviceCall, status int, body []byte) {
 		r.notifyBotOwner(c, ownerNotice{status: status, payload: pyBytesRepr(body)})
 		return
 	}
-	content, err := serviceReply(c.service.Interface, body)
+	content, widget, err := serviceReply(c.service.Interface, body)
 	if err == nil && strings.TrimSpace(content) != "" {
-		err = r.replyAsBot(c, content)
+		err = r.replyAsBot(c, content, widget)
 	}
 	if err != nil {
 		msg := err.Error()
@@ -146,41 +146,47 @@ func (r *Realm) serviceAnswered(c *serviceCall, status int, body []byte) {
 	}
 }
 
-// serviceReply reads the reply content of a 2xx answer ("" for none).
-// The generic interface takes response_not_required, then
+// serviceReply reads the reply content of a 2xx answer ("" for none),
+// and the generic interface's widget_content (a JSON string, nil for
+// none). The generic interface takes response_not_required, then
 // response_string, then content; the Slack one takes text.
-func serviceReply(iface int, body []byte) (string, error) {
+func serviceReply(iface int, body []byte) (string, *string, error) {
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return "", BadRequest("Invalid JSON in response")
+		return "", nil, BadRequest("Invalid JSON in response")
 	}
 	if v == "" {
-		return "", nil // old botservers' "no response required"
+		return "", nil, nil // old botservers' "no response required"
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return "", BadRequest("Invalid response format")
+		return "", nil, BadRequest("Invalid response format")
 	}
 	if iface == user.SlackInterface {
 		s, _ := obj["text"].(string)
-		return s, nil
+		return s, nil, nil
 	}
 	if b, _ := obj["response_not_required"].(bool); b {
-		return "", nil
+		return "", nil, nil
+	}
+	var widget *string
+	if w, ok := obj["widget_content"].(string); ok {
+		widget = &w
 	}
 	if s, ok := obj["response_string"]; ok {
-		return pyStr(s), nil
+		return pyStr(s), widget, nil
 	}
 	if s, ok := obj["content"]; ok {
-		return pyStr(s), nil
+		return pyStr(s), widget, nil
 	}
-	return "", nil
+	return "", nil, nil
 }
 
-// replyAsBot sends content as the bot to the triggering conversation.
-func (r *Realm) replyAsBot(c *serviceCall, content string) error {
+// replyAsBot sends content as the bot to the triggering conversation,
+// with widget as its widget_content when not nil.
+func (r *Realm) replyAsBot(c *serviceCall, content string, widget *string) error {
 	req := c.reply
-	req.Content = content
+	req.Content, req.WidgetContent = content, widget
 	_, err := r.As(c.botID).SendMessage(context.Background(), req)
 	return err
 }
@@ -188,7 +194,7 @@ func (r *Realm) replyAsBot(c *serviceCall, content string) error {
 // failInConversation tells the triggering conversation, as the bot, that
 // the call failed; a failure to send it is dropped.
 func (r *Realm) failInConversation(c *serviceCall, failure string) {
-	_ = r.replyAsBot(c, "Failure! "+failure)
+	_ = r.replyAsBot(c, "Failure! "+failure, nil)
 }
 
 // serviceException reports a request that could not be made at all.

@@ -496,3 +496,19 @@ func TestNoCallerNoCalls(t *testing.T) {
 		t.Fatal("a reply was sent")
 	}
 }
+
+// A reply's widget_content (a JSON string, as zulip_botserver's bots
+// send it) makes the reply a widget.
+func TestOutgoingWebhookReplyWidget(t *testing.T) {
+	zform := `{"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Q?", "choices": [{"short_name": "A", "long_name": "Yes", "reply": "answer A"}]}}`
+	body, _ := json.Marshal(map[string]any{"content": "Q?", "widget_content": zform})
+	svc := newFakeService(t, 200, string(body))
+	r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}))
+	newServiceBot(t, r, svc.URL+"/hook", 0)
+	id := send(t, r, idOthello, "Verona", "quiz", "@**Echo** quiz me")
+	r.WaitForOutgoingWebhooks()
+	reply := getMsg(t, r, idOthello, id+1)
+	if reply.Content != "<p>Q?</p>" || len(reply.Submessages) != 1 || reply.Submessages[0].Content != zform {
+		t.Fatalf("reply %+v", reply)
+	}
+}
