@@ -16,7 +16,9 @@ import (
 
 // ControlPrefix is the path prefix of the test-control API: the clock,
 // injected faults, queue expiry, the request log, the record of
-// unsupported requests, snapshots, reset and the fixture dump. It is never below Zulip's own paths.
+// unsupported requests, snapshots, reset, the fixture dump, push records,
+// and the outbox and its confirmation links. It is never below Zulip's
+// own paths.
 const ControlPrefix = "/minizulip/"
 
 // testControl is the state of the test-control layer of a Server.
@@ -77,6 +79,9 @@ func controlRoutes() []controlRoute {
 		{"GET", "/minizulip/dump", nil, (*Server).getDump},
 		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
 		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
+		{"GET", "/minizulip/outbox", nil, (*Server).listOutbox},
+		{"DELETE", "/minizulip/outbox", nil, (*Server).clearOutbox},
+		{"POST", "/minizulip/confirmations/{key}", []string{"full_name", "password", "email"}, (*Server).postConfirmation},
 	}
 }
 

@@ -18,7 +18,9 @@ type OutboxEmail struct {
 	UserID   int
 	// OldEmail and NewEmail are the addresses of an email change.
 	OldEmail, NewEmail string
-	// ConfirmationKey confirms an email change (Realm.ConfirmEmailChange).
+	// ConfirmationKey is the key of the mail's link: it confirms an email
+	// change (Realm.ConfirmEmailChange) or accepts an invitation
+	// (Realm.AcceptInvitation); Realm.Confirm takes either.
 	ConfirmationKey string
 	Sent            time.Time
 }
@@ -45,6 +47,15 @@ func (r *Realm) Outbox() []OutboxEmail {
 	return out
 }
 
+// ClearOutbox forgets the emails recorded so far; pending email changes
+// and invitations keep their keys.
+func (r *Realm) ClearOutbox() {
+	_ = r.update(func() error {
+		r.mail.outbox = nil
+		return nil
+	})
+}
+
 // startEmailChange records an email change and the confirmation mail to
 // the new address; the caller holds the write lock. The account keeps its
 // address until the change is confirmed.
@@ -67,40 +78,47 @@ func (r *Realm) startEmailChange(u *user.User, newEmail string) {
 // avatar follows the address. A key is used once.
 func (r *Realm) ConfirmEmailChange(key string) error {
 	return r.update(func() error {
-		p, ok := r.mail.pending[key]
-		if !ok {
+		if _, ok := r.mail.pending[key]; !ok {
 			return BadRequest("Invalid confirmation key")
 		}
-		u := r.users[p.userID]
-		if u == nil || !u.IsActive {
-			return Unauthorized("Account is deactivated")
-		}
-		if other := r.usersByEmail[user.NormalizeEmail(p.newEmail)]; other != nil && other != u {
-			return BadRequest("Already has an account.")
-		}
-		delete(r.mail.pending, key)
-		beforeAPI := r.apiEmail(u)
-		delete(r.usersByEmail, user.NormalizeEmail(u.DeliveryEmail))
-		old := u.DeliveryEmail
-		u.DeliveryEmail = p.newEmail
-		r.usersByEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
-		var seeing []int
-		for _, id := range r.activeUserIDs() {
-			if r.canSeeDeliveryEmail(r.users[id], u) {
-				seeing = append(seeing, id)
-			}
-		}
-		r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "delivery_email": u.DeliveryEmail}}, seeing...)
-		if u.AvatarSource == "G" {
-			u.AvatarURL = user.GravatarURL(u.DeliveryEmail, u.AvatarVersion)
-			r.emitAvatarChange(u)
-		}
-		if r.apiEmail(u) != beforeAPI {
-			r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "new_email": r.apiEmail(u)}},
-				r.activeUserIDs()...)
-		}
-		r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: old, Template: "notify_change_in_email", UserID: u.ID,
-			OldEmail: old, NewEmail: u.DeliveryEmail, Sent: r.clock.Now()})
-		return nil
+		_, err := r.confirmEmailChange(key)
+		return err
 	})
+}
+
+// confirmEmailChange confirms the pending email change of key, which
+// exists, and returns the account; the caller holds the write lock.
+func (r *Realm) confirmEmailChange(key string) (*user.User, error) {
+	p := r.mail.pending[key]
+	u := r.users[p.userID]
+	if u == nil || !u.IsActive {
+		return nil, Unauthorized("Account is deactivated")
+	}
+	if other := r.usersByEmail[user.NormalizeEmail(p.newEmail)]; other != nil && other != u {
+		return nil, BadRequest("Already has an account.")
+	}
+	delete(r.mail.pending, key)
+	beforeAPI := r.apiEmail(u)
+	delete(r.usersByEmail, user.NormalizeEmail(u.DeliveryEmail))
+	old := u.DeliveryEmail
+	u.DeliveryEmail = p.newEmail
+	r.usersByEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
+	var seeing []int
+	for _, id := range r.activeUserIDs() {
+		if r.canSeeDeliveryEmail(r.users[id], u) {
+			seeing = append(seeing, id)
+		}
+	}
+	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "delivery_email": u.DeliveryEmail}}, seeing...)
+	if u.AvatarSource == "G" {
+		u.AvatarURL = user.GravatarURL(u.DeliveryEmail, u.AvatarVersion)
+		r.emitAvatarChange(u)
+	}
+	if r.apiEmail(u) != beforeAPI {
+		r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "new_email": r.apiEmail(u)}},
+			r.activeUserIDs()...)
+	}
+	r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: old, Template: "notify_change_in_email", UserID: u.ID,
+		OldEmail: old, NewEmail: u.DeliveryEmail, Sent: r.clock.Now()})
+	return u, nil
 }

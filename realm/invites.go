@@ -80,6 +80,10 @@ type storedInvite struct {
 	invited         time.Time // UTC
 	expiry          time.Time // UTC; zero when it never expires
 	revoked         bool
+	// spent marks an email invitation used to sign up, or dropped because
+	// its address signed up through another (Zulip's STATUS_USED and
+	// STATUS_REVOKED); links are never spent.
+	spent bool
 }
 
 // inviteState holds the realm's invitations. Email invitations and links
@@ -273,7 +277,7 @@ func (a *Actor) Invites(ctx context.Context) (ans []Invite, err error) {
 		for _, m := range []map[int]*storedInvite{r.invites.email, r.invites.links} {
 			for _, id := range sortedInviteIDs(m) {
 				inv := m[id]
-				if inv.revoked || (!inv.expiry.IsZero() && inv.expiry.Before(now)) {
+				if inv.revoked || inv.spent || (!inv.expiry.IsZero() && inv.expiry.Before(now)) {
 					continue
 				}
 				if inv.referrerID != me.ID && !me.Role.IsAdmin() {

@@ -109,12 +109,13 @@ func (r *Realm) inviteeTaken(email string) (msg string, deactivated, taken bool)
 	return "Already has an account.", false, true
 }
 
-// mailInvite records the invitation email of inv, counting it toward the
+// mailInvite records the invitation email of inv, with the confirmation
+// key that accepts it (Realm.AcceptInvitation), counting it toward the
 // daily invitation limit.
 func (r *Realm) mailInvite(inv *storedInvite) {
 	now := r.clock.Now()
 	r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: inv.email, Template: InviteTemplate,
-		UserID: inv.referrerID, Sent: now})
+		UserID: inv.referrerID, ConfirmationKey: inv.key, Sent: now})
 	r.noteInviteSent(now)
 }
 
