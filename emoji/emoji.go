@@ -37,6 +37,11 @@ func CanonicalType(t string) string {
 	return t
 }
 
+// CodeToNames maps each Unicode emoji's code, without the presentation
+// selector fe0f, to its canonical name and then its aliases: Zulip's
+// code_to_names, which clients fetch from server_emoji_data_url.
+func CodeToNames() map[string][]string { return markdown.EmojiCodeToNames() }
+
 // UnicodeCode is the code of a built-in Unicode emoji name or alias.
 func UnicodeCode(name string) (string, bool) { return markdown.EmojiCode(name) }
 

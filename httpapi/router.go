@@ -77,6 +77,7 @@ func newRouter(routes []route) *router {
 		rt.handle(r)
 	}
 	rt.handleEmojiImages()
+	rt.handleServerEmojiData()
 	rt.handleFileRoutes()
 	for path, methods := range rt.allowed {
 		rt.paths.Handle(path, methodNotAllowed(path, methods))

@@ -247,7 +247,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		PasswordMinLength:                              0,
 		PasswordMinGuesses:                             0,
 		GiphyRatingOptions:                             map[string]GiphyRatingOption{"disabled": {Name: "GIPHY integration disabled", ID: -1}},
-		ServerEmojiDataURL:                             r.opts.URL + "/static/generated/emoji/emoji_api.json",
+		ServerEmojiDataURL:                             r.opts.URL + ServerEmojiDataPath,
 		ServerInlineImagePreview:                       true,
 		ServerInlineURLEmbedPreview:                    false,
 		ServerAvatarChangesDisabled:                    false,

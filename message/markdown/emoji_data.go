@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	_ "embed"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,8 +22,9 @@ var emojiNamesData []byte
 var emojiPropsData []byte
 
 type emojiTable struct {
-	byName     map[string]string // name or alias → code
-	byCode     map[string]string // code (without fe0f) → canonical name
+	byName     map[string]string   // name or alias → code
+	byCode     map[string]string   // code (without fe0f) → canonical name
+	names      map[string][]string // code (without fe0f) → canonical name, then aliases
 	isEmoji    []runeRange
 	presenting []runeRange
 }
@@ -37,6 +39,7 @@ var (
 func loadEmoji() {
 	emojis.byName = map[string]string{}
 	emojis.byCode = map[string]string{}
+	emojis.names = map[string][]string{}
 	sc := bufio.NewScanner(bytes.NewReader(emojiNamesData))
 	for sc.Scan() {
 		line := sc.Text()
@@ -48,15 +51,18 @@ func loadEmoji() {
 			continue
 		}
 		code, name := f[0], f[1]
+		unqualified := strings.ReplaceAll(code, "-fe0f", "")
 		emojis.byName[name] = code
+		emojis.names[unqualified] = append(emojis.names[unqualified], name)
 		if len(f) > 2 && f[2] != "" {
 			for _, a := range strings.Split(f[2], ",") {
 				if _, dup := emojis.byName[a]; !dup {
 					emojis.byName[a] = code
+					emojis.names[unqualified] = append(emojis.names[unqualified], a)
 				}
 			}
 		}
-		emojis.byCode[strings.ReplaceAll(code, "-fe0f", "")] = name
+		emojis.byCode[unqualified] = name
 	}
 	sc = bufio.NewScanner(bytes.NewReader(emojiPropsData))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -114,4 +120,16 @@ func EmojiName(code string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// EmojiCodeToNames is Zulip's code_to_names (the server_emoji_data_url
+// file): each Unicode emoji's code without the presentation selector fe0f,
+// to its canonical name followed by its aliases. The map is a fresh copy.
+func EmojiCodeToNames() map[string][]string {
+	t := emojiData()
+	out := make(map[string][]string, len(t.names))
+	for code, names := range t.names {
+		out[code] = slices.Clone(names)
+	}
+	return out
 }
