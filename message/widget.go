@@ -34,6 +34,9 @@ const maxWidgetIndex = 1000
 // option on each other line, list markers dropped), /todo a to-do list
 // (its title, then a task on each line, "task: description").
 func WidgetFromContent(content string) (string, bool) {
+	if !strings.HasPrefix(content, "/poll") && !strings.HasPrefix(content, "/todo") {
+		return "", false // every other message, cheaply
+	}
 	first := content
 	if i := strings.IndexFunc(content, unicode.IsSpace); i >= 0 {
 		first = content[:i]
