@@ -188,6 +188,13 @@ func (r *Realm) messageAudience(m *message.Message) []int {
 	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.HistoryPublicToSubscribers {
 		shared = ch
 	}
+	return r.messageHolders(m, shared)
+}
+
+// messageHolders lists the active users holding a copy of m, and the
+// subscribers of shared (nil for none), in ascending order. Submessages
+// reach the holders alone (submessages.go).
+func (r *Realm) messageHolders(m *message.Message, shared *storedChannel) []int {
 	var out []int
 	for uid, u := range r.users {
 		if !u.IsActive {

@@ -66,7 +66,7 @@ func (a *Actor) AddSubmessage(ctx context.Context, req SubmessageRequest) error 
 		r.nextSubmessageID++
 		sub := message.Submessage{ID: r.nextSubmessageID, SenderID: me.ID, MsgType: req.MsgType, Content: req.Content}
 		c := m.Changes()
-		c.Submessages = append(c.Submessages[:len(c.Submessages):len(c.Submessages)], sub) // never in place: the slice may be shared
+		c.Submessages = append(slices.Clip(c.Submessages), sub) // never in place: the slice may be shared
 		m.SetChanges(c)
 		if m.Type == message.Channel {
 			if p := r.applyParticipationTopicPolicy(me, m); p != nil {
@@ -74,7 +74,7 @@ func (a *Actor) AddSubmessage(ctx context.Context, req SubmessageRequest) error 
 			}
 		}
 		r.emit("submessage", SubmessageEvent{MsgType: sub.MsgType, MessageID: m.ID, SubmessageID: sub.ID,
-			SenderID: sub.SenderID, Content: sub.Content}, r.messageHolders(m)...,
+			SenderID: sub.SenderID, Content: sub.Content}, r.messageHolders(m, nil)...,
 		)
 		return nil
 	})
@@ -104,19 +104,6 @@ func widgetType(subs []message.Submessage) string {
 // isWidget reports whether m is a widget: Zulip's test is that it has a
 // submessage.
 func isWidget(m *message.Message) bool { return len(m.Changes().Submessages) > 0 }
-
-// messageHolders lists the active users holding a copy of m, in ascending
-// order: those who hear of its submessages.
-func (r *Realm) messageHolders(m *message.Message) []int {
-	var out []int
-	for uid, u := range r.users {
-		if u.IsActive && r.messages.HasCopy(uid, m.ID) {
-			out = append(out, uid)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
 
 // submessageViews lists m's submessages as the API shows them, oldest
 // first.
