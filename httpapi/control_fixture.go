@@ -6,7 +6,7 @@ import "net/http"
 type rawJSON []byte
 
 // getDump answers GET /minizulip/dump: the realm as a fixture document
-// (realm.Fixture), bare, so that it can be saved and loaded again with
+// (package realm/fixture), bare, so that it can be saved and loaded again with
 // `minizulip -fixture FILE` or realm.Load.
 func (s *Server) getDump(*http.Request, *params) (any, error) {
 	doc, err := s.realm.Dump()

@@ -2,8 +2,6 @@ package realm
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 
@@ -11,56 +9,12 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// GroupSetting is a group-setting value: a named user group (GroupID), or,
-// when GroupID is 0, an anonymous group of direct members and subgroups.
-// It is sent as the group ID or as {"direct_members", "direct_subgroups"}.
-type GroupSetting struct {
-	GroupID         int
-	DirectMembers   []int
-	DirectSubgroups []int
-}
+// GroupSetting is a group-setting value (group.Setting): a named user
+// group, or an anonymous group of direct members and subgroups.
+type GroupSetting = group.Setting
 
 // NamedGroupSetting is the setting value naming one user group.
-func NamedGroupSetting(groupID int) GroupSetting { return GroupSetting{GroupID: groupID} }
-
-type anonymousGroupJSON struct {
-	DirectMembers   []int `json:"direct_members"`
-	DirectSubgroups []int `json:"direct_subgroups"`
-}
-
-// MarshalJSON sends a named group as its ID, an anonymous one as an object.
-func (g GroupSetting) MarshalJSON() ([]byte, error) {
-	if g.GroupID != 0 {
-		return json.Marshal(g.GroupID)
-	}
-	v := anonymousGroupJSON{DirectMembers: g.DirectMembers, DirectSubgroups: g.DirectSubgroups}
-	if v.DirectMembers == nil {
-		v.DirectMembers = []int{}
-	}
-	if v.DirectSubgroups == nil {
-		v.DirectSubgroups = []int{}
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON accepts a group ID or a {"direct_members",
-// "direct_subgroups"} object, as clients send group settings.
-func (g *GroupSetting) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return errors.New("a group setting cannot be null")
-	}
-	var id int
-	if err := json.Unmarshal(b, &id); err == nil {
-		*g = GroupSetting{GroupID: id}
-		return nil
-	}
-	var v anonymousGroupJSON
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*g = GroupSetting{DirectMembers: v.DirectMembers, DirectSubgroups: v.DirectSubgroups}
-	return nil
-}
+func NamedGroupSetting(groupID int) GroupSetting { return group.Named(groupID) }
 
 // channelSettingRule is one channel group setting: its default and whether
 // role:everyone is allowed as its value.

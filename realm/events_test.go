@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/minizulip/minizulip/message"
 	"time"
+
+	"github.com/minizulip/minizulip/message"
 )
 
 func mustQueue(t *testing.T, r *Realm, userID int, opts QueueOptions) *Queue {

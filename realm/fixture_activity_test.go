@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/upload"
 )
 
@@ -422,7 +423,7 @@ func TestLoadRefusesBadActivity(t *testing.T) {
 // reminders, and still loads; the direct message's file stays out.
 func TestExportCarriesExportedFilesOnly(t *testing.T) {
 	r, _, private := activityRealm(t)
-	var f Fixture
+	var f fixture.Document
 	_ = r.view(func() (err error) {
 		f, err = r.exportFixture(ExportPublic)
 		return err

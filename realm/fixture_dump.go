@@ -9,15 +9,16 @@ import (
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
-// Dump writes the realm as a fixture document (see Fixture for what it
+// Dump writes the realm as a fixture document (see fixture.Document for what it
 // holds), indented, every list in ID order, so that Load then Dump gives
 // the same bytes.
 func (r *Realm) Dump() ([]byte, error) {
-	var f Fixture
+	var f fixture.Document
 	err := r.view(func() (err error) {
 		f, err = r.fixture()
 		return err
@@ -37,16 +38,16 @@ func (r *Realm) Dump() ([]byte, error) {
 
 // fixture builds the document, failing only when an uploaded file cannot
 // be read; the caller holds the lock.
-func (r *Realm) fixture() (Fixture, error) {
-	f := Fixture{Format: FixtureFormat, Settings: r.settings.fixture()}
+func (r *Realm) fixture() (fixture.Document, error) {
+	f := fixture.Document{Format: fixture.Format, Settings: r.settings.fixture()}
 	defaults := user.DefaultSettings()
 	for _, u := range r.sortedUsers() {
-		fu := FixtureUser{ID: u.ID, Email: u.DeliveryEmail, FullName: u.FullName, Role: int(u.Role),
+		fu := fixture.User{ID: u.ID, Email: u.DeliveryEmail, FullName: u.FullName, Role: int(u.Role),
 			BotType: int(u.BotType), BotOwnerID: u.BotOwnerID, IsSystemBot: u.IsSystemBot, Deactivated: !u.IsActive,
 			Timezone: u.Timezone, DateJoined: u.DateJoined, APIKey: u.APIKey}
 		if u.HasService() {
 			s := u.Service
-			fu.Service = &FixtureService{Name: s.Name, BaseURL: s.BaseURL, Interface: s.Interface, Token: s.Token}
+			fu.Service = &fixture.Service{Name: s.Name, BaseURL: s.BaseURL, Interface: s.Interface, Token: s.Token}
 		}
 		for _, d := range user.SettingDefs {
 			if v := d.Get(&u.Settings); v != d.Get(&defaults) {
@@ -63,7 +64,7 @@ func (r *Realm) fixture() (Fixture, error) {
 		if g.IsSystem {
 			continue
 		}
-		fg := FixtureGroup{ID: g.ID, Name: g.Name, Description: g.Description, Deactivated: g.Deactivated,
+		fg := fixture.Group{ID: g.ID, Name: g.Name, Description: g.Description, Deactivated: g.Deactivated,
 			Members: slices.Sorted(maps.Keys(g.Members)), CreatorID: g.CreatorID, DateCreated: g.DateCreated,
 			Settings: map[string]int{}}
 		if len(g.Subgroups) > 0 {
@@ -79,13 +80,13 @@ func (r *Realm) fixture() (Fixture, error) {
 	}
 	for _, fo := range slices.SortedFunc(slices.Values(r.channelFolders), func(a, b *storedFolder) int { return a.ID - b.ID }) {
 		order := fo.Order
-		f.ChannelFolders = append(f.ChannelFolders, FixtureChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
+		f.ChannelFolders = append(f.ChannelFolders, fixture.ChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
 			Order: &order, CreatorID: fo.CreatorID, DateCreated: fo.DateCreated, IsArchived: fo.IsArchived})
 	}
 	for _, id := range slices.Sorted(maps.Keys(r.channels)) {
 		c := r.channels[id]
 		history := c.HistoryPublicToSubscribers
-		fc := FixtureChannel{ID: c.ID, Name: c.Name, Description: c.Description, InviteOnly: c.InviteOnly,
+		fc := fixture.Channel{ID: c.ID, Name: c.Name, Description: c.Description, InviteOnly: c.InviteOnly,
 			HistoryPublicToSubscribers: &history, IsWebPublic: c.IsWebPublic, IsArchived: c.IsArchived,
 			IsDefault: c.IsDefault, CreatorID: c.CreatorID, DateCreated: c.DateCreated,
 			MessageRetentionDays: cloneIntPtr(c.MessageRetentionDays), TopicsPolicy: c.TopicsPolicy,
@@ -93,13 +94,13 @@ func (r *Realm) fixture() (Fixture, error) {
 		if len(c.Permissions) > 0 {
 			fc.Permissions = map[string]GroupSetting{}
 			for name, g := range c.Permissions {
-				fc.Permissions[name] = g.clone()
+				fc.Permissions[name] = g.Clone()
 			}
 		}
 		f.Channels = append(f.Channels, fc)
 		for _, uid := range slices.Sorted(maps.Keys(r.subs[id])) {
 			s := r.subs[id][uid]
-			f.Subscriptions = append(f.Subscriptions, FixtureSubscription{UserID: uid, ChannelID: id,
+			f.Subscriptions = append(f.Subscriptions, fixture.Subscription{UserID: uid, ChannelID: id,
 				Inactive: !s.Active, Color: s.Color, IsMuted: s.IsMuted, PinToTop: s.PinToTop,
 				DesktopNotifications: cloneBoolPtr(s.DesktopNotifications), AudibleNotifications: cloneBoolPtr(s.AudibleNotifications),
 				PushNotifications: cloneBoolPtr(s.PushNotifications), EmailNotifications: cloneBoolPtr(s.EmailNotifications),
@@ -107,14 +108,16 @@ func (r *Realm) fixture() (Fixture, error) {
 		}
 	}
 	for _, l := range r.linkifiers {
-		f.Linkifiers = append(f.Linkifiers, FixtureLinkifier{ID: l.ID, Pattern: l.Spec.Pattern,
+		f.Linkifiers = append(f.Linkifiers, fixture.Linkifier{ID: l.ID, Pattern: l.Spec.Pattern,
 			URLTemplate: l.Spec.URLTemplate, ExampleInput: l.Spec.ExampleInput, ReverseTemplate: l.Spec.ReverseTemplate,
 			AlternativeURLTemplates: l.Spec.AlternativeURLTemplates})
 	}
-	f.Playgrounds = slices.Clone(r.playgrounds)
+	for _, p := range r.playgrounds {
+		f.Playgrounds = append(f.Playgrounds, fixture.Playground(p))
+	}
 	for _, e := range r.realmEmoji {
 		id, _ := strconv.Atoi(e.ID)
-		f.CustomEmoji = append(f.CustomEmoji, FixtureEmoji{ID: id, Name: e.Name, AuthorID: e.AuthorID,
+		f.CustomEmoji = append(f.CustomEmoji, fixture.Emoji{ID: id, Name: e.Name, AuthorID: e.AuthorID,
 			Deactivated: e.Deactivated, FileName: e.fileName, Image: e.image.Data})
 	}
 	holders := r.copyHolders()
@@ -126,7 +129,10 @@ func (r *Realm) fixture() (Fixture, error) {
 	r.dumpProfiles(&f)
 	r.dumpDrafts(&f)
 	r.dumpViews(&f)
-	f.RealmDomains = r.domainList()
+	f.RealmDomains = []fixture.Domain{}
+	for _, d := range r.domainList() {
+		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d))
+	}
 	r.dumpPresence(&f)
 	r.dumpReminders(&f)
 	err := r.dumpUploads(&f)
@@ -151,9 +157,9 @@ func (r *Realm) copyHolders() map[int64]map[int][]string {
 	return out
 }
 
-func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]string) FixtureMessage {
+func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]string) fixture.Message {
 	c := m.Changes()
-	fm := FixtureMessage{ID: m.ID, SenderID: m.SenderID, Content: m.Content, Timestamp: m.Timestamp,
+	fm := fixture.Message{ID: m.ID, SenderID: m.SenderID, Content: m.Content, Timestamp: m.Timestamp,
 		Client: m.Client, LastEditTimestamp: c.LastEditTS, LastMovedTimestamp: c.LastMovedTS, Flags: holders[m.ID]}
 	if fm.Flags == nil {
 		fm.Flags = map[int][]string{}
@@ -171,19 +177,19 @@ func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]s
 		}
 	}
 	for _, re := range c.Reactions {
-		fm.Reactions = append(fm.Reactions, FixtureReaction{UserID: re.UserID, EmojiName: re.EmojiName,
+		fm.Reactions = append(fm.Reactions, fixture.Reaction{UserID: re.UserID, EmojiName: re.EmojiName,
 			EmojiCode: re.EmojiCode, ReactionType: re.ReactionType})
 	}
 	for _, sub := range c.Submessages {
-		fm.Submessages = append(fm.Submessages, FixtureSubmessage{ID: sub.ID, SenderID: sub.SenderID, MsgType: sub.MsgType, Content: sub.Content})
+		fm.Submessages = append(fm.Submessages, fixture.Submessage{ID: sub.ID, SenderID: sub.SenderID, MsgType: sub.MsgType, Content: sub.Content})
 	}
 	return fm
 }
 
 // fixture gives the realm settings as a fixture holds them.
-func (s Settings) fixture() FixtureSettings {
+func (s Settings) fixture() fixture.Settings {
 	c := s.clone()
-	out := FixtureSettings{Name: c.Name, Description: c.Description, EmailAddressVisibility: int(c.EmailAddressVisibility),
+	out := fixture.Settings{Name: c.Name, Description: c.Description, EmailAddressVisibility: int(c.EmailAddressVisibility),
 		AllowMessageEditing: c.AllowMessageEditing, MessageContentEditLimitSeconds: c.MessageContentEditLimitSeconds,
 		MoveMessagesWithinStreamLimitSeconds:   c.MoveMessagesWithinStreamLimitSeconds,
 		MoveMessagesBetweenStreamsLimitSeconds: c.MoveMessagesBetweenStreamsLimitSeconds,

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -34,7 +35,7 @@ func badItem(path, format string, args ...any) error {
 	return &FixtureError{Item: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Load creates a realm from a fixture document (see Fixture; Dump writes
+// Load creates a realm from a fixture document (see fixture.Document; Dump writes
 // one) with the given options; the Seed option is ignored, as the document
 // says what the realm holds. Everything is checked: malformed JSON,
 // unknown fields, duplicate IDs or addresses, bad names, references to
@@ -46,7 +47,7 @@ func badItem(path, format string, args ...any) error {
 // realm is what its Reset goes back to.
 func Load(doc []byte, opts ...Option) (*Realm, error) {
 	r := New(append(slices.Clone(opts), WithSeed(SeedEmpty))...)
-	f := Fixture{Settings: r.settings.fixture()} // absent settings keep their values
+	f := fixture.Document{Settings: r.settings.fixture()} // absent settings keep their values
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
@@ -55,8 +56,8 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
 		return nil, &FixtureError{Msg: "not a valid fixture document: data after the document"}
 	}
-	if f.Format != FixtureFormat {
-		return nil, badItem("minizulip_fixture", "format %d, want %d", f.Format, FixtureFormat)
+	if f.Format != fixture.Format {
+		return nil, badItem("minizulip_fixture", "format %d, want %d", f.Format, fixture.Format)
 	}
 	err := r.update(func() error {
 		if err := r.loadFixture(&f); err != nil {
@@ -78,13 +79,13 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 // loadFixture replaces the new realm's seeded accounts with the
 // document's contents, checking each item as it goes; on error the realm
 // is dropped. The caller holds the write lock.
-func (r *Realm) loadFixture(f *Fixture) error {
+func (r *Realm) loadFixture(f *fixture.Document) error {
 	r.users, r.usersByEmail, r.personalRecipient = map[int]*user.User{}, map[string]*user.User{}, map[int]int{}
 	r.nextRecipientID = 1
 	for _, g := range r.groups {
 		clear(g.Members)
 	}
-	steps := []func(*Fixture) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
+	steps := []func(*fixture.Document) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
 		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews, r.loadPresence, r.loadReminders,
 		r.loadRealmDomains, r.loadUploads} // last: it writes the files' bytes
@@ -105,7 +106,7 @@ func nextAfter(floor int, ids ...int) int {
 	return next
 }
 
-func (r *Realm) loadUsers(f *Fixture) error {
+func (r *Realm) loadUsers(f *fixture.Document) error {
 	if len(f.Users) == 0 {
 		return badItem("users", "a realm needs at least one user")
 	}
@@ -203,7 +204,7 @@ func (r *Realm) fixtureUserSettings(at string, values map[string]any) (user.Sett
 	return s, nil
 }
 
-func (r *Realm) loadGroups(f *Fixture) error {
+func (r *Realm) loadGroups(f *fixture.Document) error {
 	// Every group first, so that members, subgroups and settings may name
 	// groups listed later.
 	defaults := r.defaultGroupSettings()
@@ -300,7 +301,7 @@ func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 	return nil
 }
 
-func (r *Realm) loadSettings(f *Fixture) error {
+func (r *Realm) loadSettings(f *fixture.Document) error {
 	fs := f.Settings
 	const at = "settings"
 	if strings.TrimSpace(fs.Name) == "" {
@@ -346,7 +347,7 @@ func (r *Realm) loadSettings(f *Fixture) error {
 		if err := r.checkFixtureGroupSetting(at+".group_settings."+name, fs.GroupSettings[name]); err != nil {
 			return err
 		}
-		*dst = fs.GroupSettings[name].clone()
+		*dst = fs.GroupSettings[name].Clone()
 	}
 	r.settings = s
 	return nil
@@ -373,7 +374,7 @@ func reason(err error) string {
 
 // fixtureService checks a user's service entry: only outgoing-webhook
 // bots have one, with a URL and an interface as POST /bots accepts them.
-func fixtureService(at string, fu FixtureUser) (user.Service, error) {
+func fixtureService(at string, fu fixture.User) (user.Service, error) {
 	fs := fu.Service
 	if fs == nil {
 		return user.Service{}, nil

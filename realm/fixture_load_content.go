@@ -12,13 +12,14 @@ import (
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 )
 
 // This file loads a fixture's channels, subscriptions, linkifiers, custom
 // emoji and messages (see fixture_load.go for the rest).
 
-func (r *Realm) loadChannels(f *Fixture) error {
+func (r *Realm) loadChannels(f *fixture.Document) error {
 	everyone := r.groupByName[group.Everyone].ID
 	ids := []int{}
 	for i, fc := range f.Channels {
@@ -72,7 +73,7 @@ func (r *Realm) loadChannels(f *Fixture) error {
 			if perms == nil {
 				perms = map[string]GroupSetting{}
 			}
-			perms[name] = v.clone()
+			perms[name] = v.Clone()
 		}
 		r.nextChannelID = fc.ID
 		c := r.addChannel(name, fc.Description, fc.InviteOnly, history, fc.CreatorID)
@@ -89,7 +90,7 @@ func (r *Realm) loadChannels(f *Fixture) error {
 	return nil
 }
 
-func (r *Realm) loadSubscriptions(f *Fixture) error {
+func (r *Realm) loadSubscriptions(f *fixture.Document) error {
 	for i, fs := range f.Subscriptions {
 		at := fmt.Sprintf("subscriptions[%d]", i)
 		if r.users[fs.UserID] == nil {
@@ -117,7 +118,7 @@ func (r *Realm) loadSubscriptions(f *Fixture) error {
 	return nil
 }
 
-func (r *Realm) loadLinkifiers(f *Fixture) error {
+func (r *Realm) loadLinkifiers(f *fixture.Document) error {
 	ids := []int{}
 	for i, fl := range f.Linkifiers {
 		at := fmt.Sprintf("linkifiers[%d]", i)
@@ -137,7 +138,7 @@ func (r *Realm) loadLinkifiers(f *Fixture) error {
 	return nil
 }
 
-func (r *Realm) loadPlaygrounds(f *Fixture) error {
+func (r *Realm) loadPlaygrounds(f *fixture.Document) error {
 	ids := []int{}
 	for i, p := range f.Playgrounds {
 		at := fmt.Sprintf("playgrounds[%d]", i)
@@ -150,14 +151,14 @@ func (r *Realm) loadPlaygrounds(f *Fixture) error {
 		if slices.ContainsFunc(r.playgrounds, func(o RealmPlayground) bool { return o.Name == p.Name && o.PygmentsLanguage == p.PygmentsLanguage }) {
 			return badItem(at, "duplicate playground %q for %q", p.Name, p.PygmentsLanguage)
 		}
-		r.playgrounds = append(r.playgrounds, p)
+		r.playgrounds = append(r.playgrounds, RealmPlayground(p))
 		ids = append(ids, p.ID)
 	}
 	r.nextPlaygroundID = nextAfter(1, ids...)
 	return nil
 }
 
-func (r *Realm) loadEmoji(f *Fixture) error {
+func (r *Realm) loadEmoji(f *fixture.Document) error {
 	for i, fe := range f.CustomEmoji {
 		at := fmt.Sprintf("custom_emoji[%d]", i)
 		id := strconv.Itoa(fe.ID)
@@ -207,7 +208,7 @@ var flagBits = func() map[string]message.Flags {
 	return out
 }()
 
-func (r *Realm) loadMessages(f *Fixture) error {
+func (r *Realm) loadMessages(f *fixture.Document) error {
 	var last int64
 	for i, fm := range f.Messages {
 		at := fmt.Sprintf("messages[%d]", i)
@@ -248,7 +249,7 @@ func (r *Realm) loadMessages(f *Fixture) error {
 
 // fixtureMessageOf checks a fixture message and builds it, rendered; it
 // returns its conversation's ID for a direct message.
-func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message, int, error) {
+func (r *Realm) fixtureMessageOf(at string, fm fixture.Message) (*message.Message, int, error) {
 	sender := r.users[fm.SenderID]
 	if sender == nil {
 		return nil, 0, badItem(at+".sender_id", "no user %d", fm.SenderID)
@@ -332,7 +333,7 @@ func (r *Realm) fixtureMessageOf(at string, fm FixtureMessage) (*message.Message
 // fixtureSubmessage checks a submessage: a new ID above the last one, a
 // known sender, JSON content. The realm numbers its next submessages
 // after it.
-func (r *Realm) fixtureSubmessage(at string, fs FixtureSubmessage) (message.Submessage, error) {
+func (r *Realm) fixtureSubmessage(at string, fs fixture.Submessage) (message.Submessage, error) {
 	if fs.ID <= r.nextSubmessageID {
 		return message.Submessage{}, badItem(at+".id", "submessage IDs must be positive and ascending (%d after %d)", fs.ID, r.nextSubmessageID)
 	}
@@ -348,7 +349,7 @@ func (r *Realm) fixtureSubmessage(at string, fs FixtureSubmessage) (message.Subm
 
 // fixtureReaction checks a reaction: a known user and emoji (a
 // deactivated custom emoji is fine, as reactions keep theirs).
-func (r *Realm) fixtureReaction(at string, fr FixtureReaction) (message.Reaction, error) {
+func (r *Realm) fixtureReaction(at string, fr fixture.Reaction) (message.Reaction, error) {
 	if r.users[fr.UserID] == nil {
 		return message.Reaction{}, badItem(at+".user_id", "no user %d", fr.UserID)
 	}

@@ -1,12 +1,16 @@
 package realm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/minizulip/minizulip/realm/fixture"
+)
 
 // loadRealmDomains replaces the realm's email domains with the document's,
 // checked as POST /realm/domains checks a new one (a valid, lower-case
 // domain name, not listed twice). An absent list keeps a new realm's
 // zulip.com; an empty one leaves the realm without domains.
-func (r *Realm) loadRealmDomains(f *Fixture) error {
+func (r *Realm) loadRealmDomains(f *fixture.Document) error {
 	if f.RealmDomains == nil {
 		return nil
 	}
@@ -22,7 +26,7 @@ func (r *Realm) loadRealmDomains(f *Fixture) error {
 			return badItem(at, "duplicate domain %s", d.Domain)
 		}
 		seen[d.Domain] = true
-		state.list = append(state.list, storedDomain{id: state.nextID, RealmDomain: d})
+		state.list = append(state.list, storedDomain{id: state.nextID, RealmDomain: RealmDomain(d)})
 		state.nextID++
 	}
 	r.domains = state

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 )
 
@@ -17,11 +18,11 @@ import (
 
 // dumpDrafts adds the users' drafts (by user, in creation order) and the
 // scheduled messages (by ID) to f; the caller holds the lock.
-func (r *Realm) dumpDrafts(f *Fixture) {
+func (r *Realm) dumpDrafts(f *fixture.Document) {
 	for _, uid := range slices.Sorted(maps.Keys(r.drafts)) {
 		for _, d := range r.drafts[uid] {
 			ts := d.editedAt
-			fd := FixtureDraft{ID: d.ID, UserID: uid, Type: d.Type, Topic: d.Topic, Content: d.Content, Timestamp: &ts}
+			fd := fixture.Draft{ID: d.ID, UserID: uid, Type: d.Type, Topic: d.Topic, Content: d.Content, Timestamp: &ts}
 			if len(d.To) > 0 {
 				fd.To = slices.Clone(d.To)
 			}
@@ -34,7 +35,7 @@ func (r *Realm) dumpDrafts(f *Fixture) {
 			continue
 		}
 		read := it.readBySender
-		fs := FixtureScheduledMessage{ID: it.id, SenderID: it.senderID, Content: it.content, DeliverAt: it.deliverAt,
+		fs := fixture.ScheduledMessage{ID: it.id, SenderID: it.senderID, Content: it.content, DeliverAt: it.deliverAt,
 			ReadBySender: &read, Client: it.client, Failed: it.failed, Failure: it.failure}
 		if it.kind == message.Channel {
 			fs.ChannelID, fs.Topic = it.channelID, it.topic
@@ -46,7 +47,7 @@ func (r *Realm) dumpDrafts(f *Fixture) {
 }
 
 // loadDrafts adds the document's drafts, then its scheduled messages.
-func (r *Realm) loadDrafts(f *Fixture) error {
+func (r *Realm) loadDrafts(f *fixture.Document) error {
 	if err := r.loadUserDrafts(f); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (r *Realm) loadDrafts(f *Fixture) error {
 // loaded. The content, and the topic of a draft with no recipient, are
 // kept as written (Zulip's own seeded drafts have both unnormalized) once
 // the content passes and the topic is one a channel draft could have.
-func (r *Realm) loadUserDrafts(f *Fixture) error {
+func (r *Realm) loadUserDrafts(f *fixture.Document) error {
 	ids := []int{}
 	for i, fd := range f.Drafts {
 		at := fmt.Sprintf("drafts[%d]", i)
@@ -101,7 +102,7 @@ func (r *Realm) loadUserDrafts(f *Fixture) error {
 // a message is delivered as soon as the load is done, as after Restore.
 // Absent, read_by_sender takes the API's default for the client. A
 // deactivated sender's messages are checked as if the sender were active.
-func (r *Realm) loadScheduled(f *Fixture) error {
+func (r *Realm) loadScheduled(f *fixture.Document) error {
 	ids := []int{}
 	for i, fs := range f.ScheduledMessages {
 		at := fmt.Sprintf("scheduled_messages[%d]", i)

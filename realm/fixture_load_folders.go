@@ -1,11 +1,15 @@
 package realm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/minizulip/minizulip/realm/fixture"
+)
 
 // loadChannelFolders adds the document's channel folders, checked as
 // POST /channel_folders/create checks a new one (lengths, a name unique
 // ignoring case); a folder without an order takes its ID.
-func (r *Realm) loadChannelFolders(f *Fixture) error {
+func (r *Realm) loadChannelFolders(f *fixture.Document) error {
 	ids := []int{}
 	for i, ff := range f.ChannelFolders {
 		at := fmt.Sprintf("channel_folders[%d]", i)
@@ -38,7 +42,7 @@ func (r *Realm) loadChannelFolders(f *Fixture) error {
 // loadModerationChannel applies the moderation request channel setting
 // once the channels are in: -1 (reporting off) or a private channel of
 // the document, as PATCH /realm requires.
-func (r *Realm) loadModerationChannel(f *Fixture) error {
+func (r *Realm) loadModerationChannel(f *fixture.Document) error {
 	const at = "settings.moderation_request_channel_id"
 	id := f.Settings.ModerationRequestChannelID
 	if id < 0 {

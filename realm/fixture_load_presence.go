@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -15,10 +16,10 @@ import (
 
 // dumpPresence adds the users' statuses (by user ID) and presence (in
 // update order) to f; the caller holds the lock.
-func (r *Realm) dumpPresence(f *Fixture) {
+func (r *Realm) dumpPresence(f *fixture.Document) {
 	for _, uid := range slices.Sorted(maps.Keys(r.statuses)) {
 		s := r.statuses[uid]
-		fs := FixtureUserStatus{UserID: uid, StatusText: s.text}
+		fs := fixture.UserStatus{UserID: uid, StatusText: s.text}
 		if s.emojiName != "" {
 			fs.EmojiName, fs.EmojiCode, fs.ReactionType = s.emojiName, s.emojiCode, s.emoji
 		}
@@ -29,7 +30,7 @@ func (r *Realm) dumpPresence(f *Fixture) {
 	})
 	for _, uid := range recs {
 		rec := r.presence[uid]
-		fp := FixturePresence{UserID: uid, IdleTimestamp: rec.lastConnected.Unix()}
+		fp := fixture.Presence{UserID: uid, IdleTimestamp: rec.lastConnected.Unix()}
 		if !rec.lastActive.IsZero() {
 			fp.ActiveTimestamp = rec.lastActive.Unix()
 		}
@@ -40,7 +41,7 @@ func (r *Realm) dumpPresence(f *Fixture) {
 // loadPresence adds the document's user statuses, then its presence.
 // The realm's seeded presence (WithSeededPresence) is not made: the
 // document's is the realm's.
-func (r *Realm) loadPresence(f *Fixture) error {
+func (r *Realm) loadPresence(f *fixture.Document) error {
 	if err := r.loadStatuses(f); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func (r *Realm) loadPresence(f *Fixture) error {
 // (its code and type looked up when absent) that exists; a custom emoji
 // deactivated since is kept, as statuses keep theirs. A user has one
 // status.
-func (r *Realm) loadStatuses(f *Fixture) error {
+func (r *Realm) loadStatuses(f *fixture.Document) error {
 	for i, fs := range f.UserStatuses {
 		at := fmt.Sprintf("user_statuses[%d]", i)
 		u, err := r.fixtureHuman(at, fs.UserID)
@@ -79,7 +80,7 @@ func (r *Realm) loadStatuses(f *Fixture) error {
 				}
 				code, typ = cmp.Or(code, foundCode), cmp.Or(typ, foundType)
 			}
-			re, err := r.fixtureReaction(at, FixtureReaction{UserID: u.ID, EmojiName: fs.EmojiName, EmojiCode: code, ReactionType: typ})
+			re, err := r.fixtureReaction(at, fixture.Reaction{UserID: u.ID, EmojiName: fs.EmojiName, EmojiCode: code, ReactionType: typ})
 			if err != nil {
 				return err
 			}
@@ -96,7 +97,7 @@ func (r *Realm) loadStatuses(f *Fixture) error {
 // loadPresenceRecords checks each presence: a human user listed once, a
 // last report, and a last active report no later than it. The updates
 // are numbered in the order listed.
-func (r *Realm) loadPresenceRecords(f *Fixture) error {
+func (r *Realm) loadPresenceRecords(f *fixture.Document) error {
 	for i, fp := range f.Presence {
 		at := fmt.Sprintf("presence[%d]", i)
 		u, err := r.fixtureHuman(at, fp.UserID)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -16,10 +17,10 @@ import (
 
 // dumpProfiles adds the realm's custom profile fields (by ID) and the
 // users' values (by user, then field) to f; the caller holds the lock.
-func (r *Realm) dumpProfiles(f *Fixture) {
+func (r *Realm) dumpProfiles(f *fixture.Document) {
 	for _, pf := range slices.SortedFunc(slices.Values(r.profileFields), func(a, b CustomProfileField) int { return a.ID - b.ID }) {
 		order, editable := pf.Order, pf.EditableByUser
-		f.CustomProfileFields = append(f.CustomProfileFields, FixtureProfileField{ID: pf.ID, Type: pf.Type, Name: pf.Name,
+		f.CustomProfileFields = append(f.CustomProfileFields, fixture.ProfileField{ID: pf.ID, Type: pf.Type, Name: pf.Name,
 			Hint: pf.Hint, FieldData: pf.FieldData, Order: &order, DisplayInProfileSummary: pf.DisplayInProfileSummary,
 			Required: pf.Required, EditableByUser: &editable})
 	}
@@ -35,14 +36,14 @@ func (r *Realm) dumpProfiles(f *Fixture) {
 				_ = json.Unmarshal([]byte(u.ProfileData[id].Value), &ids)
 				v = ids
 			}
-			f.ProfileData = append(f.ProfileData, FixtureProfileValue{UserID: u.ID, FieldID: id, Value: v})
+			f.ProfileData = append(f.ProfileData, fixture.ProfileValue{UserID: u.ID, FieldID: id, Value: v})
 		}
 	}
 }
 
 // loadProfiles adds the document's custom profile fields, then the
 // users' values.
-func (r *Realm) loadProfiles(f *Fixture) error {
+func (r *Realm) loadProfiles(f *fixture.Document) error {
 	if err := r.loadProfileFields(f); err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func (r *Realm) loadProfiles(f *Fixture) error {
 // does (type, label, hint, field data, a label unique, at most two in
 // the profile summary); a built-in external account takes its name and
 // hint, as there. A field without an order takes its ID.
-func (r *Realm) loadProfileFields(f *Fixture) error {
+func (r *Realm) loadProfileFields(f *fixture.Document) error {
 	ids := []int{}
 	for i, ff := range f.CustomProfileFields {
 		at := fmt.Sprintf("custom_profile_fields[%d]", i)
@@ -93,7 +94,7 @@ func (r *Realm) loadProfileFields(f *Fixture) error {
 // /users/{id} does (a known field, a value of its type; a user field's
 // users are humans of the realm, deactivated ones allowed as they keep
 // their place in values set before); a user has one value per field.
-func (r *Realm) loadProfileData(f *Fixture) error {
+func (r *Realm) loadProfileData(f *fixture.Document) error {
 	for i, fv := range f.ProfileData {
 		at := fmt.Sprintf("profile_data[%d]", i)
 		u := r.realmUser(fv.UserID)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 )
 
 // This file dumps and loads message reminders.
@@ -16,7 +17,7 @@ import (
 // would refuse: of a deactivated user, or about a message their user can
 // no longer read. The content is left out when it is what the message
 // and note word now. The caller holds the lock.
-func (r *Realm) dumpReminders(f *Fixture) {
+func (r *Realm) dumpReminders(f *fixture.Document) {
 	for _, id := range slices.Sorted(maps.Keys(r.scheduled)) {
 		it := r.scheduled[id]
 		if !it.reminder {
@@ -30,7 +31,7 @@ func (r *Realm) dumpReminders(f *Fixture) {
 		if m == nil {
 			continue
 		}
-		fr := FixtureReminder{ID: it.id, UserID: it.senderID, MessageID: it.targetMessageID, Note: it.note,
+		fr := fixture.Reminder{ID: it.id, UserID: it.senderID, MessageID: it.targetMessageID, Note: it.note,
 			Content: it.content, DeliverAt: it.deliverAt, Failed: it.failed, Failure: it.failure}
 		if worded, err := r.reminderContent(me, m, it.note); err == nil && worded == it.content {
 			fr.Content = ""
@@ -44,7 +45,7 @@ func (r *Realm) dumpReminders(f *Fixture) {
 // delivery time, which may have passed: such a reminder is delivered as
 // soon as the load is done, as a scheduled message is. Its IDs follow
 // and may not repeat the scheduled messages'.
-func (r *Realm) loadReminders(f *Fixture) error {
+func (r *Realm) loadReminders(f *fixture.Document) error {
 	ids := []int{}
 	for i, fr := range f.Reminders {
 		at := fmt.Sprintf("reminders[%d]", i)

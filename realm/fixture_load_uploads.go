@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/upload"
 )
 
@@ -18,14 +19,14 @@ import (
 
 // dumpUploads adds the uploaded files, by ID, with their bytes read from
 // the upload store; the caller holds the lock.
-func (r *Realm) dumpUploads(f *Fixture) error {
+func (r *Realm) dumpUploads(f *fixture.Document) error {
 	for _, id := range slices.Sorted(maps.Keys(r.files.byID)) {
 		att := r.files.byID[id]
 		data, err := r.readUpload(att.pathID)
 		if err != nil {
 			return fmt.Errorf("upload %d (%s): %w", att.id, att.pathID, err)
 		}
-		fu := FixtureUpload{ID: att.id, OwnerID: att.ownerID, Name: att.name, PathID: att.pathID,
+		fu := fixture.Upload{ID: att.id, OwnerID: att.ownerID, Name: att.name, PathID: att.pathID,
 			CreateTime: att.created.Unix(), MessageIDs: slices.Clone(att.messageIDs),
 			Data: base64.StdEncoding.EncodeToString(data)}
 		if att.contentType != upload.ContentType("", att.name) {
@@ -52,7 +53,7 @@ func (r *Realm) readUpload(pathID string) ([]byte, error) {
 // to the upload store, replacing any file it holds at that path_id. It is
 // the load's last step, so that a refused document leaves no bytes
 // behind; should a write fail, those written are deleted.
-func (r *Realm) loadUploads(f *Fixture) error {
+func (r *Realm) loadUploads(f *fixture.Document) error {
 	realmPrefix := strconv.Itoa(UploadRealmID)
 	now := r.clock.Now()
 	data := make([][]byte, len(f.Uploads))

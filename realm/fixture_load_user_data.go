@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -17,19 +18,19 @@ import (
 
 // dumpUserData adds the users' muted users, alert words, storage and
 // topic policies to f, by user ID; the caller holds the lock.
-func (r *Realm) dumpUserData(f *Fixture) {
+func (r *Realm) dumpUserData(f *fixture.Document) {
 	for _, uid := range slices.Sorted(maps.Keys(r.mutedUsers)) {
 		for _, m := range r.mutedUsers[uid] {
-			f.MutedUsers = append(f.MutedUsers, FixtureMutedUser{UserID: uid, MutedUserID: m.ID, Timestamp: m.Timestamp})
+			f.MutedUsers = append(f.MutedUsers, fixture.MutedUser{UserID: uid, MutedUserID: m.ID, Timestamp: m.Timestamp})
 		}
 	}
 	for _, uid := range slices.Sorted(maps.Keys(r.alertWords)) {
 		if words := r.alertWords[uid]; len(words) > 0 {
-			f.AlertWords = append(f.AlertWords, FixtureAlertWords{UserID: uid, Words: slices.Clone(words)})
+			f.AlertWords = append(f.AlertWords, fixture.AlertWords{UserID: uid, Words: slices.Clone(words)})
 		}
 	}
 	for _, uid := range slices.Sorted(maps.Keys(r.storage)) {
-		f.BotStorage = append(f.BotStorage, FixtureStorage{UserID: uid, Storage: maps.Clone(r.storage[uid])})
+		f.BotStorage = append(f.BotStorage, fixture.Storage{UserID: uid, Storage: maps.Clone(r.storage[uid])})
 	}
 	for _, uid := range slices.Sorted(maps.Keys(r.userTopics)) {
 		refs := slices.SortedFunc(maps.Keys(r.userTopics[uid]), func(a, b topicRef) int {
@@ -40,7 +41,7 @@ func (r *Realm) dumpUserData(f *Fixture) {
 		})
 		for _, ref := range refs {
 			ut := r.userTopics[uid][ref]
-			f.UserTopics = append(f.UserTopics, FixtureUserTopic{UserID: uid, ChannelID: ut.ChannelID, Topic: ut.TopicName,
+			f.UserTopics = append(f.UserTopics, fixture.UserTopic{UserID: uid, ChannelID: ut.ChannelID, Topic: ut.TopicName,
 				VisibilityPolicy: ut.Policy, LastUpdated: ut.LastUpdated})
 		}
 	}
@@ -48,8 +49,8 @@ func (r *Realm) dumpUserData(f *Fixture) {
 
 // loadUserData adds the document's muted users, alert words, storage and
 // topic policies, checked as the API checks them.
-func (r *Realm) loadUserData(f *Fixture) error {
-	for _, step := range []func(*Fixture) error{r.loadMutedUsers, r.loadAlertWords, r.loadStorage, r.loadUserTopics} {
+func (r *Realm) loadUserData(f *fixture.Document) error {
+	for _, step := range []func(*fixture.Document) error{r.loadMutedUsers, r.loadAlertWords, r.loadStorage, r.loadUserTopics} {
 		if err := step(f); err != nil {
 			return err
 		}
@@ -59,7 +60,7 @@ func (r *Realm) loadUserData(f *Fixture) error {
 
 // loadMutedUsers checks each muting as POST /users/me/muted_users/{id}
 // does: two users of the realm (not a system bot), not oneself, not twice.
-func (r *Realm) loadMutedUsers(f *Fixture) error {
+func (r *Realm) loadMutedUsers(f *fixture.Document) error {
 	now := r.clock.Now().Unix()
 	for i, fm := range f.MutedUsers {
 		at := fmt.Sprintf("muted_users[%d]", i)
@@ -90,7 +91,7 @@ func (r *Realm) loadMutedUsers(f *Fixture) error {
 // loadAlertWords checks each user's words as POST /users/me/alert_words
 // does (the length limit; words are trimmed, and empty ones or repeats
 // ignoring case dropped); a user has one entry.
-func (r *Realm) loadAlertWords(f *Fixture) error {
+func (r *Realm) loadAlertWords(f *fixture.Document) error {
 	for i, fa := range f.AlertWords {
 		at := fmt.Sprintf("alert_words[%d]", i)
 		if r.realmUser(fa.UserID) == nil {
@@ -114,7 +115,7 @@ func (r *Realm) loadAlertWords(f *Fixture) error {
 
 // loadStorage checks each user's storage as PUT /bot_storage does (key
 // length, the size limit); a user has one entry.
-func (r *Realm) loadStorage(f *Fixture) error {
+func (r *Realm) loadStorage(f *fixture.Document) error {
 	seen := map[int]bool{}
 	for i, fs := range f.BotStorage {
 		at := fmt.Sprintf("bot_storage[%d]", i)
@@ -142,7 +143,7 @@ func (r *Realm) loadStorage(f *Fixture) error {
 // loadUserTopics checks each policy as POST /user_topics does: a known
 // policy other than inherit, a channel the user can access, a valid
 // topic; a user has one policy per topic.
-func (r *Realm) loadUserTopics(f *Fixture) error {
+func (r *Realm) loadUserTopics(f *fixture.Document) error {
 	now := r.clock.Now().Unix()
 	for i, ft := range f.UserTopics {
 		at := fmt.Sprintf("user_topics[%d]", i)

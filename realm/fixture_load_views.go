@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -15,10 +16,10 @@ import (
 // dumpViews adds the navigation views and saved snippets (by user, in
 // the order added) and the settings defaults that differ from a new
 // realm's to f; the caller holds the lock.
-func (r *Realm) dumpViews(f *Fixture) {
+func (r *Realm) dumpViews(f *fixture.Document) {
 	for _, uid := range slices.Sorted(maps.Keys(r.navigationViews)) {
 		for _, v := range r.navigationViews[uid] {
-			fv := FixtureNavigationView{UserID: uid, Fragment: v.Fragment, IsPinned: v.IsPinned}
+			fv := fixture.NavigationView{UserID: uid, Fragment: v.Fragment, IsPinned: v.IsPinned}
 			if v.Name != nil {
 				name := *v.Name
 				fv.Name = &name
@@ -28,7 +29,7 @@ func (r *Realm) dumpViews(f *Fixture) {
 	}
 	for _, uid := range slices.Sorted(maps.Keys(r.snippets)) {
 		for _, s := range r.snippets[uid] {
-			f.SavedSnippets = append(f.SavedSnippets, FixtureSavedSnippet{ID: s.ID, UserID: uid, Title: s.Title,
+			f.SavedSnippets = append(f.SavedSnippets, fixture.SavedSnippet{ID: s.ID, UserID: uid, Title: s.Title,
 				Content: s.Content, DateCreated: s.DateCreated})
 		}
 	}
@@ -45,8 +46,8 @@ func (r *Realm) dumpViews(f *Fixture) {
 
 // loadViews adds the document's navigation views, saved snippets and
 // settings defaults.
-func (r *Realm) loadViews(f *Fixture) error {
-	for _, step := range []func(*Fixture) error{r.loadNavigationViews, r.loadSnippets, r.loadSettingsDefaults} {
+func (r *Realm) loadViews(f *fixture.Document) error {
+	for _, step := range []func(*fixture.Document) error{r.loadNavigationViews, r.loadSnippets, r.loadSettingsDefaults} {
 		if err := step(f); err != nil {
 			return err
 		}
@@ -57,7 +58,7 @@ func (r *Realm) loadViews(f *Fixture) error {
 // loadNavigationViews checks each view as POST /navigation_views does:
 // a fragment, a name for custom views and none for built-in ones, and
 // neither the fragment nor the name twice for a user.
-func (r *Realm) loadNavigationViews(f *Fixture) error {
+func (r *Realm) loadNavigationViews(f *fixture.Document) error {
 	for i, fv := range f.NavigationViews {
 		at := fmt.Sprintf("navigation_views[%d]", i)
 		if r.realmUser(fv.UserID) == nil {
@@ -96,7 +97,7 @@ func (r *Realm) loadNavigationViews(f *Fixture) error {
 // loadSnippets checks each snippet as POST /saved_snippets does (title
 // and content); a snippet without a creation date was created when
 // loaded.
-func (r *Realm) loadSnippets(f *Fixture) error {
+func (r *Realm) loadSnippets(f *fixture.Document) error {
 	ids := []int{}
 	now := r.clock.Now().Unix()
 	for i, fs := range f.SavedSnippets {
@@ -128,7 +129,7 @@ func (r *Realm) loadSnippets(f *Fixture) error {
 // loadSettingsDefaults checks the settings defaults as PATCH
 // /realm/user_settings_defaults does: known personal settings, each
 // with a value it takes.
-func (r *Realm) loadSettingsDefaults(f *Fixture) error {
+func (r *Realm) loadSettingsDefaults(f *fixture.Document) error {
 	s, err := r.fixtureUserSettings("realm_user_default", f.UserSettingsDefaults)
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if err := r.As(idHamlet).PutStorage(bg, map[string]string{"state": `{"turn": 2}`}); err != nil {
 		t.Fatal(err)
 	}
-	r.UpdateSettings(func(s *Settings) { s.Name = "Fixture realm" })
+	r.UpdateSettings(func(s *Settings) { s.Name = "fixture.Document realm" })
 	return r, clock
 }
 
@@ -97,7 +97,7 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 		t.Fatalf("dump → load → dump differs:\n%s", cmp.Diff(string(first), string(second)))
 	}
 	for _, want := range []string{`"name": "leads"`, `"pattern": "#(?P<id>[0-9]+)"`, `"enter_sends": true`,
-		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "Fixture realm"`, `"url_template": "https://go.dev/play?code={code}"`,
+		`"emoji_name": "green_tick"`, `"starred"`, `"last_edit_timestamp"`, `"topic": "moat"`, `"name": "fixture.Document realm"`, `"url_template": "https://go.dev/play?code={code}"`,
 		`"description": "Where *work* happens"`, `"folder_id": 1`, `"state": "{\"turn\": 2}"`, `"msg_type": "widget"`,
 		fmt.Sprintf(`"moderation_request_channel_id": %d`, channelID(t, r, "core team"))} {
 		if !bytes.Contains(first, []byte(want)) {

@@ -1,10 +1,11 @@
 package realm
 
 import (
-	"github.com/minizulip/minizulip/user"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/user"
 
 	"github.com/google/go-cmp/cmp"
 )

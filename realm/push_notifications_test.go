@@ -1,9 +1,10 @@
 package realm
 
 import (
-	"github.com/minizulip/minizulip/user"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/user"
 
 	"github.com/google/go-cmp/cmp"
 )

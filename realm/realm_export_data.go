@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/minizulip/minizulip/realm/fixture"
 )
 
 // exportFixture is the realm's fixture document cut down to what an
@@ -20,7 +22,7 @@ import (
 // result is itself a loadable fixture: nothing in it names a channel or
 // message it leaves out (the moderation request channel turns reporting
 // off). The caller holds the lock.
-func (r *Realm) exportFixture(exportType int) (Fixture, error) {
+func (r *Realm) exportFixture(exportType int) (fixture.Document, error) {
 	f, err := r.fixture()
 	if err != nil {
 		return f, err
@@ -88,7 +90,7 @@ func (r *Realm) exportFixture(exportType int) (Fixture, error) {
 
 // exportExtras cuts an export's uploads and reminders down to the
 // exported messages and the consenting users.
-func exportExtras(f *Fixture, consented map[int]bool) {
+func exportExtras(f *fixture.Document, consented map[int]bool) {
 	kept := map[int64]bool{}
 	for _, m := range f.Messages {
 		kept[m.ID] = true
@@ -118,7 +120,7 @@ func exportExtras(f *Fixture, consented map[int]bool) {
 
 // exportTarball packs the document as <name without .tar.gz>/realm.json
 // in a gzipped tar, as Zulip's export tarballs hold their directory.
-func exportTarball(f Fixture, name string) ([]byte, error) {
+func exportTarball(f fixture.Document, name string) ([]byte, error) {
 	var doc bytes.Buffer
 	enc := json.NewEncoder(&doc)
 	enc.SetEscapeHTML(false)

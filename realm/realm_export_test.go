@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 )
 
 // readExport opens an export's tarball as iago and decodes its realm.json.
-func readExport(t *testing.T, r *Realm, x RealmExport) (name string, f Fixture) {
+func readExport(t *testing.T, r *Realm, x RealmExport) (name string, f fixture.Document) {
 	t.Helper()
 	if x.ExportURL == nil {
 		t.Fatalf("export %+v has no URL", x)

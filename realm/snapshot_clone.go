@@ -184,12 +184,6 @@ func cloneBoolPtr(p *bool) *bool {
 	return &v
 }
 
-func (g GroupSetting) clone() GroupSetting {
-	g.DirectMembers = slices.Clone(g.DirectMembers)
-	g.DirectSubgroups = slices.Clone(g.DirectSubgroups)
-	return g
-}
-
 func (s Settings) clone() Settings {
 	s.MessageContentEditLimitSeconds = cloneIntPtr(s.MessageContentEditLimitSeconds)
 	s.MoveMessagesWithinStreamLimitSeconds = cloneIntPtr(s.MoveMessagesWithinStreamLimitSeconds)
@@ -200,7 +194,7 @@ func (s Settings) clone() Settings {
 		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
 		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups,
 		&s.CanInviteUsersGroup, &s.CreateMultiuseInviteGroup} {
-		*g = g.clone()
+		*g = g.Clone()
 	}
 	return s
 }
@@ -225,7 +219,7 @@ func (c *storedChannel) clone() *storedChannel {
 	if c.Permissions != nil {
 		cc.Permissions = make(map[string]GroupSetting, len(c.Permissions))
 		for name, g := range c.Permissions {
-			cc.Permissions[name] = g.clone()
+			cc.Permissions[name] = g.Clone()
 		}
 	}
 	return &cc
