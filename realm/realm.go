@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/group"
-	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message/markdown"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
@@ -51,103 +50,18 @@ type Realm struct {
 
 	opts      Options
 	clock     Clock
-	settings  Settings
 	createdAt time.Time
 	renderer  *markdown.Renderer
 
-	users        map[int]*user.User
-	usersByEmail map[string]*user.User // normalized delivery and API emails
-	nextUserID   int
-
-	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
-	fakeEmailDomain string
-
-	channels       map[int]*storedChannel
-	channelsByName map[string]*storedChannel // lower-cased names
-	nextChannelID  int
-	// subs maps channel ID to the subscriptions of that channel by user ID.
-	subs map[int]map[int]*storedSubscription
-
-	groups      map[int]*group.Group
-	groupByName map[string]*group.Group
-	nextGroupID int
-
-	nextRecipientID int
-	// personalRecipient is each user's own recipient id (Zulip's Recipient
-	// of type personal), used as recipient_id of 1:1 direct messages.
-	personalRecipient map[int]int
-	conversations     map[string]*conversation
-
-	messages      *store.Store
-	nextMessageID int64
-	// nextSubmessageID is the last submessage ID given (submessages.go).
-	nextSubmessageID int64
+	// tables are the realm's state (domains.go).
+	tables
 
 	events *eventHub
-
-	profileFields []CustomProfileField // custom profile fields, by order
-	// nextProfileFieldID numbers new fields; IDs are never reused.
-	nextProfileFieldID int
-
-	linkifiers      []*linkifier.Linkifier // in the order they apply
-	nextLinkifierID int
-
-	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
-
-	snippets map[int][]*SavedSnippet // each user's saved snippets
-	// settingsDefaults are the personal settings new users start with
-	// (an EmailAddressVisibility of 0 follows the realm's setting).
-	settingsDefaults user.Settings
-	// playgrounds are the realm's code playgrounds, by ID.
-	playgrounds      []RealmPlayground
-	nextPlaygroundID int
-	// exports are the data exports requested (realm_export.go).
-	exports exportState
-	// channelFolders are the realm's channel folders, archived ones
-	// included, by ID; IDs are never reused.
-	channelFolders      []*storedFolder
-	nextChannelFolderID int
-	// navigationViews are each user's navigation views, in the order added.
-	navigationViews map[int][]*NavigationView
-	nextSnippetID   int
-
-	drafts      map[int][]*storedDraft // each user's drafts, in creation order
-	nextDraftID int
-
-	// scheduled holds the scheduled messages and reminders not yet
-	// delivered (failed ones included), by ID; nextScheduledID numbers
-	// them. delivery is the clock timer of the next delivery, not state.
-	scheduled       map[int]*scheduledItem
-	nextScheduledID int
-	delivery        deliveryTimer
-
-	mutedUsers map[int][]MutedUser  // each user's muted users, in muting order
-	alertWords map[int][]string     // each user's alert words, in the order added
-	storage    map[int]user.Storage // each user's key-value storage (bot_storage.go)
-
-	// userTopics holds each user's visibility policies by topic.
-	userTopics map[int]map[topicRef]*UserTopic
-
+	// delivery is the clock timer of the next scheduled delivery.
+	delivery deliveryTimer
 	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
 	// the no-going-back check holds.
-	clockMu  sync.Mutex
-	statuses map[int]*storedStatus // each user's status, once set
-	// presence holds each user's presence, once reported; presenceUpdates
-	// counts the changes to it (the last_update_id of the API).
-	presence        map[int]*presenceRecord
-	presenceUpdates int
-	// mail is what the realm would have emailed, and the email changes
-	// waiting for confirmation.
-	mail  mailState
-	files uploadState // uploaded files, attachments, resumable uploads
-	calls callState   // video-call providers and users' tokens
-	// invites are the email invitations and reusable invitation links.
-	invites inviteState
-	// domains are the realm's email domains (realm_domains.go).
-	domains domainState
-	// push holds the mobile push devices and the notifications recorded
-	// for them (push_devices.go).
-	push pushState
+	clockMu sync.Mutex
 
 	// initial is the state New created, for Reset; snapshots counts the
 	// snapshots taken, to number them.
@@ -182,32 +96,34 @@ func New(opts ...Option) *Realm {
 		opt(&o)
 	}
 	r := &Realm{
-		opts:                o,
-		clock:               o.Clock,
-		renderer:            markdown.New(markdown.WithRealmURL(o.URL)),
-		users:               map[int]*user.User{},
-		fakeEmailDomain:     user.FakeEmailDomainFor(urlHost(o.URL)),
-		usersByEmail:        map[string]*user.User{},
-		nextUserID:          1,
-		channels:            map[int]*storedChannel{},
-		channelsByName:      map[string]*storedChannel{},
-		nextChannelID:       1,
-		subs:                map[int]map[int]*storedSubscription{},
-		groups:              map[int]*group.Group{},
-		groupByName:         map[string]*group.Group{},
-		nextGroupID:         1,
-		nextRecipientID:     1,
-		personalRecipient:   map[int]int{},
-		conversations:       map[string]*conversation{},
-		messages:            store.New(),
-		nextMessageID:       1,
-		events:              newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
-		nextLinkifierID:     1,
-		nextSnippetID:       1,
-		nextPlaygroundID:    1,
-		exports:             exportState{nextID: 1},
-		nextChannelFolderID: 1,
-		settingsDefaults:    user.DefaultSettings(),
+		opts:     o,
+		clock:    o.Clock,
+		renderer: markdown.New(markdown.WithRealmURL(o.URL)),
+		events:   newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
+		tables: tables{
+			users:               map[int]*user.User{},
+			fakeEmailDomain:     user.FakeEmailDomainFor(urlHost(o.URL)),
+			usersByEmail:        map[string]*user.User{},
+			nextUserID:          1,
+			channels:            map[int]*storedChannel{},
+			channelsByName:      map[string]*storedChannel{},
+			nextChannelID:       1,
+			subs:                map[int]map[int]*storedSubscription{},
+			groups:              map[int]*group.Group{},
+			groupByName:         map[string]*group.Group{},
+			nextGroupID:         1,
+			nextRecipientID:     1,
+			personalRecipient:   map[int]int{},
+			conversations:       map[string]*conversation{},
+			messages:            store.New(),
+			nextMessageID:       1,
+			nextLinkifierID:     1,
+			nextSnippetID:       1,
+			nextPlaygroundID:    1,
+			exports:             exportState{nextID: 1},
+			nextChannelFolderID: 1,
+			settingsDefaults:    user.DefaultSettings(),
+		},
 	}
 	r.createdAt = r.clock.Now()
 	r.files.init(o.UploadStore)

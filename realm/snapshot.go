@@ -18,7 +18,7 @@ type Snapshot struct {
 	owner *Realm
 	id    int
 	taken time.Time
-	state *Realm // the frozen state; only its state fields are set
+	state *tables // the frozen state
 }
 
 // ID numbers the realm's snapshots from 1 in the order they were taken.
@@ -48,8 +48,8 @@ func (r *Realm) Snapshot() *Snapshot {
 func (r *Realm) takeSnapshot() *Snapshot {
 	r.snapshots++
 	r.files.pinnedBelow = r.files.nextID // the snapshot holds them
-	s := &Snapshot{owner: r, id: r.snapshots, taken: r.clock.Now(), state: &Realm{}}
-	s.state.copyStateFrom(r)
+	s := &Snapshot{owner: r, id: r.snapshots, taken: r.clock.Now(), state: &tables{}}
+	s.state.copyFrom(&r.tables)
 	return s
 }
 
@@ -81,7 +81,7 @@ func (r *Realm) Reset() {
 // restoreLocked copies s into r; the caller holds r's write lock.
 func (r *Realm) restoreLocked(s *Snapshot) {
 	s.mu.Lock()
-	r.copyStateFrom(s.state)
+	r.tables.copyFrom(s.state)
 	s.mu.Unlock()
 	r.events.DropAll()
 	r.rearmAfterCopy()
@@ -104,7 +104,7 @@ func (r *Realm) ForkOn(clock Clock) *Realm {
 		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
 	_ = r.update(func() error {
 		r.files.pinnedBelow = r.files.nextID // both realms hold them
-		f.copyStateFrom(r)
+		f.tables.copyFrom(&r.tables)
 		return nil
 	})
 	// The fork delivers its own scheduled messages, once it is whole.

@@ -20,7 +20,7 @@ import (
 // store is marked shared as it is cloned). It leaves alone what is not
 // state: options, clock, renderer, event queues, snapshot bookkeeping,
 // the delivery timer (rearmAfterCopy sets it for the items copied).
-func (r *Realm) copyStateFrom(src *Realm) {
+func (r *tables) copyFrom(src *tables) {
 	r.settings = src.settings.clone()
 	r.fakeEmailDomain = src.fakeEmailDomain
 

@@ -63,7 +63,7 @@ func (r *Realm) addToRoleGroups(u *user.User) {
 }
 
 // sortedUsers lists every account by ID.
-func (r *Realm) sortedUsers() []*user.User {
+func (r *tables) sortedUsers() []*user.User {
 	out := make([]*user.User, 0, len(r.users))
 	for _, u := range r.users {
 		out = append(out, u)
