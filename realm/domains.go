@@ -3,18 +3,135 @@ package realm
 import (
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
+// This file lists the realm's domains. Each domain keeps its state in one
+// table: an unexported type in the domain's own file, with the domain's
+// operations beside it and these methods:
+//
+//	clone() T  // a copy sharing nothing changed in place (required)
+//	dump(r *Realm, f *fixture.Document) error  // writes the table into a fixture
+//	load(r *Realm, f *fixture.Document) error  // reads it from one, checking every item
+//	register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult)
+//	                                           // fills register's sections
+//
+// The last three are optional. One row per table in domains drives
+// snapshots, restores and forks (copyFrom), Dump and Load (fixture,
+// loadFixture) and Register: adding a domain is its file and one row.
+
+// domain is one row of the registration list: a table and where it lives.
+type domain struct {
+	name string
+	// of returns the table in t, as a value of its pointer type.
+	of func(t *tables) any
+	// copy makes dst's table a copy of src's.
+	copy func(dst, src *tables)
+	// steps, set only on the rows that stand for the tables not yet
+	// moved into this list, loads them from a fixture.
+	steps func(r *Realm, f *fixture.Document) error
+}
+
+// cloner is what every table has: a clone method on its pointer type.
+type cloner[T any] interface {
+	*T
+	clone() T
+}
+
+// The optional methods of a table.
+type (
+	dumper interface {
+		dump(r *Realm, f *fixture.Document) error
+	}
+	loader interface {
+		load(r *Realm, f *fixture.Document) error
+	}
+	registrar interface {
+		register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult)
+	}
+)
+
+// table registers the table field returns, under name.
+func table[T any, P cloner[T]](name string, field func(*tables) *T) domain {
+	return domain{
+		name: name,
+		of:   func(t *tables) any { return P(field(t)) },
+		copy: func(dst, src *tables) { *field(dst) = P(field(src)).clone() },
+	}
+}
+
+// domains are the realm's tables, in the order a fixture loads them: a
+// table may refer to those above it.
+var domains = []domain{
+	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
+	// the users' own things
+	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
+	// the users' settings, data and views
+	// (end of the users' settings, data and views)
+	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
+	// (end of the activity)
+	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
+}
+
+func noTable(*tables) any { return nil }
+
+// copyFrom makes t a copy of src, table by table.
+func (t *tables) copyFrom(src *tables) {
+	for _, d := range domains {
+		d.copy(t, src)
+	}
+	t.copyRest(src)
+}
+
+// dumpTables writes every table that fixtures hold into f.
+func (r *Realm) dumpTables(f *fixture.Document) error {
+	for _, d := range domains {
+		if t, ok := d.of(&r.tables).(dumper); ok {
+			if err := t.dump(r, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// loadTables reads every table that fixtures hold from f, in the
+// domains' order.
+func (r *Realm) loadTables(f *fixture.Document) error {
+	for _, d := range domains {
+		if d.steps != nil {
+			if err := d.steps(r, f); err != nil {
+				return err
+			}
+		}
+		if t, ok := d.of(&r.tables).(loader); ok {
+			if err := t.load(r, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// registerTables fills the register sections req fetches.
+func (r *Realm) registerTables(me *user.User, req *RegisterRequest, out *RegisterResult) {
+	for _, d := range domains {
+		if t, ok := d.of(&r.tables).(registrar); ok {
+			t.register(r, me, req, out)
+		}
+	}
+}
+
 // tables are the realm's state: everything a snapshot, a fork or a
 // fixture holds. The rest of Realm is machinery.
 type tables struct {
-	settings     Settings
+	settings Settings
+
 	users        map[int]*user.User
 	usersByEmail map[string]*user.User // normalized delivery and API emails
 	nextUserID   int
-
 	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
 	fakeEmailDomain string
 
@@ -39,49 +156,48 @@ type tables struct {
 	// nextSubmessageID is the last submessage ID given (submessages.go).
 	nextSubmessageID int64
 
-	profileFields []CustomProfileField // custom profile fields, by order
-	// nextProfileFieldID numbers new fields; IDs are never reused.
-	nextProfileFieldID int
-
 	linkifiers      []*linkifier.Linkifier // in the order they apply
 	nextLinkifierID int
 
 	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
 
-	snippets map[int][]*SavedSnippet // each user's saved snippets
-	// settingsDefaults are the personal settings new users start with
-	// (an EmailAddressVisibility of 0 follows the realm's setting).
-	settingsDefaults user.Settings
 	// playgrounds are the realm's code playgrounds, by ID.
 	playgrounds      []RealmPlayground
 	nextPlaygroundID int
-	// exports are the data exports requested (realm_export.go).
-	exports exportState
+
 	// channelFolders are the realm's channel folders, archived ones
 	// included, by ID; IDs are never reused.
 	channelFolders      []*storedFolder
 	nextChannelFolderID int
+
+	// The users' own things.
+	drafts draftTable
+
+	// The users' settings, data and views.
+	mutedUsers map[int][]MutedUser  // each user's muted users, in muting order
+	alertWords map[int][]string     // each user's alert words, in the order added
+	storage    map[int]user.Storage // each user's key-value storage (bot_storage.go)
+	// userTopics holds each user's visibility policies by topic.
+	userTopics    map[int]map[topicRef]*UserTopic
+	profileFields []CustomProfileField // custom profile fields, by order
+	// nextProfileFieldID numbers new fields; IDs are never reused.
+	nextProfileFieldID int
 	// navigationViews are each user's navigation views, in the order added.
 	navigationViews map[int][]*NavigationView
+	snippets        map[int][]*SavedSnippet // each user's saved snippets
 	nextSnippetID   int
+	// settingsDefaults are the personal settings new users start with
+	// (an EmailAddressVisibility of 0 follows the realm's setting).
+	settingsDefaults user.Settings
+	// (end of the users' settings, data and views)
 
-	drafts      map[int][]*storedDraft // each user's drafts, in creation order
-	nextDraftID int
-
+	// The activity.
 	// scheduled holds the scheduled messages and reminders not yet
 	// delivered (failed ones included), by ID; nextScheduledID numbers
 	// them.
 	scheduled       map[int]*scheduledItem
 	nextScheduledID int
-
-	mutedUsers map[int][]MutedUser  // each user's muted users, in muting order
-	alertWords map[int][]string     // each user's alert words, in the order added
-	storage    map[int]user.Storage // each user's key-value storage (bot_storage.go)
-
-	// userTopics holds each user's visibility policies by topic.
-	userTopics map[int]map[topicRef]*UserTopic
-
-	statuses map[int]*storedStatus // each user's status, once set
+	statuses        map[int]*storedStatus // each user's status, once set
 	// presence holds each user's presence, once reported; presenceUpdates
 	// counts the changes to it (the last_update_id of the API).
 	presence        map[int]*presenceRecord
@@ -98,4 +214,7 @@ type tables struct {
 	// push holds the mobile push devices and the notifications recorded
 	// for them (push_devices.go).
 	push pushState
+	// exports are the data exports requested (realm_export.go).
+	exports exportState
+	// (end of the activity)
 }

@@ -3,11 +3,13 @@ package realm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -115,7 +117,7 @@ func (a *Actor) EditDraft(ctx context.Context, id int, in DraftInput) error {
 			return err
 		}
 		d.ID = id
-		r.drafts[me.ID][i] = d
+		r.drafts.byUser[me.ID][i] = d
 		updated := d.Draft
 		r.emit("drafts", DraftEvent{Op: "update", Draft: &updated}, me.ID)
 		return nil
@@ -133,7 +135,7 @@ func (a *Actor) DeleteDraft(ctx context.Context, id int) error {
 		if i < 0 {
 			return NotFound("Draft does not exist")
 		}
-		r.drafts[me.ID] = slices.Delete(r.drafts[me.ID], i, i+1)
+		r.drafts.byUser[me.ID] = slices.Delete(r.drafts.byUser[me.ID], i, i+1)
 		r.emit("drafts", DraftEvent{Op: "remove", DraftID: id}, me.ID)
 		return nil
 	})
@@ -141,12 +143,12 @@ func (a *Actor) DeleteDraft(ctx context.Context, id int) error {
 
 // addDraft numbers d and stores it as the user's newest draft.
 func (r *Realm) addDraft(userID int, d *storedDraft) {
-	r.nextDraftID++
-	d.ID = r.nextDraftID
-	if r.drafts == nil {
-		r.drafts = map[int][]*storedDraft{}
+	r.drafts.lastID++
+	d.ID = r.drafts.lastID
+	if r.drafts.byUser == nil {
+		r.drafts.byUser = map[int][]*storedDraft{}
 	}
-	r.drafts[userID] = append(r.drafts[userID], d)
+	r.drafts.byUser[userID] = append(r.drafts.byUser[userID], d)
 }
 
 // checkDraftsSynced refuses every drafts call of a user who turned
@@ -160,13 +162,13 @@ func checkDraftsSynced(me *user.User) error {
 
 // ownDraft is the index of the user's draft with this ID, or -1.
 func (r *Realm) ownDraft(userID, id int) int {
-	return slices.IndexFunc(r.drafts[userID], func(d *storedDraft) bool { return d.ID == id })
+	return slices.IndexFunc(r.drafts.byUser[userID], func(d *storedDraft) bool { return d.ID == id })
 }
 
 // draftList lists a user's drafts by edit time, oldest first, or newest
 // first and at most maxDraftsInRegister when newestFirst (register).
 func (r *Realm) draftList(userID int, newestFirst bool) []Draft {
-	stored := slices.Clone(r.drafts[userID])
+	stored := slices.Clone(r.drafts.byUser[userID])
 	slices.SortStableFunc(stored, func(a, b *storedDraft) int {
 		if newestFirst {
 			a, b = b, a
@@ -191,7 +193,7 @@ func (r *Realm) draftList(userID int, newestFirst bool) []Draft {
 
 // forgetDrafts deletes all of a user's drafts without events, as turning
 // enable_drafts_synchronization off does: the clients keep their copies.
-func (r *Realm) forgetDrafts(userID int) { delete(r.drafts, userID) }
+func (r *Realm) forgetDrafts(userID int) { delete(r.drafts.byUser, userID) }
 
 // checkDraft validates a draft as Zulip does and resolves its recipient:
 // content is normalized like a message's, a channel draft names exactly
@@ -255,7 +257,78 @@ func (r *Realm) checkDraft(me *user.User, in DraftInput, name string) (*storedDr
 	return d, nil
 }
 
-func fillDrafts(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+// draftTable holds each user's drafts, in creation order.
+type draftTable struct {
+	byUser map[int][]*storedDraft
+	lastID int // the last draft ID given
+}
+
+func (t *draftTable) clone() draftTable {
+	return draftTable{lastID: t.lastID,
+		byUser: cloneNested(t.byUser, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })}
+}
+
+// dump adds the users' drafts, by user and in creation order, to f.
+func (t *draftTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(t.byUser)) {
+		for _, d := range t.byUser[uid] {
+			ts := d.editedAt
+			fd := fixture.Draft{ID: d.ID, UserID: uid, Type: d.Type, Topic: d.Topic, Content: d.Content, Timestamp: &ts}
+			if len(d.To) > 0 {
+				fd.To = slices.Clone(d.To)
+			}
+			f.Drafts = append(f.Drafts, fd)
+		}
+	}
+	return nil
+}
+
+// load checks each draft of f as POST /drafts does (its author
+// synchronizes drafts; a known type; content; a channel the author may
+// access, or known users); a draft without a timestamp was edited when
+// loaded. The content, and the topic of a draft with no recipient, are
+// kept as written (Zulip's own seeded drafts have both unnormalized) once
+// the content passes and the topic is one a channel draft could have.
+func (t *draftTable) load(r *Realm, f *fixture.Document) error {
+	ids := []int{}
+	for i, fd := range f.Drafts {
+		at := fmt.Sprintf("drafts[%d]", i)
+		if fd.ID <= 0 || slices.Contains(ids, fd.ID) {
+			return badItem(at+".id", "%s draft ID %d", invalidOrDuplicate(fd.ID <= 0), fd.ID)
+		}
+		me := r.realmUser(fd.UserID)
+		if me == nil {
+			return badItem(at+".user_id", "no user %d", fd.UserID)
+		}
+		if err := checkDraftsSynced(me); err != nil {
+			return badItem(at+".user_id", "%s", reason(err))
+		}
+		d, err := r.checkDraft(me, DraftInput{Type: fd.Type, To: fd.To, Topic: fd.Topic, Content: fd.Content,
+			Timestamp: fd.Timestamp}, "draft")
+		if err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		if fd.Type == "" && fd.Topic != "" {
+			if topic.Normalize(fd.Topic, r.opts.Limits.MaxTopicLength) != fd.Topic || strings.IndexByte(fd.Topic, 0) >= 0 {
+				return badItem(at+".topic", "%q is not a topic as stored", fd.Topic)
+			}
+			d.Topic = fd.Topic
+		}
+		d.ID, d.Content = fd.ID, fd.Content
+		if t.byUser == nil {
+			t.byUser = map[int][]*storedDraft{}
+		}
+		t.byUser[fd.UserID] = append(t.byUser[fd.UserID], d)
+		ids = append(ids, fd.ID)
+	}
+	t.lastID = nextAfter(1, ids...) - 1 // the last ID given
+	return nil
+}
+
+func (t *draftTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if !req.fetches("drafts") {
+		return
+	}
 	list := []Draft{}
 	if me.Settings.EnableDraftsSynchronization {
 		list = r.draftList(me.ID, true)

@@ -127,7 +127,7 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	})
 	r.dumpUserData(&f)
 	r.dumpProfiles(&f)
-	r.dumpDrafts(&f)
+	r.dumpScheduled(&f)
 	r.dumpViews(&f)
 	f.RealmDomains = []fixture.Domain{}
 	for _, d := range r.domainList() {
@@ -135,6 +135,9 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	}
 	r.dumpPresence(&f)
 	r.dumpReminders(&f)
+	if err := r.dumpTables(&f); err != nil {
+		return f, err
+	}
 	err := r.dumpUploads(&f)
 	return f, err
 }

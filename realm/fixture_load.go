@@ -85,11 +85,33 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 	for _, g := range r.groups {
 		clear(g.Members)
 	}
-	steps := []func(*fixture.Document) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
-		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages,
-		r.loadUserData, r.loadProfiles, r.loadDrafts, r.loadViews, r.loadPresence, r.loadReminders,
-		r.loadRealmDomains, r.loadUploads} // last: it writes the files' bytes
-	for _, step := range steps {
+	return r.loadTables(f)
+}
+
+// loadEarly loads the tables not yet in the domains list that load
+// before the first table in it.
+func (r *Realm) loadEarly(f *fixture.Document) error {
+	for _, step := range []func(*fixture.Document) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
+		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
+		if err := step(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadLate loads the other tables not yet in the domains list.
+func (r *Realm) loadLate(f *fixture.Document) error {
+	for _, step := range []func(*fixture.Document) error{
+		r.loadUserData,
+		r.loadProfiles,
+		r.loadScheduled,
+		r.loadViews,
+		r.loadPresence,
+		r.loadReminders,
+		r.loadRealmDomains,
+		r.loadUploads, // last: it writes the files' bytes
+	} {
 		if err := step(f); err != nil {
 			return err
 		}

@@ -6,29 +6,17 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
-	"github.com/minizulip/minizulip/topic"
 )
 
-// This file dumps and loads drafts and scheduled messages (message
-// reminders are not part of fixtures).
+// This file dumps and loads scheduled messages (message reminders are
+// not part of fixtures).
 
-// dumpDrafts adds the users' drafts (by user, in creation order) and the
-// scheduled messages (by ID) to f; the caller holds the lock.
-func (r *Realm) dumpDrafts(f *fixture.Document) {
-	for _, uid := range slices.Sorted(maps.Keys(r.drafts)) {
-		for _, d := range r.drafts[uid] {
-			ts := d.editedAt
-			fd := fixture.Draft{ID: d.ID, UserID: uid, Type: d.Type, Topic: d.Topic, Content: d.Content, Timestamp: &ts}
-			if len(d.To) > 0 {
-				fd.To = slices.Clone(d.To)
-			}
-			f.Drafts = append(f.Drafts, fd)
-		}
-	}
+// dumpScheduled adds the scheduled messages (by ID) to f; the caller
+// holds the lock.
+func (r *Realm) dumpScheduled(f *fixture.Document) {
 	for _, id := range slices.Sorted(maps.Keys(r.scheduled)) {
 		it := r.scheduled[id]
 		if it.reminder {
@@ -44,56 +32,6 @@ func (r *Realm) dumpDrafts(f *fixture.Document) {
 		}
 		f.ScheduledMessages = append(f.ScheduledMessages, fs)
 	}
-}
-
-// loadDrafts adds the document's drafts, then its scheduled messages.
-func (r *Realm) loadDrafts(f *fixture.Document) error {
-	if err := r.loadUserDrafts(f); err != nil {
-		return err
-	}
-	return r.loadScheduled(f)
-}
-
-// loadUserDrafts checks each draft as POST /drafts does (its author
-// synchronizes drafts; a known type; content; a channel the author may
-// access, or known users); a draft without a timestamp was edited when
-// loaded. The content, and the topic of a draft with no recipient, are
-// kept as written (Zulip's own seeded drafts have both unnormalized) once
-// the content passes and the topic is one a channel draft could have.
-func (r *Realm) loadUserDrafts(f *fixture.Document) error {
-	ids := []int{}
-	for i, fd := range f.Drafts {
-		at := fmt.Sprintf("drafts[%d]", i)
-		if fd.ID <= 0 || slices.Contains(ids, fd.ID) {
-			return badItem(at+".id", "%s draft ID %d", invalidOrDuplicate(fd.ID <= 0), fd.ID)
-		}
-		me := r.realmUser(fd.UserID)
-		if me == nil {
-			return badItem(at+".user_id", "no user %d", fd.UserID)
-		}
-		if err := checkDraftsSynced(me); err != nil {
-			return badItem(at+".user_id", "%s", reason(err))
-		}
-		d, err := r.checkDraft(me, DraftInput{Type: fd.Type, To: fd.To, Topic: fd.Topic, Content: fd.Content,
-			Timestamp: fd.Timestamp}, "draft")
-		if err != nil {
-			return badItem(at, "%s", reason(err))
-		}
-		if fd.Type == "" && fd.Topic != "" {
-			if topic.Normalize(fd.Topic, r.opts.Limits.MaxTopicLength) != fd.Topic || strings.IndexByte(fd.Topic, 0) >= 0 {
-				return badItem(at+".topic", "%q is not a topic as stored", fd.Topic)
-			}
-			d.Topic = fd.Topic
-		}
-		d.ID, d.Content = fd.ID, fd.Content
-		if r.drafts == nil {
-			r.drafts = map[int][]*storedDraft{}
-		}
-		r.drafts[fd.UserID] = append(r.drafts[fd.UserID], d)
-		ids = append(ids, fd.ID)
-	}
-	r.nextDraftID = nextAfter(1, ids...) - 1 // the last ID given
-	return nil
 }
 
 // loadScheduled checks each scheduled message as POST

@@ -120,8 +120,8 @@ func TestDumpLoadCarriesUserState(t *testing.T) {
 	}
 	// New IDs follow the loaded ones.
 	hamlet := loaded.As(idHamlet)
-	if ids, err := hamlet.CreateDrafts(bg, []DraftInput{{Content: "next"}}); err != nil || ids[0] != r.nextDraftID+1 {
-		t.Errorf("next draft: %v %v (last before %d)", ids, err, r.nextDraftID)
+	if ids, err := hamlet.CreateDrafts(bg, []DraftInput{{Content: "next"}}); err != nil || ids[0] != r.drafts.lastID+1 {
+		t.Errorf("next draft: %v %v (last before %d)", ids, err, r.drafts.lastID)
 	}
 	if id, err := hamlet.CreateSavedSnippet(bg, "Next", "x"); err != nil || id != 3 {
 		t.Errorf("next snippet: %d %v", id, err)
@@ -217,8 +217,8 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 	if pd := r.users[2].ProfileData; pd[2].Value != "[1]" || pd[4].Value != "555" {
 		t.Errorf("profile data: %+v", pd)
 	}
-	if d := r.drafts[2]; len(d) != 1 || d[0].ID != 5 || d[0].editedAt != float64(now) || r.nextDraftID != 5 {
-		t.Errorf("drafts: %+v, next %d", d, r.nextDraftID)
+	if d := r.drafts.byUser[2]; len(d) != 1 || d[0].ID != 5 || d[0].editedAt != float64(now) || r.drafts.lastID != 5 {
+		t.Errorf("drafts: %+v, next %d", d, r.drafts.lastID)
 	}
 	if v := r.navigationViewList(2); len(v) != 2 || v[0].IsPinned || *v[1].Name != "DMs" {
 		t.Errorf("views: %+v", v)

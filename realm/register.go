@@ -82,7 +82,6 @@ var stateSections = []stateSection{
 	{"channel_folders", fillChannelFolders},
 	{"custom_profile_fields", fillCustomProfileFields},
 	{"default_streams", fillDefaultChannels},
-	{"drafts", fillDrafts},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
 	}},
@@ -159,6 +158,7 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 				s.fill(r, me, &req, &out)
 			}
 		}
+		r.registerTables(me, &req, &out)
 		ans = out
 		return nil
 	})

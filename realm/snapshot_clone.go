@@ -20,7 +20,7 @@ import (
 // store is marked shared as it is cloned). It leaves alone what is not
 // state: options, clock, renderer, event queues, snapshot bookkeeping,
 // the delivery timer (rearmAfterCopy sets it for the items copied).
-func (r *tables) copyFrom(src *tables) {
+func (r *tables) copyRest(src *tables) {
 	r.settings = src.settings.clone()
 	r.fakeEmailDomain = src.fakeEmailDomain
 
@@ -96,8 +96,6 @@ func (r *tables) copyFrom(src *tables) {
 		r.channelFolders = append(r.channelFolders, &c)
 	}
 	r.nextChannelFolderID = src.nextChannelFolderID
-	r.drafts = cloneNested(src.drafts, func(d *storedDraft) *storedDraft { c := *d; c.To = slices.Clone(d.To); return &c })
-	r.nextDraftID = src.nextDraftID
 	r.scheduled = nil
 	if src.scheduled != nil {
 		r.scheduled = make(map[int]*scheduledItem, len(src.scheduled))

@@ -17,8 +17,8 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// notState are the Realm fields that snapshots neither take nor restore;
-// every other field is state, copied by copyStateFrom.
+// notState are the Realm fields besides its tables: machinery that
+// snapshots neither take nor restore.
 var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu", "serviceCalls",
 	"initial", "snapshots",
 	// the send path's generation moves on every write, restores included; its test hook
@@ -26,38 +26,130 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 	// the clock timer of the next scheduled delivery, set again from the scheduled items
 	"delivery"}
 
-// stateFields are the fields copyStateFrom copies.
-var stateFields = []string{"settings", "users", "usersByEmail", "nextUserID", "fakeEmailDomain",
-	"channels", "channelsByName", "nextChannelID", "subs", "groups", "groupByName", "nextGroupID",
-	"nextRecipientID", "personalRecipient", "conversations", "messages", "nextMessageID",
-	"profileFields", "nextProfileFieldID", "linkifiers", "nextLinkifierID", "realmEmoji",
-	"snippets", "navigationViews", "playgrounds", "nextPlaygroundID", "exports", "channelFolders", "nextChannelFolderID", "settingsDefaults", "nextSnippetID", "drafts", "nextDraftID", "scheduled", "nextScheduledID", "mutedUsers", "alertWords", "storage", "nextSubmessageID", "userTopics", "statuses", "presence", "presenceUpdates",
-	"mail", "files", "calls", "invites", "domains", "push"}
+// legacyFields are the tables' fields not yet in a table of their own,
+// copied by copyRest.
+var legacyFields = []string{
+	"settings",
+	"users",
+	"usersByEmail",
+	"nextUserID",
+	"fakeEmailDomain",
+	"channels",
+	"channelsByName",
+	"nextChannelID",
+	"subs",
+	"groups",
+	"groupByName",
+	"nextGroupID",
+	"nextRecipientID",
+	"personalRecipient",
+	"conversations",
+	"messages",
+	"nextMessageID",
+	"profileFields",
+	"nextProfileFieldID",
+	"linkifiers",
+	"nextLinkifierID",
+	"realmEmoji",
+	"snippets",
+	"navigationViews",
+	"playgrounds",
+	"nextPlaygroundID",
+	"exports",
+	"channelFolders",
+	"nextChannelFolderID",
+	"settingsDefaults",
+	"nextSnippetID",
+	"scheduled",
+	"nextScheduledID",
+	"mutedUsers",
+	"alertWords",
+	"storage",
+	"nextSubmessageID",
+	"userTopics",
+	"statuses",
+	"presence",
+	"presenceUpdates",
+	"mail",
+	"files",
+	"calls",
+	"invites",
+	"domains",
+	"push",
+}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
-// without deciding whether snapshots copy it (and copying it in
-// copyStateFrom when they must).
+// or to a table without deciding whether snapshots copy it: a Realm field
+// is a table or machinery, every field of tables is a registered domain's
+// table, and every field of every table is set in a snapshot of the dev
+// realm (a clone that forgot it would leave it zero) unless listed as
+// empty there.
 func TestEveryRealmFieldIsClassified(t *testing.T) {
-	typ := reflect.TypeFor[tables]()
-	for i := range typ.NumField() {
-		name := typ.Field(i).Name
-		if !slices.Contains(stateFields, name) {
-			t.Errorf("Realm.%s is neither copied by snapshots nor listed as not state", name)
+	realmType := reflect.TypeFor[Realm]()
+	for i := range realmType.NumField() {
+		if name := realmType.Field(i).Name; name != "tables" && !slices.Contains(notState, name) {
+			t.Errorf("Realm.%s is neither a table nor listed as not state", name)
 		}
 	}
-	// Every state field is set in a snapshot of the dev realm.
+	var probe tables
+	registered := map[uintptr]string{}
+	for _, d := range domains {
+		if tab := d.of(&probe); tab != nil {
+			registered[reflect.ValueOf(tab).Pointer()] = d.name
+		}
+	}
 	r, _ := newTestRealm(t)
-	s := r.Snapshot()
-	v := reflect.ValueOf(s.state).Elem()
-	for _, name := range stateFields {
-		if f := v.FieldByName(name); f.IsZero() && !slices.Contains(emptyInDevRealm, name) {
-			t.Errorf("the snapshot's %s is zero", name)
+	snap := reflect.ValueOf(r.Snapshot().state).Elem()
+	pv := reflect.ValueOf(&probe).Elem()
+	for i := range pv.NumField() {
+		name := pv.Type().Field(i).Name
+		if slices.Contains(legacyFields, name) {
+			if snap.Field(i).IsZero() && !slices.Contains(emptyInDevRealm, name) {
+				t.Errorf("the snapshot's %s is zero", name)
+			}
+			continue
+		}
+		if _, ok := registered[pv.Field(i).Addr().Pointer()]; !ok {
+			t.Errorf("tables.%s is not a registered domain's table (domains.go)", name)
+			continue
+		}
+		table := snap.Field(i)
+		if table.Kind() != reflect.Struct {
+			if table.IsZero() && !slices.Contains(emptyInDevRealm, name) {
+				t.Errorf("the snapshot's %s is zero", name)
+			}
+			continue
+		}
+		for j := range table.NumField() {
+			field := name + "." + table.Type().Field(j).Name
+			if table.Field(j).IsZero() && !slices.Contains(emptyInDevRealm, field) {
+				t.Errorf("the snapshot's %s is zero", field)
+			}
 		}
 	}
 }
 
-// emptyInDevRealm are the state fields a new dev realm leaves empty.
-var emptyInDevRealm = []string{"presenceUpdates", "presence", "statuses", "snippets", "navigationViews", "playgrounds", "channelFolders", "userTopics", "mail", "mutedUsers", "alertWords", "storage", "nextSubmessageID", "scheduled", "nextScheduledID", "invites", "push"}
+// emptyInDevRealm are the state fields (table.field) a new dev realm
+// leaves empty.
+var emptyInDevRealm = []string{
+	"presenceUpdates",
+	"presence",
+	"statuses",
+	"snippets",
+	"navigationViews",
+	"playgrounds",
+	"channelFolders",
+	"userTopics",
+	"mail",
+	"mutedUsers",
+	"alertWords",
+	"storage",
+	"nextSubmessageID",
+	"scheduled",
+	"nextScheduledID",
+	"invites",
+	"push",
+}
 
 // stateDiff compares the state (everything but messages) of two realms.
 func stateDiff(a, b *tables) string {
@@ -298,9 +390,9 @@ func TestSnapshotSharesNothingMutable(t *testing.T) {
 func reachable(r *tables) map[uintptr]string {
 	seen := map[uintptr]string{}
 	v := reflect.ValueOf(r).Elem()
-	for _, name := range stateFields {
-		if name != "messages" {
-			walk(v.FieldByName(name), name, seen)
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; name != "messages" {
+			walk(v.Field(i), name, seen)
 		}
 	}
 	return seen
