@@ -68,7 +68,7 @@ func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
 
 // me returns the acting user; the caller holds the lock.
 func (a *Actor) me() (*user.User, error) {
-	u := a.r.users[a.id]
+	u := a.r.users.byID[a.id]
 	if u == nil {
 		return nil, Unauthorized("Invalid API key")
 	}

@@ -124,7 +124,7 @@ func (r *Realm) claimUploads(m *message.Message) {
 }
 
 func (r *Realm) claimPathIDs(m *message.Message, pathIDs []string) {
-	sender := r.users[m.SenderID]
+	sender := r.users.byID[m.SenderID]
 	for _, p := range pathIDs {
 		att := r.files.byPath[p]
 		if att == nil || sender == nil || !r.mayReadAttachment(sender, att) {

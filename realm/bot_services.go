@@ -75,7 +75,7 @@ func (a *Actor) UpdateBot(ctx context.Context, botID int, req BotUpdate) (ans Up
 		}
 		ans = UpdatedBot{FullName: bot.FullName, AvatarURL: bot.AvatarURL,
 			ServiceInterface: req.ServiceInterface, ServicePayloadURL: req.ServicePayloadURL}
-		if o := r.users[bot.BotOwnerID]; o != nil {
+		if o := r.users.byID[bot.BotOwnerID]; o != nil {
 			ans.BotOwner = r.apiEmail(o)
 		}
 		return nil
@@ -89,7 +89,7 @@ func (r *Realm) accessBot(me *user.User, botID int) (*user.User, error) {
 	if me.IsGuest() {
 		return nil, BadRequest("Not allowed for guest users")
 	}
-	bot := r.users[botID]
+	bot := r.users.byID[botID]
 	if bot == nil || !bot.IsBot() || bot.IsSystemBot {
 		return nil, BadRequest("No such bot")
 	}
@@ -103,7 +103,7 @@ func (r *Realm) accessBot(me *user.User, botID int) (*user.User, error) {
 // active human administrators; the caller holds the lock.
 func (r *Realm) botAudience(bot *user.User) []int {
 	var ids []int
-	for _, v := range r.sortedUsers() {
+	for _, v := range r.users.sorted() {
 		if v.IsActive && !v.IsBot() && (v.ID == bot.BotOwnerID || v.Role.IsAdmin()) {
 			ids = append(ids, v.ID)
 		}

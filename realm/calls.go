@@ -192,7 +192,7 @@ func (a *Actor) CreateCall(ctx context.Context, provider string, req CallRequest
 // has_zoom_token event when it changes.
 func (r *Realm) SetCallToken(userID int, provider string, has bool) error {
 	return r.update(func() error {
-		if u := r.users[userID]; u == nil {
+		if u := r.users.byID[userID]; u == nil {
 			return noSuchUser()
 		}
 		if r.calls.providers[provider] == nil {
@@ -210,7 +210,7 @@ func (r *Realm) GrantCallTokensToAll(provider string) error {
 		if r.calls.providers[provider] == nil {
 			return notConfigured(provider)
 		}
-		for id := range r.users {
+		for id := range r.users.byID {
 			r.setCallToken(id, provider, true)
 			delete(r.calls.tokens[id], provider)
 		}

@@ -72,7 +72,7 @@ func TestNameChangesDisabled(t *testing.T) {
 	if err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{FullName: &name, Settings: map[string]any{"translate_emoticons": true}}); err != nil {
 		t.Fatalf("a silently ignored name change fails: %v", err)
 	}
-	if u := r.users[idHamlet]; u.FullName != "King Hamlet" || !u.Settings.TranslateEmoticons {
+	if u := r.users.byID[idHamlet]; u.FullName != "King Hamlet" || !u.Settings.TranslateEmoticons {
 		t.Errorf("hamlet is now %q, translate_emoticons %v (want the old name, the new setting)", u.FullName, u.Settings.TranslateEmoticons)
 	}
 	if evs := pending(t, r, idCordelia, q, -1); len(evs) != 0 {
@@ -82,7 +82,7 @@ func TestNameChangesDisabled(t *testing.T) {
 	if err := r.As(idIago).UpdateSettings(bg, SettingsUpdate{FullName: &adminName}); err != nil {
 		t.Fatal(err)
 	}
-	if u := r.users[idIago]; u.FullName != adminName {
+	if u := r.users.byID[idIago]; u.FullName != adminName {
 		t.Errorf("iago is %q, want %q", u.FullName, adminName)
 	}
 }

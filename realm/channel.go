@@ -52,7 +52,7 @@ type storedSubscription struct {
 // user: public channels for non-guests, shared-history private channels for
 // subscribers.
 func (r *Realm) historyReadableBy(c *storedChannel, userID int) bool {
-	u := r.users[userID]
+	u := r.users.byID[userID]
 	if u == nil {
 		return false
 	}

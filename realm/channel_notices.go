@@ -144,7 +144,7 @@ func (r *Realm) groupSettingMentions(v GroupSetting) string {
 		}
 	}
 	for _, id := range slices.Sorted(slices.Values(v.DirectMembers)) {
-		if u := r.users[id]; u != nil {
+		if u := r.users.byID[id]; u != nil {
 			names = append(names, silentMention(u))
 		}
 	}

@@ -81,7 +81,7 @@ func (a *Actor) ChannelEmailAddress(ctx context.Context, channelID, senderID int
 		gateway := r.userByEmail(emailGatewayBotEmail)
 		sender := gateway
 		if senderID != 0 {
-			if sender = r.users[senderID]; sender == nil || !sender.IsActive {
+			if sender = r.users.byID[senderID]; sender == nil || !sender.IsActive {
 				return noSuchUser()
 			}
 			ownBot := sender.IsBot() && !sender.IsSystemBot && sender.BotOwnerID == me.ID

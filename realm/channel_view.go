@@ -78,7 +78,7 @@ func (r *Realm) settingHas(g GroupSetting, userID int) bool {
 	if g.GroupID != 0 {
 		return r.inGroup(g.GroupID, userID)
 	}
-	if u := r.users[userID]; u != nil && u.IsActive && slices.Contains(g.DirectMembers, userID) {
+	if u := r.users.byID[userID]; u != nil && u.IsActive && slices.Contains(g.DirectMembers, userID) {
 		return true
 	}
 	return slices.ContainsFunc(g.DirectSubgroups, func(id int) bool { return r.inGroup(id, userID) })
@@ -125,7 +125,7 @@ func (r *Realm) hasMetadataAccess(u *user.User, c *storedChannel) bool {
 // metadataAudience lists the active users with metadata access to c.
 func (r *Realm) metadataAudience(c *storedChannel) []int {
 	var out []int
-	for id, u := range r.users {
+	for id, u := range r.users.byID {
 		if u.IsActive && !u.IsSystemBot && r.hasMetadataAccess(u, c) {
 			out = append(out, id)
 		}
@@ -251,7 +251,7 @@ func (r *Realm) apiGroupSetting(g GroupSetting) GroupSetting {
 	}
 	out := GroupSetting{DirectMembers: []int{}, DirectSubgroups: slices.Sorted(slices.Values(g.DirectSubgroups))}
 	for _, id := range g.DirectMembers {
-		if u := r.users[id]; u != nil && u.IsActive {
+		if u := r.users.byID[id]; u != nil && u.IsActive {
 			out.DirectMembers = append(out.DirectMembers, id)
 		}
 	}
@@ -267,7 +267,7 @@ func (r *Realm) apiGroupSetting(g GroupSetting) GroupSetting {
 func (r *Realm) activeSubscriberIDs(channelID int) []int {
 	out := []int{}
 	for _, id := range r.subscriberIDs(channelID) {
-		if u := r.users[id]; u != nil && u.IsActive {
+		if u := r.users.byID[id]; u != nil && u.IsActive {
 			out = append(out, id)
 		}
 	}

@@ -142,8 +142,8 @@ func checkStore(t *testing.T, r *Realm) {
 	t.Helper()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	users := make([]int, 0, len(r.users))
-	for id := range r.users {
+	users := make([]int, 0, len(r.users.byID))
+	for id := range r.users.byID {
 		users = append(users, id)
 	}
 	conversationOf := func(m *message.Message) int {

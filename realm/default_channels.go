@@ -99,7 +99,7 @@ func (r *Realm) defaultChannelList() any {
 
 // activeNonGuestIDs are the active users who are not guests, ascending.
 func (r *Realm) activeNonGuestIDs() []int {
-	return slices.DeleteFunc(r.activeUserIDs(), func(id int) bool { return r.users[id].IsGuest() })
+	return slices.DeleteFunc(r.activeUserIDs(), func(id int) bool { return r.users.byID[id].IsGuest() })
 }
 
 // fillDefaultChannels is register's default_streams section; guests are

@@ -44,7 +44,7 @@ func (r *Realm) login(username string, password *string) (DevLogin, error) {
 	incorrect := &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
 	var login DevLogin
 	err := r.update(func() error {
-		u := r.usersByEmail[user.NormalizeEmail(username)]
+		u := r.users.byEmail[user.NormalizeEmail(username)]
 		if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
 			return incorrect
 		}
@@ -93,7 +93,7 @@ func (r *Realm) DevListUsers() DevUserList {
 			key string
 		}
 		humans := []entry{}
-		for _, u := range r.users {
+		for _, u := range r.users.byID {
 			if u.IsActive && !u.IsBot() && !u.IsSystemBot {
 				humans = append(humans, entry{u, r.apiEmail(u)})
 			}

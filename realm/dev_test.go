@@ -55,7 +55,7 @@ func TestDevFetchAPIKeyErrors(t *testing.T) {
 			t.Errorf("%q: status %d msg %q", c.username, e.Status, e.Msg)
 		}
 	}
-	r.users[idHamlet].IsActive = false
+	r.users.byID[idHamlet].IsActive = false
 	_, err := r.DevFetchAPIKey("hamlet@zulip.com")
 	if e := wantCode(t, err, CodeUserDeactivated, "Account is deactivated"); e.Status != http.StatusUnauthorized {
 		t.Fatalf("deactivated: status %d", e.Status)
@@ -87,7 +87,7 @@ func TestDevListUsersOrderAndRoles(t *testing.T) {
 
 	// With addresses visible to everyone, the email column is the real address.
 	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = user.EmailVisibilityEveryone })
-	r.users[idOthello].IsActive = false
+	r.users.byID[idOthello].IsActive = false
 	got = r.DevListUsers()
 	wantUsers = "AARON@zulip.com ZOE@zulip.com cordelia@zulip.com hamlet@zulip.com polonius@zulip.com prospero@zulip.com shiva@zulip.com"
 	if s := devEmails(got.DirectUsers); s != wantUsers {
@@ -198,7 +198,7 @@ func TestFetchAPIKey(t *testing.T) {
 	if l, err := r.FetchAPIKey("newbie@zulip.com", "pw123"); err != nil || l.UserID != id {
 		t.Fatalf("a created user's password: %+v %v", l, err)
 	}
-	r.users[idHamlet].IsActive = false
+	r.users.byID[idHamlet].IsActive = false
 	_, err = r.FetchAPIKey("hamlet@zulip.com", user.DevPassword)
 	wantCode(t, err, CodeUserDeactivated, "Account is deactivated")
 }

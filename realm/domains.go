@@ -65,6 +65,7 @@ func table[T any, P cloner[T]](name string, field func(*tables) *T) domain {
 // domains are the realm's tables, in the order a fixture loads them: a
 // table may refer to those above it.
 var domains = []domain{
+	table("users", func(t *tables) *userTable { return &t.users }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
@@ -129,11 +130,7 @@ func (r *Realm) registerTables(me *user.User, req *RegisterRequest, out *Registe
 type tables struct {
 	settings Settings
 
-	users        map[int]*user.User
-	usersByEmail map[string]*user.User // normalized delivery and API emails
-	nextUserID   int
-	// fakeEmailDomain ends the API addresses that stand in for hidden ones.
-	fakeEmailDomain string
+	users userTable
 
 	channels       map[int]*storedChannel
 	channelsByName map[string]*storedChannel // lower-cased names

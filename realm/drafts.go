@@ -339,7 +339,7 @@ func (t *draftTable) register(r *Realm, me *user.User, req *RegisterRequest, out
 // seedDrafts gives iago the dev realm's two drafts: no recipient, topic
 // "Release Notes" (stored as is, as Zulip's dev database holds them).
 func (r *Realm) seedDrafts() {
-	iago := r.usersByEmail["iago@zulip.com"]
+	iago := r.users.byEmail["iago@zulip.com"]
 	at := float64(r.createdAt.Unix())
 	for _, content := range []string{"Release 4.0 will contain ...", "Release 4.0 will contain many new features such as ... "} {
 		r.addDraft(iago.ID, &storedDraft{Draft: Draft{Type: "", To: []int{}, Topic: "Release Notes", Content: content, Timestamp: int64(at)}, editedAt: at})

@@ -90,22 +90,22 @@ func (r *Realm) ConfirmEmailChange(key string) error {
 // exists, and returns the account; the caller holds the write lock.
 func (r *Realm) confirmEmailChange(key string) (*user.User, error) {
 	p := r.mail.pending[key]
-	u := r.users[p.userID]
+	u := r.users.byID[p.userID]
 	if u == nil || !u.IsActive {
 		return nil, Unauthorized("Account is deactivated")
 	}
-	if other := r.usersByEmail[user.NormalizeEmail(p.newEmail)]; other != nil && other != u {
+	if other := r.users.byEmail[user.NormalizeEmail(p.newEmail)]; other != nil && other != u {
 		return nil, BadRequest("Already has an account.")
 	}
 	delete(r.mail.pending, key)
 	beforeAPI := r.apiEmail(u)
-	delete(r.usersByEmail, user.NormalizeEmail(u.DeliveryEmail))
+	delete(r.users.byEmail, user.NormalizeEmail(u.DeliveryEmail))
 	old := u.DeliveryEmail
 	u.DeliveryEmail = p.newEmail
-	r.usersByEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
+	r.users.byEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
 	var seeing []int
 	for _, id := range r.activeUserIDs() {
-		if r.canSeeDeliveryEmail(r.users[id], u) {
+		if r.canSeeDeliveryEmail(r.users.byID[id], u) {
 			seeing = append(seeing, id)
 		}
 	}

@@ -16,7 +16,7 @@ func (r *Realm) emailVisibilityOf(u *user.User) user.EmailVisibility {
 // (see user.EmailVisibility.APIEmail): the real one, or user<ID>@ the
 // realm's fake domain.
 func (r *Realm) apiEmail(u *user.User) string {
-	return r.emailVisibilityOf(u).APIEmail(u, r.fakeEmailDomain)
+	return r.emailVisibilityOf(u).APIEmail(u, r.users.fakeEmailDomain)
 }
 
 // canSeeDeliveryEmail reports whether viewer may see target's real address.

@@ -63,13 +63,13 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 	}
 	mc := &messageChange{m: m, queueID: queueID, localID: localID}
 	c := &change{typ: "message", msg: mc}
-	sender := r.users[m.SenderID]
+	sender := r.users.byID[m.SenderID]
 	entry := func(q *Queue, flags message.Flags) (queued, bool) {
 		cfg := q.Config()
 		if cfg.narrow != nil && !cfg.narrow(m) {
 			return queued{}, false
 		}
-		viewer := r.users[q.UserID()]
+		viewer := r.users.byID[q.UserID()]
 		key := newViewKey(cfg.opts.ApplyMarkdown, r.avatarIsNull(viewer, sender, cfg.opts.ClientGravatar),
 			cfg.opts.Capabilities.EmptyTopicName)
 		if mc.variants[key] == nil {

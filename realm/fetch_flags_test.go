@@ -74,7 +74,7 @@ func TestFetchedFlagsWalkAgreesWithLookups(t *testing.T) {
 	}
 	// Every sub-range, through the walk and through lookups.
 	_ = r.view(func() error {
-		me := r.users[idHamlet]
+		me := r.users.byID[idHamlet]
 		var all []*message.Message
 		r.messages.Channel(r.channelsByName["walk"].ID).Up(0, func(m *message.Message) bool { all = append(all, m); return true })
 		for lo := 0; lo < len(all); lo += 7 {

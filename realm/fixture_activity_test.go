@@ -231,7 +231,7 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 	if p["aggregated"].Status != "offline" || p["website"].Timestamp != 1200 || p["website"].Status != PresenceIdle {
 		t.Errorf("bob's presence: %+v", p)
 	}
-	want, _ := r.reminderContent(r.users[2], mustMessage(t, r, 10), "read this")
+	want, _ := r.reminderContent(r.users.byID[2], mustMessage(t, r, 10), "read this")
 	if it := r.scheduled[4]; it == nil || it.content != want || !strings.Contains(it.rendered, "read this") {
 		t.Fatalf("reminder: %+v", it)
 	}

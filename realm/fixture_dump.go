@@ -11,7 +11,6 @@ import (
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
-	"github.com/minizulip/minizulip/user"
 )
 
 // Dump writes the realm as a fixture document (see fixture.Document for what it
@@ -40,25 +39,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format, Settings: r.settings.fixture()}
-	defaults := user.DefaultSettings()
-	for _, u := range r.sortedUsers() {
-		fu := fixture.User{ID: u.ID, Email: u.DeliveryEmail, FullName: u.FullName, Role: int(u.Role),
-			BotType: int(u.BotType), BotOwnerID: u.BotOwnerID, IsSystemBot: u.IsSystemBot, Deactivated: !u.IsActive,
-			Timezone: u.Timezone, DateJoined: u.DateJoined, APIKey: u.APIKey}
-		if u.HasService() {
-			s := u.Service
-			fu.Service = &fixture.Service{Name: s.Name, BaseURL: s.BaseURL, Interface: s.Interface, Token: s.Token}
-		}
-		for _, d := range user.SettingDefs {
-			if v := d.Get(&u.Settings); v != d.Get(&defaults) {
-				if fu.Settings == nil {
-					fu.Settings = map[string]any{}
-				}
-				fu.Settings[d.Name] = v
-			}
-		}
-		f.Users = append(f.Users, fu)
-	}
 	for _, id := range slices.Sorted(maps.Keys(r.groups)) {
 		g := r.groups[id]
 		if g.IsSystem {
@@ -146,7 +126,7 @@ func (r *Realm) fixture() (fixture.Document, error) {
 // their flags: one pass over every user's copies.
 func (r *Realm) copyHolders() map[int64]map[int][]string {
 	out := map[int64]map[int][]string{}
-	for uid := range r.users {
+	for uid := range r.users.byID {
 		r.messages.Copies(uid, 0, func(c store.Copy) bool {
 			m := out[c.Message.ID]
 			if m == nil {

@@ -2,13 +2,11 @@ package realm
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
@@ -80,7 +78,7 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 // document's contents, checking each item as it goes; on error the realm
 // is dropped. The caller holds the write lock.
 func (r *Realm) loadFixture(f *fixture.Document) error {
-	r.users, r.usersByEmail, r.personalRecipient = map[int]*user.User{}, map[string]*user.User{}, map[int]int{}
+	r.personalRecipient = map[int]int{}
 	r.nextRecipientID = 1
 	for _, g := range r.groups {
 		clear(g.Members)
@@ -91,7 +89,7 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 // loadEarly loads the tables not yet in the domains list that load
 // before the first table in it.
 func (r *Realm) loadEarly(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{r.loadUsers, r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
+	for _, step := range []func(*fixture.Document) error{r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
 		if err := step(f); err != nil {
 			return err
@@ -128,102 +126,11 @@ func nextAfter(floor int, ids ...int) int {
 	return next
 }
 
-func (r *Realm) loadUsers(f *fixture.Document) error {
-	if len(f.Users) == 0 {
-		return badItem("users", "a realm needs at least one user")
-	}
-	maxID := 0
-	for i, fu := range f.Users {
-		at := fmt.Sprintf("users[%d]", i)
-		if fu.ID <= 0 || r.users[fu.ID] != nil {
-			return badItem(at+".id", "%s user ID %d", invalidOrDuplicate(fu.ID <= 0), fu.ID)
-		}
-		email := strings.TrimSpace(fu.Email)
-		if !user.ValidNewEmail(email) {
-			return badItem(at+".email", "invalid email %q", fu.Email)
-		}
-		if r.usersByEmail[user.NormalizeEmail(email)] != nil {
-			return badItem(at+".email", "duplicate email %q", fu.Email)
-		}
-		if strings.TrimSpace(fu.FullName) == "" {
-			return badItem(at+".full_name", "empty name")
-		}
-		role := user.Role(fu.Role)
-		if fu.Role == 0 {
-			role = user.RoleMember
-		}
-		if !role.Valid() {
-			return badItem(at+".role", "unknown role %d", fu.Role)
-		}
-		if fu.BotType < 0 || fu.BotType > int(user.EmbeddedBot) {
-			return badItem(at+".bot_type", "unknown bot type %d", fu.BotType)
-		}
-		if fu.Timezone != "" && !user.ValidTimezone(fu.Timezone) {
-			return badItem(at+".timezone", "unknown time zone %q", fu.Timezone)
-		}
-		if fu.APIKey != "" && !user.WellFormedAPIKey(fu.APIKey) {
-			return badItem(at+".api_key", "malformed API key")
-		}
-		settings, err := r.fixtureUserSettings(at+".settings", fu.Settings)
-		if err != nil {
-			return err
-		}
-		service, err := fixtureService(at+".service", fu)
-		if err != nil {
-			return err
-		}
-		u := &user.User{DeliveryEmail: email, FullName: strings.TrimSpace(fu.FullName), Role: role,
-			BotType: user.BotType(fu.BotType), BotOwnerID: fu.BotOwnerID, IsSystemBot: fu.IsSystemBot,
-			Timezone: fu.Timezone, DateJoined: fu.DateJoined, APIKey: fu.APIKey, Settings: settings, Service: service}
-		r.nextUserID = fu.ID
-		r.addUser(u)
-		u.IsActive = !fu.Deactivated
-		maxID = max(maxID, fu.ID)
-	}
-	r.nextUserID = maxID + 1
-	for i, fu := range f.Users {
-		if fu.BotOwnerID == 0 {
-			continue
-		}
-		if fu.BotType == 0 {
-			return badItem(fmt.Sprintf("users[%d].bot_owner_id", i), "only bots have an owner")
-		}
-		if r.users[fu.BotOwnerID] == nil {
-			return badItem(fmt.Sprintf("users[%d].bot_owner_id", i), "no user %d", fu.BotOwnerID)
-		}
-	}
-	return nil
-}
-
 func invalidOrDuplicate(invalid bool) string {
 	if invalid {
 		return "invalid"
 	}
 	return "duplicate"
-}
-
-// fixtureUserSettings applies listed personal settings to the defaults;
-// at is where the document lists them.
-func (r *Realm) fixtureUserSettings(at string, values map[string]any) (user.Settings, error) {
-	s := user.DefaultSettings()
-	for _, name := range slices.Sorted(maps.Keys(values)) {
-		d, ok := user.LookupSetting(name)
-		if !ok {
-			return s, badItem(at+"."+name, "unknown setting")
-		}
-		v := values[name]
-		if n, isNum := v.(float64); isNum {
-			if n != math.Trunc(n) || math.Abs(n) > math.MaxInt32 {
-				return s, badItem(at+"."+name, "%v is not an integer", n)
-			}
-			v = int(n)
-		}
-		if err := d.Check(v, r.opts.FeatureLevel); err != nil {
-			return s, badItem(at+"."+name, "%s", reason(err))
-		}
-		d.Set(&s, v)
-	}
-	return s, nil
 }
 
 func (r *Realm) loadGroups(f *fixture.Document) error {
@@ -252,11 +159,11 @@ func (r *Realm) loadGroups(f *fixture.Document) error {
 	for i, fg := range f.Groups {
 		at := fmt.Sprintf("groups[%d]", i)
 		g := r.groups[fg.ID]
-		if fg.CreatorID != 0 && r.users[fg.CreatorID] == nil {
+		if fg.CreatorID != 0 && r.users.byID[fg.CreatorID] == nil {
 			return badItem(at+".creator_id", "no user %d", fg.CreatorID)
 		}
 		for j, uid := range fg.Members {
-			if u := r.users[uid]; u == nil || u.IsSystemBot {
+			if u := r.users.byID[uid]; u == nil || u.IsSystemBot {
 				return badItem(fmt.Sprintf("%s.members[%d]", at, j), "no user %d", uid)
 			}
 			g.Members[uid] = struct{}{}
@@ -311,7 +218,7 @@ func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 		return nil
 	}
 	for _, id := range v.DirectMembers {
-		if r.users[id] == nil {
+		if r.users.byID[id] == nil {
 			return badItem(at, "no user %d", id)
 		}
 	}
@@ -392,30 +299,4 @@ func reason(err error) string {
 		return e.Msg
 	}
 	return err.Error()
-}
-
-// fixtureService checks a user's service entry: only outgoing-webhook
-// bots have one, with a URL and an interface as POST /bots accepts them.
-func fixtureService(at string, fu fixture.User) (user.Service, error) {
-	fs := fu.Service
-	if fs == nil {
-		return user.Service{}, nil
-	}
-	if fu.BotType != int(user.OutgoingWebhook) {
-		return user.Service{}, badItem(at, "only outgoing webhook bots (bot_type 3) have a service")
-	}
-	if fs.BaseURL != "" && !user.ValidURL(fs.BaseURL) {
-		return user.Service{}, badItem(at+".base_url", "%q is not a URL", fs.BaseURL)
-	}
-	s := user.Service{Name: fs.Name, BaseURL: fs.BaseURL, Interface: cmp.Or(fs.Interface, user.GenericInterface), Token: fs.Token}
-	if !user.ValidInterface(s.Interface) {
-		return user.Service{}, badItem(at+".interface", "unknown interface %d", fs.Interface)
-	}
-	if s.Name == "" {
-		s.Name = strings.TrimSuffix(strings.SplitN(fu.Email, "@", 2)[0], "-bot")
-	}
-	if s.Token == "" {
-		s.Token = user.NewAPIKey()
-	}
-	return s, nil
 }

@@ -41,7 +41,7 @@ func (r *Realm) loadChannels(f *fixture.Document) error {
 		if !fc.InviteOnly && !history {
 			return badItem(at+".history_public_to_subscribers", "a public channel's history is public")
 		}
-		if fc.CreatorID != 0 && r.users[fc.CreatorID] == nil {
+		if fc.CreatorID != 0 && r.users.byID[fc.CreatorID] == nil {
 			return badItem(at+".creator_id", "no user %d", fc.CreatorID)
 		}
 		if fc.TopicsPolicy != "" && !slices.Contains(topicsPolicies, fc.TopicsPolicy) {
@@ -93,7 +93,7 @@ func (r *Realm) loadChannels(f *fixture.Document) error {
 func (r *Realm) loadSubscriptions(f *fixture.Document) error {
 	for i, fs := range f.Subscriptions {
 		at := fmt.Sprintf("subscriptions[%d]", i)
-		if r.users[fs.UserID] == nil {
+		if r.users.byID[fs.UserID] == nil {
 			return badItem(at+".user_id", "no user %d", fs.UserID)
 		}
 		if r.channels[fs.ChannelID] == nil {
@@ -172,7 +172,7 @@ func (r *Realm) loadEmoji(f *fixture.Document) error {
 		if _, taken := r.realmEmojiByName(name); taken && !fe.Deactivated {
 			return badItem(at+".name", "duplicate active emoji name %q", fe.Name)
 		}
-		if r.users[fe.AuthorID] == nil {
+		if r.users.byID[fe.AuthorID] == nil {
 			return badItem(at+".author_id", "no user %d", fe.AuthorID)
 		}
 		file := fe.FileName
@@ -222,7 +222,7 @@ func (r *Realm) loadMessages(f *fixture.Document) error {
 		}
 		holders := make(map[int]message.Flags, len(fm.Flags))
 		for _, uid := range slices.Sorted(maps.Keys(fm.Flags)) {
-			if r.users[uid] == nil {
+			if r.users.byID[uid] == nil {
 				return badItem(fmt.Sprintf("%s.flags.%d", at, uid), "no user %d", uid)
 			}
 			var flags message.Flags
@@ -250,7 +250,7 @@ func (r *Realm) loadMessages(f *fixture.Document) error {
 // fixtureMessageOf checks a fixture message and builds it, rendered; it
 // returns its conversation's ID for a direct message.
 func (r *Realm) fixtureMessageOf(at string, fm fixture.Message) (*message.Message, int, error) {
-	sender := r.users[fm.SenderID]
+	sender := r.users.byID[fm.SenderID]
 	if sender == nil {
 		return nil, 0, badItem(at+".sender_id", "no user %d", fm.SenderID)
 	}
@@ -292,7 +292,7 @@ func (r *Realm) fixtureMessageOf(at string, fm fixture.Message) (*message.Messag
 		}
 		ids := []int{sender.ID}
 		for j, uid := range fm.To {
-			if r.users[uid] == nil {
+			if r.users.byID[uid] == nil {
 				return nil, 0, badItem(fmt.Sprintf("%s.to[%d]", at, j), "no user %d", uid)
 			}
 			if !slices.Contains(ids, uid) {
@@ -337,7 +337,7 @@ func (r *Realm) fixtureSubmessage(at string, fs fixture.Submessage) (message.Sub
 	if fs.ID <= r.nextSubmessageID {
 		return message.Submessage{}, badItem(at+".id", "submessage IDs must be positive and ascending (%d after %d)", fs.ID, r.nextSubmessageID)
 	}
-	if r.users[fs.SenderID] == nil {
+	if r.users.byID[fs.SenderID] == nil {
 		return message.Submessage{}, badItem(at+".sender_id", "no user %d", fs.SenderID)
 	}
 	if !message.ValidJSON(fs.Content) {
@@ -350,7 +350,7 @@ func (r *Realm) fixtureSubmessage(at string, fs fixture.Submessage) (message.Sub
 // fixtureReaction checks a reaction: a known user and emoji (a
 // deactivated custom emoji is fine, as reactions keep theirs).
 func (r *Realm) fixtureReaction(at string, fr fixture.Reaction) (message.Reaction, error) {
-	if r.users[fr.UserID] == nil {
+	if r.users.byID[fr.UserID] == nil {
 		return message.Reaction{}, badItem(at+".user_id", "no user %d", fr.UserID)
 	}
 	typ := emoji.CanonicalType(fr.ReactionType)

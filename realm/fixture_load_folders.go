@@ -23,7 +23,7 @@ func (r *Realm) loadChannelFolders(f *fixture.Document) error {
 		if err := r.checkFolderName(name); err != nil {
 			return badItem(at+".name", "%s", reason(err))
 		}
-		if ff.CreatorID != 0 && r.users[ff.CreatorID] == nil {
+		if ff.CreatorID != 0 && r.users.byID[ff.CreatorID] == nil {
 			return badItem(at+".creator_id", "no user %d", ff.CreatorID)
 		}
 		order := ff.ID

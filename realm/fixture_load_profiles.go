@@ -24,7 +24,7 @@ func (r *Realm) dumpProfiles(f *fixture.Document) {
 			Hint: pf.Hint, FieldData: pf.FieldData, Order: &order, DisplayInProfileSummary: pf.DisplayInProfileSummary,
 			Required: pf.Required, EditableByUser: &editable})
 	}
-	for _, u := range r.sortedUsers() {
+	for _, u := range r.users.sorted() {
 		for _, id := range slices.Sorted(maps.Keys(u.ProfileData)) {
 			pf := r.profileField(id)
 			if pf == nil {

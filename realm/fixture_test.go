@@ -165,8 +165,8 @@ func TestLoadFillsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.settings.Name != "Zulip" || r.users[2].Role != user.RoleMember || !r.users[1].Role.IsAdmin() {
-		t.Fatalf("defaults: realm %q, roles %v %v", r.settings.Name, r.users[1].Role, r.users[2].Role)
+	if r.settings.Name != "Zulip" || r.users.byID[2].Role != user.RoleMember || !r.users.byID[1].Role.IsAdmin() {
+		t.Fatalf("defaults: realm %q, roles %v %v", r.settings.Name, r.users.byID[1].Role, r.users.byID[2].Role)
 	}
 	m, raw, err := r.As(2).GetMessage(bg, 1, ViewOptions{ApplyMarkdown: true})
 	if err != nil || raw != "Hello @**Bob**" || !strings.Contains(m.Content, `data-user-id="2"`) {

@@ -214,7 +214,7 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 		fields[2].Order != 4 || r.nextProfileFieldID != 5 {
 		t.Errorf("profile fields: %+v, next %d", fields, r.nextProfileFieldID)
 	}
-	if pd := r.users[2].ProfileData; pd[2].Value != "[1]" || pd[4].Value != "555" {
+	if pd := r.users.byID[2].ProfileData; pd[2].Value != "[1]" || pd[4].Value != "555" {
 		t.Errorf("profile data: %+v", pd)
 	}
 	if d := r.drafts.byUser[2]; len(d) != 1 || d[0].ID != 5 || d[0].editedAt != float64(now) || r.drafts.lastID != 5 {

@@ -132,7 +132,7 @@ func TestGroupMentionPermission(t *testing.T) {
 		t.Errorf("refused edit changed content: %s", got)
 	}
 	// A system bot may mention only a group everyone may mention.
-	sys := r.users[idNotificationBot]
+	sys := r.users.byID[idNotificationBot]
 	if r.mayMentionGroup(sys, r.groups[gid]) || !r.mayMentionGroup(sys, r.groups[gidHamletChars]) {
 		t.Error("system bot: want refused for support, allowed for hamletcharacters")
 	}

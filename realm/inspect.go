@@ -32,7 +32,7 @@ func (r *Realm) LastMessage(ctx context.Context, userID int) (Message, bool) {
 func (r *Realm) UpdateUserSettings(userID int, fn func(*user.Settings)) bool {
 	found := false
 	_ = r.update(func() error {
-		if u := r.users[userID]; u != nil {
+		if u := r.users.byID[userID]; u != nil {
 			fn(&u.Settings)
 			found = true
 		}
@@ -44,7 +44,7 @@ func (r *Realm) UpdateUserSettings(userID int, fn func(*user.Settings)) bool {
 // UserEmail is a user's delivery email, the address they log in with.
 func (r *Realm) UserEmail(userID int) (email string, ok bool) {
 	_ = r.view(func() error {
-		if u := r.users[userID]; u != nil {
+		if u := r.users.byID[userID]; u != nil {
 			email, ok = u.DeliveryEmail, true
 		}
 		return nil
@@ -58,7 +58,7 @@ func (r *Realm) UserEmail(userID int) (email string, ok bool) {
 func (r *Realm) LoginEmail() string {
 	var admin, human string
 	_ = r.view(func() error {
-		for _, u := range r.sortedUsers() {
+		for _, u := range r.users.sorted() {
 			if !u.IsActive || u.IsBot() || u.IsSystemBot {
 				continue
 			}

@@ -372,7 +372,7 @@ func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
 // the invitation's author that the invitations changed.
 func (r *Realm) emitInvitesChanged(referrerID int) {
 	ids := []int{}
-	for _, u := range r.sortedUsers() {
+	for _, u := range r.users.sorted() {
 		if u.IsActive && u.Role.IsAdmin() {
 			ids = append(ids, u.ID)
 		}

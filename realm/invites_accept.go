@@ -150,7 +150,7 @@ func (r *Realm) acceptInvitation(key string, s Signup) (*user.User, error) {
 	r.joinInvitedGroups(u, inv)
 	r.spendInvites(inv, email)
 	if !inv.multiuse {
-		if ref := r.users[inv.referrerID]; inv.notifyReferrer && ref != nil && ref.IsActive {
+		if ref := r.users.byID[inv.referrerID]; inv.notifyReferrer && ref != nil && ref.IsActive {
 			r.sendDirectFrom(notificationBotEmail, ref, silentMention(u)+" accepted your invitation to join Zulip!")
 		}
 		r.emitInvitesChanged(inv.referrerID)

@@ -59,11 +59,11 @@ func subscribedChannels(r *Realm, userID int) []string {
 // nothing changed: no new account, no event, no message.
 func refusedAccept(t *testing.T, r *Realm, key string, s Signup, msg string) {
 	t.Helper()
-	users, outbox := len(r.users), len(r.Outbox())
+	users, outbox := len(r.users.byID), len(r.Outbox())
 	q := mustQueue(t, r, idIago, QueueOptions{})
 	_, err := r.AcceptInvitation(key, s)
 	wantCode(t, err, CodeBadRequest, msg)
-	if len(r.users) != users || len(r.Outbox()) != outbox {
+	if len(r.users.byID) != users || len(r.Outbox()) != outbox {
 		t.Fatal("a refused signup changed the realm")
 	}
 	if evs := pending(t, r, idIago, q, -1); len(evs) != 0 {
@@ -93,7 +93,7 @@ func TestAcceptEmailInvite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := r.users[id]
+	u := r.users.byID[id]
 	if u.DeliveryEmail != "new@zulip.com" || u.FullName != "New Person" || u.Role != user.RoleModerator || !u.IsActive ||
 		u.JoinsOnFirstLogin || u.DateJoined != r.Now().Unix() {
 		t.Fatalf("account %+v", u)
@@ -167,7 +167,7 @@ func TestAcceptInviteLinkTwice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u := r.users[id]; u.DeliveryEmail != email || u.Role != user.RoleGuest || u.PasswordHash != "" {
+		if u := r.users.byID[id]; u.DeliveryEmail != email || u.Role != user.RoleGuest || u.PasswordHash != "" {
 			t.Fatalf("account %+v", u)
 		}
 		if got, want := subscribedChannels(r, id), []string{"Rome", "Verona", "design", "devel", "social", "support"}; !cmp.Equal(got, want) {
@@ -290,8 +290,8 @@ func TestAcceptInviteRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.users[id].DeliveryEmail != "rules@zulip.com" {
-		t.Fatalf("email %q", r.users[id].DeliveryEmail)
+	if r.users.byID[id].DeliveryEmail != "rules@zulip.com" {
+		t.Fatalf("email %q", r.users.byID[id].DeliveryEmail)
 	}
 	// notify_referrer_on_join false: no notice.
 	if after, _ := r.LastMessage(bg, idHamlet); after.ID != before.ID {
@@ -334,7 +334,7 @@ func TestConfirmDispatches(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	got, err = r.Confirm(inviteKey, Signup{FullName: "Cee"})
-	if err != nil || got.Kind != "invitation" || got.Email != "c@zulip.com" || got.APIKey != r.users[got.UserID].APIKey {
+	if err != nil || got.Kind != "invitation" || got.Email != "c@zulip.com" || got.APIKey != r.users.byID[got.UserID].APIKey {
 		t.Fatalf("%+v %v", got, err)
 	}
 	for _, key := range []string{changeKey, inviteKey, "nope"} {
@@ -364,7 +364,7 @@ func TestAcceptInviteSnapshot(t *testing.T) {
 	if err := r.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
-	if r.users[id] != nil || len(mustInvites(t, r, idIago)) != 1 {
+	if r.users.byID[id] != nil || len(mustInvites(t, r, idIago)) != 1 {
 		t.Fatal("restore kept the signup")
 	}
 	if _, err := r.AcceptInvitation(key, Signup{FullName: "Snap"}); err != nil {

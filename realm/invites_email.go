@@ -97,7 +97,7 @@ func (a *Actor) SendInvites(ctx context.Context, req InviteRequest) error {
 // it (active or not), or a system bot does.
 func (r *Realm) inviteeTaken(email string) (msg string, deactivated, taken bool) {
 	norm := user.NormalizeEmail(email)
-	u := r.usersByEmail[norm]
+	u := r.users.byEmail[norm]
 	switch {
 	case u == nil || user.NormalizeEmail(u.DeliveryEmail) != norm: // API addresses do not count
 		return "", false, false

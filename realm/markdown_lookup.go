@@ -30,7 +30,7 @@ var _ markdown.Lookup = markdownLookup{}
 // users of that name, the one with the lowest id.
 func (l markdownLookup) UserByName(name string) (markdown.User, bool) {
 	var found *markdown.User
-	for id, u := range l.r.users {
+	for id, u := range l.r.users.byID {
 		if strings.EqualFold(u.FullName, name) && (found == nil || id < found.ID) {
 			found = &markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}
 		}
@@ -43,7 +43,7 @@ func (l markdownLookup) UserByName(name string) (markdown.User, bool) {
 
 // UserByID finds a user by id.
 func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
-	u := l.r.users[id]
+	u := l.r.users.byID[id]
 	if u == nil {
 		return markdown.User{}, false
 	}
@@ -185,7 +185,7 @@ func (r *Realm) checkGroupMentions(res markdown.Result, senderID int) error {
 	ids := slices.Clone(res.MentionedGroupIDs)
 	slices.Sort(ids)
 	for _, id := range ids {
-		if g := r.groups[id]; g != nil && !r.mayMentionGroup(r.users[senderID], g) {
+		if g := r.groups[id]; g != nil && !r.mayMentionGroup(r.users.byID[senderID], g) {
 			return BadRequest("You are not allowed to mention user group '%s'.", g.Name)
 		}
 	}
@@ -209,7 +209,7 @@ func groupMemberIDs(r *Realm, id int) []int {
 		return nil
 	}
 	return group.MemberIDs(g, r.lookupGroup, func(uid int) bool {
-		u := r.users[uid]
+		u := r.users.byID[uid]
 		return u != nil && u.IsActive
 	})
 }

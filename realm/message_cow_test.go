@@ -90,8 +90,8 @@ func verifyIndexes(t *testing.T, r *Realm) {
 	t.Helper()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	users := make([]int, 0, len(r.users))
-	for id := range r.users {
+	users := make([]int, 0, len(r.users.byID))
+	for id := range r.users.byID {
 		users = append(users, id)
 	}
 	if err := r.messages.Verify(func(m *message.Message) int {

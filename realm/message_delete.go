@@ -20,7 +20,7 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 		}
 		if !r.settingHas(r.settings.CanDeleteAnyMessageGroup, me.ID) {
 			own := m.SenderID == me.ID
-			if sender := r.users[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
+			if sender := r.users.byID[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
 				own = true
 			}
 			if !own || !r.settingHas(r.settings.CanDeleteOwnMessageGroup, me.ID) {

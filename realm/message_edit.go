@@ -258,7 +258,7 @@ func (r *Realm) mayRetopic(me *user.User, p *editPlan) bool {
 // rules against it, as the sender.
 func (r *Realm) planContent(p *editPlan) error {
 	m := p.target
-	p.rendered = r.renderAs(r.users[m.SenderID], *p.content)
+	p.rendered = r.renderAs(r.users.byID[m.SenderID], *p.content)
 	recipients := m.DMUserIDs
 	topicName := m.Topic
 	if p.newTopic != nil {

@@ -127,7 +127,7 @@ const lastMovedTimestampLevel = 365
 // copy of m to what the new content mentions and contains.
 func (r *Realm) recomputeMentionFlags(m *message.Message, mentions mentionFlags) {
 	const mentionBits = message.Mentioned | message.WildcardMentioned | message.HasAlertWord
-	for uid := range r.users {
+	for uid := range r.users.byID {
 		c, ok := r.messages.Copy(uid, m.ID)
 		if !ok {
 			continue
@@ -153,7 +153,7 @@ func (r *Realm) moveAccess(p *editPlan, ids []int64) (losingAccess []int) {
 			continue
 		}
 		r.messages.Undeliver(uid, ids)
-		if u := r.users[uid]; u != nil && (u.IsGuest() || p.newChan.InviteOnly) {
+		if u := r.users.byID[uid]; u != nil && (u.IsGuest() || p.newChan.InviteOnly) {
 			losingAccess = append(losingAccess, uid)
 		}
 	}

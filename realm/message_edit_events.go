@@ -48,7 +48,7 @@ func (r *Realm) emitUpdateMessage(p *editPlan, ev *UpdateMessageEvent, losing []
 	m := p.target
 	byFlags := map[message.Flags][]int{}
 	held := map[int]bool{}
-	for uid, u := range r.users {
+	for uid, u := range r.users.byID {
 		if c, ok := r.messages.Copy(uid, m.ID); ok && u.IsActive {
 			byFlags[c.Flags] = append(byFlags[c.Flags], uid)
 			held[uid] = true
@@ -56,7 +56,7 @@ func (r *Realm) emitUpdateMessage(p *editPlan, ev *UpdateMessageEvent, losing []
 	}
 	if ch := p.oldChan; ch != nil && ch.HistoryPublicToSubscribers {
 		for _, uid := range r.subscriberIDs(ch.ID) {
-			if u := r.users[uid]; u != nil && u.IsActive && !held[uid] && !slices.Contains(losing, uid) {
+			if u := r.users.byID[uid]; u != nil && u.IsActive && !held[uid] && !slices.Contains(losing, uid) {
 				byFlags[message.Read] = append(byFlags[message.Read], uid)
 			}
 		}
@@ -167,7 +167,7 @@ const notificationBotEmail = "notification-bot@zulip.com"
 // message is unread only for those users; otherwise for every recipient.
 // The caller holds the write lock.
 func (r *Realm) sendNotice(ch *storedChannel, topicName, content string, unreadFor map[int]bool) int64 {
-	bot := r.usersByEmail[user.NormalizeEmail(notificationBotEmail)]
+	bot := r.users.byEmail[user.NormalizeEmail(notificationBotEmail)]
 	if bot == nil {
 		return 0
 	}

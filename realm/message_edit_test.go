@@ -27,7 +27,7 @@ func snapshotMessages(r *Realm) editSnapshot {
 				m.Topic, m.Content, m.Rendered, m.Changes().Edits.Len(), m.Changes().LastEditTS, m.Changes().LastMovedTS))
 			return true
 		})
-		for uid := range r.users {
+		for uid := range r.users.byID {
 			r.messages.Copies(uid, 0, func(c store.Copy) bool {
 				s.Flags[uid] = append(s.Flags[uid], fmt.Sprintf("%d:%v", c.Message.ID, c.Flags.Names()))
 				return true

@@ -93,7 +93,7 @@ func (a *Actor) ReportMessage(ctx context.Context, messageID int64, reportType, 
 		if m == nil {
 			return invalidMessage()
 		}
-		reported := r.users[m.SenderID]
+		reported := r.users.byID[m.SenderID]
 		content, err := message.NormalizeContent(r.reportContent(me, m, reason, description), r.opts.Limits.MaxMessageLength)
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func (a *Actor) ReportMessage(ctx context.Context, messageID int64, reportType, 
 // when and where; the reason and description, quoted; the message itself
 // behind a spoiler.
 func (r *Realm) reportContent(me *user.User, m *message.Message, reason, description string) string {
-	reported := r.users[m.SenderID]
+	reported := r.users.byID[m.SenderID]
 	when := "<time:" + time.Unix(m.Timestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00") + ">"
 	header := silentMention(me) + " reported a message sent by " + silentMention(reported)
 	var original string
@@ -124,7 +124,7 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 		to := me
 		for _, id := range m.DMUserIDs {
 			if id != me.ID {
-				to = r.users[id]
+				to = r.users.byID[id]
 			}
 		}
 		header += " to " + silentMention(to)
@@ -132,7 +132,7 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 		var others []*user.User
 		for _, id := range m.DMUserIDs {
 			if id != m.SenderID {
-				others = append(others, r.users[id])
+				others = append(others, r.users.byID[id])
 			}
 		}
 		slices.SortFunc(others, func(a, b *user.User) int { return strings.Compare(silentMention(a), silentMention(b)) })

@@ -186,7 +186,7 @@ func TestReportTopicAndTruncation(t *testing.T) {
 		t.Fatalf("snippet not cut at 8500 characters: %d characters", len(raw))
 	}
 	_ = e.r.update(func() error {
-		e.r.users[idOthello].FullName = strings.Repeat("O", 55)
+		e.r.users.byID[idOthello].FullName = strings.Repeat("O", 55)
 		return nil
 	})
 	if n := e.report(idHamlet, id, "spam", ""); n["subject"] != strings.Repeat("O", 55)+" m..." {

@@ -219,7 +219,7 @@ func (r *Realm) mutedFor(userID int, m *message.Message) bool {
 func (r *Realm) narrowUserIDs(t message.Term) ([]int, error) {
 	if t.OperandIsList {
 		for _, id := range t.OperandIDs {
-			if r.users[id] == nil {
+			if r.users.byID[id] == nil {
 				return nil, BadNarrow("unknown user in " + t.Operand)
 			}
 		}
@@ -242,7 +242,7 @@ func (r *Realm) narrowUserIDs(t message.Term) ([]int, error) {
 // narrowUser finds a user named by email or ID in a narrow.
 func (r *Realm) narrowUser(operand string) *user.User {
 	if id, err := strconv.Atoi(operand); err == nil {
-		return r.users[id]
+		return r.users.byID[id]
 	}
 	return r.userByEmail(operand)
 }

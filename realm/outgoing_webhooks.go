@@ -86,7 +86,7 @@ func (r *Realm) triggerServices(sender *user.User, m *message.Message, rendered 
 		bots = m.DMUserIDs
 	}
 	for _, id := range bots {
-		bot := r.users[id]
+		bot := r.users.byID[id]
 		if bot == nil || !bot.IsActive || !bot.HasService() {
 			continue
 		}

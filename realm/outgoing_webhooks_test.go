@@ -88,7 +88,7 @@ func newServiceBot(t *testing.T, r *Realm, url string, iface int) CreatedBot {
 func serviceOf(t *testing.T, r *Realm, botID int) user.Service {
 	t.Helper()
 	var s user.Service
-	_ = r.view(func() error { s = r.users[botID].Service; return nil })
+	_ = r.view(func() error { s = r.users.byID[botID].Service; return nil })
 	return s
 }
 

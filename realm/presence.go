@@ -219,7 +219,7 @@ func (r *Realm) setPresenceEnabled(u *user.User, enabled bool) {
 // user: clients that list presences find them filled.
 func (r *Realm) seedPresence() {
 	for _, id := range r.activeUserIDs() {
-		if u := r.users[id]; !u.IsBot() {
+		if u := r.users.byID[id]; !u.IsBot() {
 			r.recordPresence(u, r.createdAt, true, true)
 		}
 	}

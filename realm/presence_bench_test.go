@@ -31,7 +31,7 @@ func presenceRealm(b *testing.B, n, queues int) (*Realm, *benchClock) {
 	r := New(WithClock(clock))
 	r.mu.Lock()
 	var ids []int
-	for _, u := range r.users {
+	for _, u := range r.users.byID {
 		if u.IsActive && !u.IsSystemBot && !u.IsBot() {
 			ids = append(ids, u.ID)
 		}
@@ -42,7 +42,7 @@ func presenceRealm(b *testing.B, n, queues int) (*Realm, *benchClock) {
 	}
 	now := clock.Now()
 	for _, id := range ids {
-		r.recordPresence(r.users[id], now, true, false)
+		r.recordPresence(r.users.byID[id], now, true, false)
 	}
 	r.mu.Unlock()
 	for i := 0; i < queues; i++ {

@@ -53,7 +53,7 @@ func (r *Realm) emitPresence(u *user.User, rec *presenceRecord) {
 // The caller holds the write lock.
 func (r *Realm) emitToActiveUsers(typ string, pick func(q *Queue) *change) {
 	r.events.PublishAll(typ, func(q *Queue) (queued, bool) {
-		if u := r.users[q.UserID()]; u == nil || !u.IsActive || u.IsSystemBot {
+		if u := r.users.byID[q.UserID()]; u == nil || !u.IsActive || u.IsSystemBot {
 			return queued{}, false
 		}
 		c := pick(q)

@@ -21,7 +21,7 @@ func modernPresenceOf(r *Realm, userID int) (ModernPresence, int, bool) {
 	if rec == nil {
 		return ModernPresence{}, 0, false
 	}
-	return modernPresence(r.users[userID], rec), rec.updateID, true
+	return modernPresence(r.users.byID[userID], rec), rec.updateID, true
 }
 
 // A presence is rewritten only when the last report is over 55 s old; an
@@ -99,7 +99,7 @@ func TestPresenceDisabledReportsAreDropped(t *testing.T) {
 	r, _ := newTestRealm(t)
 	q := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"presence"}})
 	r.mu.Lock()
-	r.users[idHamlet].Settings.PresenceEnabled = false
+	r.users.byID[idHamlet].Settings.PresenceEnabled = false
 	r.mu.Unlock()
 	ping(t, r, idHamlet, PresenceActive)
 	if _, _, ok := modernPresenceOf(r, idHamlet); ok {
@@ -119,7 +119,7 @@ func TestPresenceDisabledReportsAreDropped(t *testing.T) {
 func TestSeededPresence(t *testing.T) {
 	r, clock := newTestRealm(t, WithSeededPresence())
 	created := clock.Now().Unix()
-	for id, u := range r.users {
+	for id, u := range r.users.byID {
 		rec := r.presence[id]
 		switch {
 		case u.IsBot() && rec != nil:

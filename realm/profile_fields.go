@@ -63,7 +63,7 @@ func (r *Realm) seedProfileFields() {
 	}
 	r.nextProfileFieldID = len(devProfileFields) + 1
 	for email, values := range devProfileValues {
-		u := r.usersByEmail[user.NormalizeEmail(email)]
+		u := r.users.byEmail[user.NormalizeEmail(email)]
 		u.ProfileData = map[int]user.ProfileValue{}
 		for id, v := range values {
 			u.ProfileData[id] = r.profileValue(r.profileField(id), v)

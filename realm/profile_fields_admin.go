@@ -142,7 +142,7 @@ func (a *Actor) DeleteProfileField(ctx context.Context, id int) error {
 			return BadRequest("Field id %d not found.", id)
 		}
 		r.profileFields = slices.DeleteFunc(r.profileFields, func(f CustomProfileField) bool { return f.ID == id })
-		for _, u := range r.users {
+		for _, u := range r.users.byID {
 			delete(u.ProfileData, id)
 		}
 		r.emitProfileFields()
@@ -222,7 +222,7 @@ func (r *Realm) profileFieldNamed(name string, except int) bool {
 // clearRemovedChoices removes users' values of select field id that are
 // no choice of its new field data.
 func (r *Realm) clearRemovedChoices(id int, fieldData string) {
-	for _, u := range r.users {
+	for _, u := range r.users.byID {
 		v, ok := u.ProfileData[id]
 		if !ok {
 			continue

@@ -196,7 +196,7 @@ func (r *Realm) messageAudience(m *message.Message) []int {
 // reach the holders alone (submessages.go).
 func (r *Realm) messageHolders(m *message.Message, shared *storedChannel) []int {
 	var out []int
-	for uid, u := range r.users {
+	for uid, u := range r.users.byID {
 		if !u.IsActive {
 			continue
 		}

@@ -262,7 +262,7 @@ func TestReactionFollowsTopicOnParticipation(t *testing.T) {
 	if p := r.userTopicPolicy(idOthello, r.channelsByName["denmark"].ID, "castle"); p != PolicyInherit {
 		t.Fatalf("default settings (follow on initiation) changed the policy to %d", p)
 	}
-	r.users[idOthello].Settings.AutomaticallyFollowTopicsPolicy = user.AutoOnParticipation
+	r.users.byID[idOthello].Settings.AutomaticallyFollowTopicsPolicy = user.AutoOnParticipation
 	if err := react(r, idOthello, res.ID, "smile", "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -275,8 +275,8 @@ func TestReactionFollowsTopicOnParticipation(t *testing.T) {
 		t.Fatalf("user_topic events %v", evs)
 	}
 	// Unmute on participation, in a muted channel.
-	r.users[idIago].Settings.AutomaticallyFollowTopicsPolicy = user.AutoNever
-	r.users[idIago].Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy = user.AutoOnParticipation
+	r.users.byID[idIago].Settings.AutomaticallyFollowTopicsPolicy = user.AutoNever
+	r.users.byID[idIago].Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy = user.AutoOnParticipation
 	if err := react(r, idIago, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestReactionFollowsTopicOnParticipation(t *testing.T) {
 		t.Fatalf("policy %d, want unmuted", p)
 	}
 	// A non-subscriber's policy never changes.
-	r.users[idCordelia].Settings.AutomaticallyFollowTopicsPolicy = user.AutoOnParticipation
+	r.users.byID[idCordelia].Settings.AutomaticallyFollowTopicsPolicy = user.AutoOnParticipation
 	if err := react(r, idCordelia, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
 	}

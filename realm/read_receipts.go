@@ -26,7 +26,7 @@ func (a *Actor) ReadReceipts(ctx context.Context, messageID int64) ([]int, error
 		}
 		ids = []int{}
 		r.messages.Holders(m.ID, func(uid int, flags message.Flags) {
-			u := r.users[uid]
+			u := r.users.byID[uid]
 			if flags&message.Read != 0 && uid != m.SenderID && u != nil && u.IsActive && u.Settings.SendReadReceipts {
 				ids = append(ids, uid)
 			}

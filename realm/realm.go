@@ -101,10 +101,8 @@ func New(opts ...Option) *Realm {
 		renderer: markdown.New(markdown.WithRealmURL(o.URL)),
 		events:   newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
 		tables: tables{
-			users:               map[int]*user.User{},
-			fakeEmailDomain:     user.FakeEmailDomainFor(urlHost(o.URL)),
-			usersByEmail:        map[string]*user.User{},
-			nextUserID:          1,
+			users: userTable{byID: map[int]*user.User{}, byEmail: map[string]*user.User{}, nextID: 1,
+				fakeEmailDomain: user.FakeEmailDomainFor(urlHost(o.URL))},
 			channels:            map[int]*storedChannel{},
 			channelsByName:      map[string]*storedChannel{},
 			nextChannelID:       1,

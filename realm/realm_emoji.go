@@ -64,7 +64,7 @@ type RealmEmojiEvent struct {
 
 // seedRealmEmoji adds the dev realm's custom emoji, green_tick by iago.
 func (r *Realm) seedRealmEmoji() {
-	iago := r.usersByEmail["iago@zulip.com"]
+	iago := r.users.byEmail["iago@zulip.com"]
 	r.realmEmoji = append(r.realmEmoji, &storedEmoji{RealmEmoji: RealmEmoji{ID: "1", Name: "green_tick",
 		SourceURL: EmojiImagePrefix + "1.png", AuthorID: iago.ID}, fileName: "1.png"})
 }

@@ -239,7 +239,7 @@ func (a *Actor) ExportConsents(ctx context.Context) ([]ExportConsent, error) {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}
-		for _, u := range a.r.sortedUsers() {
+		for _, u := range a.r.users.sorted() {
 			if u.IsActive && !u.IsBot() {
 				out = append(out, ExportConsent{UserID: u.ID, Consented: u.Settings.AllowPrivateDataExport})
 			}
@@ -278,7 +278,7 @@ func (r *Realm) exportList() []RealmExport {
 // humanAdminIDs are the active human administrators and owners.
 func (r *Realm) humanAdminIDs() []int {
 	var out []int
-	for id, u := range r.users {
+	for id, u := range r.users.byID {
 		if u.IsActive && !u.IsBot() && u.Role.IsAdmin() {
 			out = append(out, id)
 		}

@@ -29,7 +29,7 @@ func (r *Realm) exportFixture(exportType int) (fixture.Document, error) {
 	}
 	consented := map[int]bool{}
 	if exportType == ExportFullWithConsent {
-		for _, u := range r.users {
+		for _, u := range r.users.byID {
 			if u.IsActive && !u.IsBot() && u.Settings.AllowPrivateDataExport {
 				consented[u.ID] = true
 			}

@@ -333,7 +333,7 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 	rule := realmGroupRules[name]
 	if v.GroupID == 0 {
 		for _, id := range v.DirectMembers {
-			if u := r.users[id]; u == nil || !u.IsActive || u.IsSystemBot {
+			if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
 				return BadRequest("Invalid user ID: %d", id)
 			}
 		}

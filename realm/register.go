@@ -104,8 +104,6 @@ var stateSections = []stateSection{
 		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
 	}},
 	{"realm_domains", fillRealmDomains},
-	{"realm_bot", fillRealmBots},
-	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
 	{"recent_private_conversations", fillRecentPrivateConversations},
@@ -119,13 +117,6 @@ var stateSections = []stateSection{
 		if req.fetches("message") {
 			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me, req.Queue.Capabilities.EmptyTopicName)}
 		}
-	}},
-	{"user_settings", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
-		if r.opts.FeatureLevel < denseModeRemovedLevel {
-			view = view.WithDenseMode()
-		}
-		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}},
 	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},

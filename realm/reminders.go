@@ -123,7 +123,7 @@ func (r *Realm) reminderContent(me *user.User, m *message.Message, note string) 
 			return "", BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
 		}
 	}
-	sender := r.users[m.SenderID]
+	sender := r.users.byID[m.SenderID]
 	senderMention := silentMention(sender)
 	id := strconv.FormatInt(m.ID, 10)
 	var b strings.Builder
@@ -163,7 +163,7 @@ func (r *Realm) reminderContent(me *user.User, m *message.Message, note string) 
 			var others []*user.User
 			for _, uid := range m.DMUserIDs {
 				if uid != m.SenderID {
-					others = append(others, r.users[uid])
+					others = append(others, r.users.byID[uid])
 				}
 			}
 			to := mentionList(others)

@@ -172,7 +172,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 			return uploadReadError(readErr, r.opts.Limits.MaxFileUploadSizeMiB)
 		}
 		if up.offset == up.length {
-			owner := r.users[up.ownerID]
+			owner := r.users.byID[up.ownerID]
 			if owner == nil || !owner.IsActive {
 				r.dropResumable(up)
 				return Unauthorized("Account is deactivated")

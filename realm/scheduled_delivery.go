@@ -80,7 +80,7 @@ func (r *Realm) deliverDue() {
 // quoting the error. Reminders fail silently. The caller holds the write
 // lock.
 func (r *Realm) deliver(it *scheduledItem) {
-	sender := r.users[it.senderID]
+	sender := r.users.byID[it.senderID]
 	var err *Error
 	switch {
 	case sender == nil || !sender.IsActive:
@@ -158,7 +158,7 @@ func (r *Realm) sendBotDirect(u *user.User, content string) int64 {
 // sendDirectFrom has the system bot with botEmail send a direct message
 // to u, as sendBotDirect does for the Notification Bot.
 func (r *Realm) sendDirectFrom(botEmail string, u *user.User, content string) int64 {
-	bot := r.usersByEmail[user.NormalizeEmail(botEmail)]
+	bot := r.users.byEmail[user.NormalizeEmail(botEmail)]
 	if bot == nil {
 		return 0
 	}

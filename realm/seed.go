@@ -146,7 +146,7 @@ func (r *Realm) seed(s Seed) {
 			u.Role = user.RoleMember
 		}
 		if su.owner != "" {
-			u.BotOwnerID = r.usersByEmail[user.NormalizeEmail(su.owner)].ID
+			u.BotOwnerID = r.users.byEmail[user.NormalizeEmail(su.owner)].ID
 		}
 		if su.bot == user.NotABot && !su.systemBot {
 			u.PasswordHash = user.HashPassword(user.DevPassword)
@@ -157,7 +157,7 @@ func (r *Realm) seed(s Seed) {
 		return
 	}
 	// Zulip's API test setup lets iago create users and change emails.
-	iago := r.usersByEmail["iago@zulip.com"]
+	iago := r.users.byEmail["iago@zulip.com"]
 	iago.CanCreateUsers, iago.CanChangeUserEmails = true, true
 	r.settings.Name = "Zulip Dev"
 	r.settings.Description = "The Zulip development environment default organization.  It's great for testing!"
@@ -169,7 +169,7 @@ func (r *Realm) seed(s Seed) {
 			c.CanSendMessageGroup = gid(group.Administrators)
 		}
 		if sc.everyone {
-			for _, u := range r.sortedUsers() {
+			for _, u := range r.users.sorted() {
 				if !u.IsSystemBot {
 					r.subscribe(c.ID, u.ID)
 				}
@@ -177,7 +177,7 @@ func (r *Realm) seed(s Seed) {
 		}
 	}
 	for email, names := range devSubscriptions {
-		u := r.usersByEmail[user.NormalizeEmail(email)]
+		u := r.users.byEmail[user.NormalizeEmail(email)]
 		for _, name := range names {
 			r.subscribe(r.channelsByName[channelKey(name)].ID, u.ID)
 		}
@@ -193,9 +193,9 @@ func (r *Realm) seed(s Seed) {
 	}
 	hc := r.addGroup("hamletcharacters", "Characters of Hamlet", false)
 	for _, email := range []string{"cordelia@zulip.com", "hamlet@zulip.com"} {
-		hc.Members[r.usersByEmail[email].ID] = struct{}{}
+		hc.Members[r.users.byEmail[email].ID] = struct{}{}
 	}
-	hc.CreatorID, hc.DateCreated = r.usersByEmail["cordelia@zulip.com"].ID, r.createdAt.Unix()
+	hc.CreatorID, hc.DateCreated = r.users.byEmail["cordelia@zulip.com"].ID, r.createdAt.Unix()
 	hc.Settings = r.defaultGroupSettings()
 }
 

@@ -94,7 +94,7 @@ func (r *Realm) seedMessages(n int) {
 // seedHumans are the IDs of the realm's active human users, ascending.
 func (r *Realm) seedHumans() []int {
 	var ids []int
-	for _, u := range r.sortedUsers() {
+	for _, u := range r.users.sorted() {
 		if u.IsActive && !u.IsBot() {
 			ids = append(ids, u.ID)
 		}

@@ -63,7 +63,7 @@ func TestSeededMessages(t *testing.T) {
 	for _, id := range []int{idHamlet, idCordelia, idOthello} {
 		var unread UnreadMessages
 		_ = r.view(func() error {
-			unread = r.unreadMessages(r.users[id], false)
+			unread = r.unreadMessages(r.users.byID[id], false)
 			return nil
 		})
 		if unread.Count != 0 {

@@ -307,7 +307,7 @@ func (r *Realm) appendDeliveries(delivered []messageRecipient, senderID int, rec
 	delivered = slices.Grow(delivered, len(recipients)+1)
 	senderDelivered := false
 	for _, uid := range recipients {
-		u := r.users[uid]
+		u := r.users.byID[uid]
 		if u == nil || !u.IsActive {
 			continue
 		}
@@ -387,7 +387,7 @@ func (r *Realm) canAccessChannelForSend(sender *user.User, ch *storedChannel) bo
 		return true
 	}
 	if sender.IsBot() && sender.BotOwnerID != 0 {
-		if owner := r.users[sender.BotOwnerID]; owner != nil && r.isSubscribed(ch.ID, owner.ID) {
+		if owner := r.users.byID[sender.BotOwnerID]; owner != nil && r.isSubscribed(ch.ID, owner.ID) {
 			return true
 		}
 	}
@@ -416,7 +416,7 @@ func (r *Realm) directRecipients(sender *user.User, to message.To) ([]int, error
 	switch {
 	case len(to.UserIDs) > 0:
 		for _, id := range to.UserIDs {
-			u := r.users[id]
+			u := r.users.byID[id]
 			if u == nil {
 				return nil, BadRequest("Invalid user ID %d", id)
 			}
@@ -434,7 +434,7 @@ func (r *Realm) directRecipients(sender *user.User, to message.To) ([]int, error
 		return nil, BadRequest("Message must have recipients")
 	}
 	for id := range set {
-		u := r.users[id]
+		u := r.users.byID[id]
 		if !u.IsActive && id != sender.ID {
 			return nil, BadRequest("'%s' is no longer using Zulip.", r.apiEmail(u))
 		}

@@ -22,17 +22,6 @@ import (
 // the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *tables) copyRest(src *tables) {
 	r.settings = src.settings.clone()
-	r.fakeEmailDomain = src.fakeEmailDomain
-
-	r.users = make(map[int]*user.User, len(src.users))
-	for id, u := range src.users {
-		r.users[id] = cloneUser(u)
-	}
-	r.usersByEmail = make(map[string]*user.User, len(src.usersByEmail))
-	for email, u := range src.usersByEmail {
-		r.usersByEmail[email] = r.users[u.ID]
-	}
-	r.nextUserID = src.nextUserID
 
 	r.channels = make(map[int]*storedChannel, len(src.channels))
 	for id, c := range src.channels {

@@ -30,10 +30,6 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 // copied by copyRest.
 var legacyFields = []string{
 	"settings",
-	"users",
-	"usersByEmail",
-	"nextUserID",
-	"fakeEmailDomain",
 	"channels",
 	"channelsByName",
 	"nextChannelID",
@@ -171,7 +167,7 @@ func messagesOf(r *tables) string {
 			m.Content, m.Rendered, c.Reactions, c.Edits.Len(), c.LastEditTS, c.LastMovedTS)
 		return true
 	})
-	for _, u := range r.sortedUsers() {
+	for _, u := range r.users.sorted() {
 		fmt.Fprintf(&b, "user %d:", u.ID)
 		r.messages.Copies(u.ID, 0, func(c store.Copy) bool {
 			fmt.Fprintf(&b, " %d/%v", c.Message.ID, c.Flags.Names())
@@ -227,7 +223,7 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 	}{
 		{"user", func() {
 			_ = r.update(func() error {
-				u := r.users[idHamlet]
+				u := r.users.byID[idHamlet]
 				u.FullName, u.Role = "Prince", user.RoleAdmin
 				u.Settings.TranslateEmoticons = !u.Settings.TranslateEmoticons
 				u.ProfileData[1] = user.ProfileValue{Value: "changed"}

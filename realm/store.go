@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -11,37 +10,6 @@ import (
 
 // This file holds the low-level writers of the realm's tables. Callers hold
 // the write lock and have validated their input.
-
-// addUser stores a new account, giving it an ID, a personal recipient, an
-// API key and its role-group memberships.
-func (r *Realm) addUser(u *user.User) *user.User {
-	u.ID = r.nextUserID
-	r.nextUserID++
-	u.IsActive = true
-	if u.DateJoined == 0 {
-		u.DateJoined = r.clock.Now().Unix()
-	}
-	if u.AvatarSource == "" {
-		u.AvatarSource = "G"
-		u.AvatarVersion = 1
-	}
-	if u.AvatarURL == "" {
-		u.AvatarURL = user.GravatarURL(u.DeliveryEmail, u.AvatarVersion)
-	}
-	if u.APIKey == "" {
-		u.APIKey = r.fixedAPIKey(u.DeliveryEmail)
-	}
-	if u.Settings == (user.Settings{}) {
-		u.Settings = r.settingsDefaults
-	}
-	r.users[u.ID] = u
-	r.usersByEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
-	r.personalRecipient[u.ID] = r.allocRecipient()
-	if !u.IsSystemBot {
-		r.addToRoleGroups(u)
-	}
-	return u
-}
 
 func (r *Realm) fixedAPIKey(email string) string {
 	for e, k := range r.opts.APIKeys {
@@ -60,16 +28,6 @@ func (r *Realm) addToRoleGroups(u *user.User) {
 	if u.Role == user.RoleMember {
 		r.groupByName[group.FullMembers].Members[u.ID] = struct{}{}
 	}
-}
-
-// sortedUsers lists every account by ID.
-func (r *tables) sortedUsers() []*user.User {
-	out := make([]*user.User, 0, len(r.users))
-	for _, u := range r.users {
-		out = append(out, u)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
 }
 
 func (r *Realm) addGroup(name, description string, system bool) *group.Group {
@@ -128,11 +86,11 @@ func (r *Realm) subscribe(channelID, userID int) bool {
 // (user<ID>@zulipdev.com and the like), case-insensitively.
 func (r *Realm) userByEmail(email string) *user.User {
 	norm := user.NormalizeEmail(email)
-	if u := r.usersByEmail[norm]; u != nil {
+	if u := r.users.byEmail[norm]; u != nil {
 		return u
 	}
-	if id, ok := user.ParseFakeEmailIn(email, r.fakeEmailDomain); ok {
-		if u := r.users[id]; u != nil && r.apiEmail(u) != u.DeliveryEmail {
+	if id, ok := user.ParseFakeEmailIn(email, r.users.fakeEmailDomain); ok {
+		if u := r.users.byID[id]; u != nil && r.apiEmail(u) != u.DeliveryEmail {
 			return u
 		}
 	}

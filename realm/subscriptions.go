@@ -366,7 +366,7 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) error {
 	if v.GroupID == 0 {
 		for _, id := range v.DirectMembers {
-			if u := r.users[id]; u == nil || !u.IsActive || u.IsSystemBot {
+			if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
 				return BadRequest("Invalid user ID: %d", id)
 			}
 		}
@@ -432,7 +432,7 @@ func (r *Realm) principalKey(u *user.User) string {
 func (r *Realm) resolvePrincipals(p Principals) ([]*user.User, error) {
 	var found []*user.User
 	for _, id := range p.IDs {
-		found = append(found, r.users[id])
+		found = append(found, r.users.byID[id])
 	}
 	for _, email := range p.Emails {
 		found = append(found, r.userByEmail(email))
@@ -492,7 +492,7 @@ func (r *Realm) AddChannel(spec NewChannel) (ans int, err error) {
 			return BadRequest("Channel '%s' already exists", name)
 		}
 		for _, id := range subscriberIDs {
-			if u := r.users[id]; u == nil || u.IsSystemBot {
+			if u := r.users.byID[id]; u == nil || u.IsSystemBot {
 				return noSuchUser()
 			}
 		}

@@ -172,7 +172,7 @@ func TestSubscribeLegacyEmailKeys(t *testing.T) {
 func TestSubscribeRejectionsChangeNothing(t *testing.T) {
 	r, _ := newTestRealm(t)
 	r.mu.Lock()
-	r.users[idShiva].IsActive = false
+	r.users.byID[idShiva].IsActive = false
 	r.mu.Unlock()
 	before := subsSnapshot(r)
 	cases := []struct {
@@ -331,7 +331,7 @@ func TestChannelsForBotsAndArchived(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
-	r.users[idDefaultBot].BotOwnerID = idCordelia
+	r.users.byID[idDefaultBot].BotOwnerID = idCordelia
 	r.channelsByName["scotland"].IsArchived = true
 	r.mu.Unlock()
 	owner := subsChannelNames(t, r, idCordelia, ChannelsQuery{IncludeSubscribed: true})
@@ -393,7 +393,7 @@ func TestUnsubscribe(t *testing.T) {
 	// An owner may remove their own bot; can_remove_subscribers_group
 	// lets a member remove others from channels they can see.
 	r.mu.Lock()
-	r.users[idDefaultBot].BotOwnerID = idOthello
+	r.users.byID[idDefaultBot].BotOwnerID = idOthello
 	r.channelsByName["verona"].Permissions = map[string]GroupSetting{"can_remove_subscribers_group": NamedGroupSetting(subsGroupID(r, group.Members))}
 	r.mu.Unlock()
 	if res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"devel"}, Principals: Principals{IDs: []int{idDefaultBot}}}); err != nil || len(res.Removed) != 1 {

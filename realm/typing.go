@@ -57,7 +57,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			}
 			ids := append([]int{me.ID}, req.To...)
 			for _, id := range req.To {
-				if u := r.users[id]; u == nil || !u.IsActive {
+				if u := r.users.byID[id]; u == nil || !u.IsActive {
 					return BadRequest("Invalid user ID %d", id)
 				}
 			}
@@ -65,7 +65,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			ids = slices.Compact(ids)
 			recipients := make([]TypingUser, len(ids))
 			for i, id := range ids {
-				recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users[id])}
+				recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users.byID[id])}
 			}
 			r.emit("typing", TypingEvent{Op: req.Op, MessageType: "direct", Sender: sender, Recipients: recipients},
 				r.typingAudience(ids)...)
@@ -102,7 +102,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 func (r *Realm) typingAudience(ids []int) []int {
 	out := make([]int, 0, len(ids))
 	for _, id := range ids {
-		if u := r.users[id]; u != nil && u.IsActive && wantsTyping(u) {
+		if u := r.users.byID[id]; u != nil && u.IsActive && wantsTyping(u) {
 			out = append(out, id)
 		}
 	}

@@ -363,7 +363,7 @@ func (r *Realm) AuthenticateFileKey(apiKey string) (*Actor, error) {
 	}
 	var actor *Actor
 	err := r.view(func() error {
-		for _, u := range r.users {
+		for _, u := range r.users.byID {
 			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) == 1 && u.IsActive {
 				actor = r.As(u.ID)
 				return nil

@@ -18,7 +18,7 @@ type RealmUserUpdateEvent struct {
 func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 	r := a.r
 	return a.write(func(me *user.User) error {
-		target := r.users[userID]
+		target := r.users.byID[userID]
 		if target == nil || target.IsSystemBot {
 			return noSuchUser()
 		}
@@ -73,7 +73,7 @@ func cannotDeactivateLast(owner bool) *Error {
 // included; the system bots are not the organization's.
 func (r *Realm) activeAccountCount() int {
 	n := 0
-	for _, u := range r.users {
+	for _, u := range r.users.byID {
 		if u.IsActive && !u.IsSystemBot {
 			n++
 		}
@@ -85,7 +85,7 @@ func (r *Realm) activeAccountCount() int {
 func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 	r := a.r
 	return a.writeAdmin(func(me *user.User) error {
-		target := r.users[userID]
+		target := r.users.byID[userID]
 		if target == nil || target.IsSystemBot {
 			return noSuchUser()
 		}
@@ -101,7 +101,7 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 
 func (r *Realm) activeOwnerCount() int {
 	n := 0
-	for _, u := range r.users {
+	for _, u := range r.users.byID {
 		if u.IsActive && u.Role == user.RoleOwner && !u.IsBot() {
 			n++
 		}

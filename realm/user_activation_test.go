@@ -5,7 +5,7 @@ import "testing"
 func TestTheOnlyActiveUserCannotLeave(t *testing.T) {
 	r, _ := newTestRealm(t)
 	r.mu.Lock()
-	for id, u := range r.users {
+	for id, u := range r.users.byID {
 		if id != idHamlet && !u.IsSystemBot {
 			u.IsActive = false
 		}

@@ -370,7 +370,7 @@ func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err 
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
-		active := func(uid int) bool { u := r.users[uid]; return u != nil && u.IsActive }
+		active := func(uid int) bool { u := r.users.byID[uid]; return u != nil && u.IsActive }
 		var out []int
 		if directOnly {
 			for uid := range g.Members {
@@ -435,7 +435,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
-		u := r.users[userID]
+		u := r.users.byID[userID]
 		if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < botMembershipLookupLevel) {
 			return noSuchUser()
 		}
@@ -556,7 +556,7 @@ func (r *Realm) checkGroupName(raw string, selfID int) (string, error) {
 // checkUserIDs checks that every ID names an active user.
 func (r *Realm) checkUserIDs(ids []int) error {
 	for _, id := range ids {
-		if u := r.users[id]; u == nil || !u.IsActive || u.IsSystemBot {
+		if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
 			return BadRequest("Invalid user ID: %d", id)
 		}
 	}
@@ -565,8 +565,8 @@ func (r *Realm) checkUserIDs(ids []int) error {
 
 // activeUserIDs lists every active account of the realm.
 func (r *Realm) activeUserIDs() []int {
-	out := make([]int, 0, len(r.users))
-	for id, u := range r.users {
+	out := make([]int, 0, len(r.users.byID))
+	for id, u := range r.users.byID {
 		if u.IsActive && !u.IsSystemBot {
 			out = append(out, id)
 		}

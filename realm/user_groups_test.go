@@ -74,7 +74,7 @@ func TestRecursiveMembershipAndDeactivatedUsers(t *testing.T) {
 		t.Fatalf("subgroups %v", subs)
 	}
 	r.mu.Lock()
-	r.users[idOthello].IsActive = false
+	r.users.byID[idOthello].IsActive = false
 	r.mu.Unlock()
 	if ok, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: outer, UserID: idOthello}); ok {
 		t.Fatal("a deactivated user is not a member")

@@ -35,14 +35,14 @@ func TestRealmUserSettingsDefaults(t *testing.T) {
 		t.Fatalf("events for %v", props)
 	}
 	// Existing users keep their settings; new ones start from the defaults.
-	if r.users[idHamlet].Settings.EnterSends {
+	if r.users.byID[idHamlet].Settings.EnterSends {
 		t.Fatal("an existing user's setting changed")
 	}
 	id, err := r.As(idIago).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := r.users[id].Settings; !s.EnterSends || s.EmailAddressVisibility != user.EmailVisibility(5) {
+	if s := r.users.byID[id].Settings; !s.EnterSends || s.EmailAddressVisibility != user.EmailVisibility(5) {
 		t.Fatalf("new user's settings %+v", s)
 	}
 	// Register shows the defaults, with no time zone.

@@ -56,7 +56,7 @@ func (r *Realm) emitSettingEvent(u *user.User, def user.SettingDef, value any) {
 func (r *Realm) usersSeeingEmail(u *user.User) map[int]bool {
 	out := map[int]bool{}
 	for _, id := range r.activeUserIDs() {
-		if r.canSeeDeliveryEmail(r.users[id], u) {
+		if r.canSeeDeliveryEmail(r.users.byID[id], u) {
 			out[id] = true
 		}
 	}
@@ -71,7 +71,7 @@ func (r *Realm) usersSeeingEmail(u *user.User) map[int]bool {
 func (r *Realm) emitEmailVisibilityChange(u *user.User, beforeEmail string, beforeSeeing map[int]bool) {
 	var gained, lost []int
 	for _, id := range r.activeUserIDs() {
-		now := r.canSeeDeliveryEmail(r.users[id], u)
+		now := r.canSeeDeliveryEmail(r.users.byID[id], u)
 		switch {
 		case now && !beforeSeeing[id]:
 			gained = append(gained, id)

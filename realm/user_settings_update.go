@@ -178,7 +178,7 @@ func (r *Realm) settingsTargets(me *user.User, req SettingsUpdate) ([]*user.User
 			u := r.realmUser(uid)
 			return u != nil && u.IsActive && !u.IsBot()
 		}) {
-			chosen[uid] = r.users[uid]
+			chosen[uid] = r.users.byID[uid]
 		}
 	}
 	out := make([]*user.User, 0, len(chosen))
@@ -208,7 +208,7 @@ func (r *Realm) checkNewEmail(me *user.User, email *string) (string, error) {
 	if refusal := r.emailRefusalOf(addr); refusal != emailAllowed {
 		return "", BadRequest("%s", refusal.inviteMessage())
 	}
-	if other := r.usersByEmail[user.NormalizeEmail(addr)]; other != nil {
+	if other := r.users.byEmail[user.NormalizeEmail(addr)]; other != nil {
 		if !other.IsActive {
 			return "", BadRequest("Account has been deactivated.")
 		}

@@ -16,12 +16,12 @@ func TestUpdateSettingsGoAPI(t *testing.T) {
 		Settings: map[string]any{"color_scheme": 2, "translate_emoticons": true, "web_home_view": "recent"}}); err != nil {
 		t.Fatal(err)
 	}
-	u := r.users[idHamlet]
+	u := r.users.byID[idHamlet]
 	if u.Settings.ColorScheme != 2 || !u.Settings.TranslateEmoticons || u.Settings.WebHomeView != "recent_topics" || u.Timezone != tz ||
 		!u.EditedSettings["color_scheme"] || u.EditedSettings["emojiset"] {
 		t.Fatalf("stored %+v %v", u.Settings, u.EditedSettings)
 	}
 	// A bot may not.
-	err = r.As(r.usersByEmail["default-bot@zulip.com"].ID).UpdateSettings(bg, SettingsUpdate{})
+	err = r.As(r.users.byEmail["default-bot@zulip.com"].ID).UpdateSettings(bg, SettingsUpdate{})
 	wantCode(t, err, CodeBadRequest, "This endpoint does not accept bot requests.")
 }

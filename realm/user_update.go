@@ -25,7 +25,7 @@ type UserUpdate struct {
 // taken. The last owner keeps the role. A blank name is ignored (Zulip's
 // rule). Everything is checked before anything changes.
 func (a *Actor) UpdateUser(ctx context.Context, userID int, req UserUpdate) error {
-	return a.updateUser(req, func(*user.User) *user.User { return a.r.users[userID] })
+	return a.updateUser(req, func(*user.User) *user.User { return a.r.users.byID[userID] })
 }
 
 // UpdateUserByEmail is UpdateUser for PATCH /users/{email} (feature level

@@ -124,7 +124,7 @@ func TestUpdateUserRolePermissions(t *testing.T) {
 		})
 	}
 	for _, id := range []int{idOthello, idDesdemona} {
-		if u := r.users[id]; u.FullName == "Renamed" || (id == idOthello && u.Role != user.RoleMember) || (id == idDesdemona && u.Role != user.RoleOwner) {
+		if u := r.users.byID[id]; u.FullName == "Renamed" || (id == idOthello && u.Role != user.RoleMember) || (id == idDesdemona && u.Role != user.RoleOwner) {
 			t.Fatalf("a refused update changed user %d: %+v", id, u)
 		}
 	}
@@ -135,8 +135,8 @@ func TestUpdateUserRolePermissions(t *testing.T) {
 	if err := r.As(idDesdemona).UpdateUser(bg, idDesdemona, UserUpdate{Role: intp(200)}); err != nil {
 		t.Fatal(err)
 	}
-	if r.users[idIago].Role != user.RoleOwner || r.users[idDesdemona].Role != user.RoleAdmin {
-		t.Fatalf("roles %d %d", r.users[idIago].Role, r.users[idDesdemona].Role)
+	if r.users.byID[idIago].Role != user.RoleOwner || r.users.byID[idDesdemona].Role != user.RoleAdmin {
+		t.Fatalf("roles %d %d", r.users.byID[idIago].Role, r.users.byID[idDesdemona].Role)
 	}
 }
 
@@ -150,7 +150,7 @@ func TestUpdateUserNameAndBotOwner(t *testing.T) {
 	if err := r.As(idHamlet).UpdateUser(bg, bot.UserID, UserUpdate{FullName: str("  Better helper ")}); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.users[bot.UserID].FullName; got != "Better helper" {
+	if got := r.users.byID[bot.UserID].FullName; got != "Better helper" {
 		t.Fatalf("bot name %q", got)
 	}
 	err = r.As(idHamlet).UpdateUser(bg, bot.UserID, UserUpdate{Role: intp(200)})
@@ -160,8 +160,8 @@ func TestUpdateUserNameAndBotOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCode(t, r.As(idIago).UpdateUser(bg, idOthello, UserUpdate{FullName: str("a*b")}), CodeBadRequest, "Invalid characters in name!")
-	if r.users[idOthello].FullName != "Othello, the Moor of Venice" {
-		t.Fatalf("name %q", r.users[idOthello].FullName)
+	if r.users.byID[idOthello].FullName != "Othello, the Moor of Venice" {
+		t.Fatalf("name %q", r.users.byID[idOthello].FullName)
 	}
 	// Deactivated users can be renamed, by email too.
 	if err := r.As(idIago).DeactivateUser(bg, idProspero); err != nil {
@@ -170,8 +170,8 @@ func TestUpdateUserNameAndBotOwner(t *testing.T) {
 	if err := r.As(idIago).UpdateUserByEmail(bg, "prospero@zulip.com", UserUpdate{FullName: str("Prospero")}); err != nil {
 		t.Fatal(err)
 	}
-	if r.users[idProspero].FullName != "Prospero" {
-		t.Fatalf("name %q", r.users[idProspero].FullName)
+	if r.users.byID[idProspero].FullName != "Prospero" {
+		t.Fatalf("name %q", r.users.byID[idProspero].FullName)
 	}
 }
 
@@ -185,7 +185,7 @@ func TestUpdateUserProfileData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pd := r.users[idHamlet].ProfileData
+	pd := r.users.byID[idHamlet].ProfileData
 	if pd[3].Value != "Bread" || pd[3].RenderedValue != "<p>Bread</p>" {
 		t.Fatalf("field 3: %+v", pd[3])
 	}
@@ -208,7 +208,7 @@ func TestUpdateUserProfileData(t *testing.T) {
 		err := r.As(idIago).UpdateUser(bg, idHamlet, UserUpdate{FullName: str("Changed"), ProfileData: []ProfileDataUpdate{{ID: 3, Value: "Cake"}, bad}})
 		wantCode(t, err, CodeBadRequest, "")
 	}
-	if r.users[idHamlet].FullName != "King Hamlet" || r.users[idHamlet].ProfileData[3].Value != "Bread" {
-		t.Fatalf("refused update changed hamlet: %q %+v", r.users[idHamlet].FullName, r.users[idHamlet].ProfileData[3])
+	if r.users.byID[idHamlet].FullName != "King Hamlet" || r.users.byID[idHamlet].ProfileData[3].Value != "Bread" {
+		t.Fatalf("refused update changed hamlet: %q %+v", r.users.byID[idHamlet].FullName, r.users.byID[idHamlet].ProfileData[3])
 	}
 }

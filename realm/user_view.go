@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -175,7 +174,7 @@ func (r *Realm) botView(u *user.User) Bot {
 		UserID: u.ID, FullName: u.FullName, APIKey: u.APIKey, Email: u.DeliveryEmail, AvatarURL: u.AvatarURL,
 		BotType: int(u.BotType), IsActive: u.IsActive, Services: botServices(u),
 	}
-	if o := r.users[u.BotOwnerID]; o != nil {
+	if o := r.users.byID[u.BotOwnerID]; o != nil {
 		id := o.ID
 		b.OwnerID = &id
 	}
@@ -205,51 +204,4 @@ func mediumAvatarURL(u *user.User) string {
 		return strings.Replace(u.AvatarURL, "?d=identicon", "?d=identicon&s=500", 1)
 	}
 	return u.AvatarURL
-}
-
-// fillRealmUsers is the realm_user state section: active and inactive
-// accounts, the cross-realm bots and the caller's own fields.
-func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	o := UserViewOptions{ClientGravatar: req.Queue.ClientGravatar, IncludeCustomProfileFields: true}
-	active, inactive, crossRealm := []User{}, []User{}, []User{}
-	for _, u := range r.sortedUsers() {
-		switch {
-		case u.IsSystemBot:
-			// Zulip builds these once for everyone, with avatar URLs.
-			crossRealm = append(crossRealm, r.userView(me, u, UserViewOptions{}))
-		case u.IsActive:
-			active = append(active, r.userView(me, u, o))
-		default:
-			inactive = append(inactive, r.userView(me, u, o))
-		}
-	}
-	slices.SortFunc(crossRealm, func(a, b User) int { return strings.Compare(a.FullName, b.FullName) })
-	own := r.ownUserView(me)
-	canPublic := r.settingHas(r.settings.CanCreatePublicChannelGroup, me.ID)
-	canPrivate := r.settingHas(r.settings.CanCreatePrivateChannelGroup, me.ID)
-	out.RealmUserState = &RealmUserState{
-		RealmUsers: active, RealmNonActiveUsers: inactive, CrossRealmBots: crossRealm,
-		UserID: me.ID, Email: own.Email, DeliveryEmail: me.DeliveryEmail, FullName: me.FullName,
-		IsAdmin: own.IsAdmin, IsOwner: own.IsOwner, IsModerator: me.Role == user.RoleModerator,
-		IsGuest: own.IsGuest, IsBillingAdmin: r.billingAdminField(), AvatarSource: me.AvatarSource,
-		AvatarURL: me.AvatarURL, AvatarURLMedium: mediumAvatarURL(me),
-		CanCreateStreams:          canPublic || canPrivate,
-		CanCreatePublicStreams:    canPublic,
-		CanCreatePrivateStreams:   canPrivate,
-		CanCreateWebPublicStreams: me.Role.IsModeratorOrAbove(),
-		CanSubscribeOtherUsers:    r.settingHas(r.settings.CanAddSubscribersGroup, me.ID),
-		CanInviteOthersToRealm:    r.settingHas(r.settings.CanInviteUsersGroup, me.ID),
-	}
-}
-
-// fillRealmBots is the realm_bot section: the caller's own bots, or every
-// bot of the realm for an administrator.
-func fillRealmBots(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	bots := []Bot{}
-	for _, u := range r.sortedUsers() {
-		if u.IsBot() && !u.IsSystemBot && (u.BotOwnerID == me.ID || me.Role.IsAdmin()) {
-			bots = append(bots, r.botView(u))
-		}
-	}
-	out.RealmBotState = &RealmBotState{RealmBots: bots}
 }

@@ -78,8 +78,8 @@ func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, e
 	var cards []userCard
 	err = a.read(func(me *user.User) error {
 		env, viewer = r.viewEnv(), r.userCard(me, false)
-		cards = make([]userCard, 0, len(r.users))
-		for _, u := range r.users {
+		cards = make([]userCard, 0, len(r.users.byID))
+		for _, u := range r.users.byID {
 			if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
 				cards = append(cards, r.userCard(u, o.IncludeCustomProfileFields))
 			}
@@ -254,7 +254,7 @@ func (r *Realm) SetCanCreateUsers(userID int, on bool) error {
 // realmUser is the account with that ID in this realm: system bots, which
 // Zulip keeps in a realm of their own, are not.
 func (r *Realm) realmUser(id int) *user.User {
-	if u := r.users[id]; u != nil && !u.IsSystemBot {
+	if u := r.users.byID[id]; u != nil && !u.IsSystemBot {
 		return u
 	}
 	return nil
@@ -263,12 +263,12 @@ func (r *Realm) realmUser(id int) *user.User {
 // userByEmailFor resolves an email as GET /users/{email} does for viewer;
 // the caller holds the lock.
 func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
-	if id, ok := user.ParseFakeEmailIn(email, r.fakeEmailDomain); ok {
+	if id, ok := user.ParseFakeEmailIn(email, r.users.fakeEmailDomain); ok {
 		if u := r.realmUser(id); u != nil {
 			return u
 		}
 	}
-	if u := r.usersByEmail[user.NormalizeEmail(email)]; u != nil && !u.IsSystemBot && r.canSeeDeliveryEmail(viewer, u) {
+	if u := r.users.byEmail[user.NormalizeEmail(email)]; u != nil && !u.IsSystemBot && r.canSeeDeliveryEmail(viewer, u) {
 		return u
 	}
 	return nil
@@ -278,14 +278,14 @@ func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
 // Zulip checks the realm only; here system bots count too, since their
 // addresses share one index with the realm's.
 func (r *Realm) checkEmailFree(email string) error {
-	if r.usersByEmail[user.NormalizeEmail(email)] != nil {
+	if r.users.byEmail[user.NormalizeEmail(email)] != nil {
 		return BadRequest("Email '%s' already in use", email)
 	}
 	return nil
 }
 
 func (r *Realm) apiKeyInUse(key string) bool {
-	for _, u := range r.users {
+	for _, u := range r.users.byID {
 		if u.APIKey == key {
 			return true
 		}
@@ -300,7 +300,7 @@ func (r *Realm) announceNewUser(u *user.User) {
 	o := UserViewOptions{IncludeCustomProfileFields: true}
 	var seeing, blind []int
 	var seeingView, blindView User
-	for _, v := range r.sortedUsers() {
+	for _, v := range r.users.sorted() {
 		if !v.IsActive || v.IsSystemBot || v.ID == u.ID {
 			continue
 		}
@@ -326,7 +326,7 @@ func (r *Realm) announceNewUser(u *user.User) {
 		return
 	}
 	var owners []int
-	for _, v := range r.sortedUsers() {
+	for _, v := range r.users.sorted() {
 		if v.IsActive && !v.IsSystemBot && (v.ID == u.BotOwnerID || v.Role.IsAdmin()) {
 			owners = append(owners, v.ID)
 		}

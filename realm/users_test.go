@@ -69,7 +69,7 @@ func TestUserObjectShapes(t *testing.T) {
 	}
 
 	// is_deleted appears only when true.
-	r.users[idOthello].IsActive, r.users[idOthello].IsDeleted = false, true
+	r.users.byID[idOthello].IsActive, r.users.byID[idOthello].IsDeleted = false, true
 	gone, err := r.As(idHamlet).GetUser(bg, idOthello, UserViewOptions{})
 	if err != nil {
 		t.Fatalf("deactivated users are found: %v", err)
@@ -163,7 +163,7 @@ func TestOwnUser(t *testing.T) {
 		t.Fatalf("bot's own user %v", m)
 	}
 
-	r.users[idHamlet].IsActive = false
+	r.users.byID[idHamlet].IsActive = false
 	_, err = r.As(idHamlet).OwnUser(bg)
 	wantCode(t, err, CodeUnauthorized, "Account is deactivated")
 }
@@ -197,7 +197,7 @@ func TestListUsers(t *testing.T) {
 	}
 
 	// Deactivated users stay in the list.
-	r.users[idOthello].IsActive = false
+	r.users.byID[idOthello].IsActive = false
 	if usersCount(t, r) != 16 {
 		t.Fatal("deactivated user dropped")
 	}
@@ -261,7 +261,7 @@ func TestGetUserByEmail(t *testing.T) {
 
 func TestCreateUserPermissions(t *testing.T) {
 	r, _ := newTestRealm(t)
-	before, next := usersCount(t, r), r.nextUserID
+	before, next := usersCount(t, r), r.users.nextID
 	for _, id := range []int{idHamlet, idShiva, idPolonius, idDefaultBot} {
 		_, err := r.As(id).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person"))
 		wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
@@ -276,7 +276,7 @@ func TestCreateUserPermissions(t *testing.T) {
 	if err := r.SetCanCreateUsers(999, true); !errors.Is(err, ErrBadRequest) {
 		t.Fatalf("unknown user: %v", err)
 	}
-	if usersCount(t, r) != before || r.nextUserID != next {
+	if usersCount(t, r) != before || r.users.nextID != next {
 		t.Fatal("refused creations changed the realm")
 	}
 	if err := r.SetCanCreateUsers(idHamlet, true); err != nil {
@@ -297,7 +297,7 @@ func TestCreateUserValidation(t *testing.T) {
 	r, _ := newTestRealm(t)
 	_ = r.SetCanCreateUsers(idIago, true)
 	iago := r.As(idIago)
-	before, next := usersCount(t, r), r.nextUserID
+	before, next := usersCount(t, r), r.users.nextID
 	s := func(v string) *string { return &v }
 	for _, c := range []struct {
 		p    CreateUserRequest
@@ -329,7 +329,7 @@ func TestCreateUserValidation(t *testing.T) {
 			t.Errorf("msg %q, want %q", e.Msg, c.msg)
 		}
 	}
-	if usersCount(t, r) != before || r.nextUserID != next {
+	if usersCount(t, r) != before || r.users.nextID != next {
 		t.Fatal("rejected creations added users")
 	}
 }
@@ -393,7 +393,7 @@ func TestAddUser(t *testing.T) {
 	iagoQ := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm_bot"}})
 	hamletQ := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"realm_bot"}})
 	othelloQ := mustQueue(t, r, idOthello, QueueOptions{EventTypes: []string{"realm_bot"}})
-	before, next := usersCount(t, r), r.nextUserID
+	before, next := usersCount(t, r), r.users.nextID
 	key := strings.Repeat("k", 32)
 	for _, bad := range []NewUser{
 		{Email: "x", FullName: "X"},
@@ -406,13 +406,13 @@ func TestAddUser(t *testing.T) {
 		{Email: "b@zulip.com", FullName: "B", BotType: user.GenericBot, BotOwnerID: idDefaultBot},
 		{Email: "b@zulip.com", FullName: "B", BotOwnerID: idHamlet},
 		{Email: "b@zulip.com", FullName: "B", APIKey: "short"},
-		{Email: "b@zulip.com", FullName: "B", APIKey: r.users[idHamlet].APIKey},
+		{Email: "b@zulip.com", FullName: "B", APIKey: r.users.byID[idHamlet].APIKey},
 	} {
 		if _, err := r.AddUser(bad); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("AddUser(%+v) = %v, want BAD_REQUEST", bad, err)
 		}
 	}
-	if usersCount(t, r) != before || r.nextUserID != next {
+	if usersCount(t, r) != before || r.users.nextID != next {
 		t.Fatal("rejected AddUser calls added users")
 	}
 
@@ -514,7 +514,7 @@ func TestProfileFieldsSeed(t *testing.T) {
 
 func TestRegisterUserSections(t *testing.T) {
 	r, _ := newTestRealm(t)
-	r.users[idOthello].IsActive = false
+	r.users.byID[idOthello].IsActive = false
 	state := func(id int) map[string]any {
 		res, err := r.As(id).Register(bg, RegisterRequest{Queue: QueueOptions{ClientGravatar: true},
 			FetchEventTypes: []string{"realm_user", "realm_bot", "custom_profile_fields"}})
@@ -580,21 +580,21 @@ func TestAccountManagers(t *testing.T) {
 	r := New()
 	// The dev realm grants iago both permissions, nobody else.
 	for _, id := range []int{idIago, idDesdemona, idHamlet} {
-		u := r.users[id]
+		u := r.users.byID[id]
 		if u.CanCreateUsers != (id == idIago) || u.CanChangeUserEmails != (id == idIago) {
 			t.Fatalf("user %d: %v %v", id, u.CanCreateUsers, u.CanChangeUserEmails)
 		}
 	}
 	r = New(WithAccountManagers("DESDEMONA@zulip.com", "user10@zulipdev.com", "nobody@zulip.com", "notification-bot@zulip.com"))
 	for _, id := range []int{idDesdemona, idHamlet} {
-		if u := r.users[id]; !u.CanCreateUsers || !u.CanChangeUserEmails {
+		if u := r.users.byID[id]; !u.CanCreateUsers || !u.CanChangeUserEmails {
 			t.Fatalf("user %d not granted", id)
 		}
 	}
 	if id, err := r.As(idDesdemona).CreateUser(bg, NewCreateUserRequest("new@zulip.com", "pw", "New Person")); err != nil || id == 0 {
 		t.Fatalf("desdemona: %d %v", id, err)
 	}
-	if r.usersByEmail["notification-bot@zulip.com"].CanCreateUsers {
+	if r.users.byEmail["notification-bot@zulip.com"].CanCreateUsers {
 		t.Fatal("a system bot was granted")
 	}
 }

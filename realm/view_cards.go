@@ -27,7 +27,7 @@ type viewEnv struct {
 // viewEnv copies the realm-wide state views read; the caller holds the
 // lock.
 func (r *Realm) viewEnv() viewEnv {
-	return viewEnv{featureLevel: r.opts.FeatureLevel, fakeEmailDomain: r.fakeEmailDomain, topics: r.topicRules()}
+	return viewEnv{featureLevel: r.opts.FeatureLevel, fakeEmailDomain: r.users.fakeEmailDomain, topics: r.topicRules()}
 }
 
 // userCard is what user and message views show of one user, copied under
@@ -202,7 +202,7 @@ func (d *messageDirectory) addUser(r *Realm, id int) {
 	if d.card(id) != nil {
 		return
 	}
-	u := r.users[id]
+	u := r.users.byID[id]
 	if u == nil {
 		return
 	}
