@@ -280,7 +280,7 @@ func (r *Realm) planChannelGroupSettings(me *user.User, req ChannelUpdate, p *ch
 		}
 		switch rule.name {
 		case "can_delete_any_message_group", "can_delete_own_message_group":
-			if v.GroupID != r.groupByName[group.Nobody].ID && !r.inGroup(r.groupByName[group.Moderators].ID, me.ID) {
+			if v.GroupID != r.groups.byName[group.Nobody].ID && !r.inGroup(r.groups.byName[group.Moderators].ID, me.ID) {
 				return BadRequest("Insufficient permission")
 			}
 		case "can_send_message_group":
@@ -288,7 +288,7 @@ func (r *Realm) planChannelGroupSettings(me *user.User, req ChannelUpdate, p *ch
 				return BadRequest("Invalid user group")
 			}
 		case "can_create_topic_group":
-			if !p.history && v.GroupID != r.groupByName[group.Everyone].ID {
+			if !p.history && v.GroupID != r.groups.byName[group.Everyone].ID {
 				return BadRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 			}
 		}

@@ -135,11 +135,11 @@ func (r *Realm) topicsPolicyNotice(me *user.User, oldPolicy, newPolicy string) s
 // by ID.
 func (r *Realm) groupSettingMentions(v GroupSetting) string {
 	if v.GroupID != 0 {
-		return "@_*" + r.groups[v.GroupID].Name + "*"
+		return "@_*" + r.groups.byID[v.GroupID].Name + "*"
 	}
 	var names []string
 	for _, id := range slices.Sorted(slices.Values(v.DirectSubgroups)) {
-		if g := r.groups[id]; g != nil {
+		if g := r.groups.byID[id]; g != nil {
 			names = append(names, "@_*"+g.Name+"*")
 		}
 	}

@@ -287,7 +287,7 @@ func TestTopicsPolicyNotice(t *testing.T) {
 // silently; other permission settings are not announced.
 func TestPostingPermissionNotice(t *testing.T) {
 	r, _ := newTestRealm(t)
-	admins := NamedGroupSetting(r.groupByName["role:administrators"].ID)
+	admins := NamedGroupSetting(r.groups.byName["role:administrators"].ID)
 	oneNotice(t, r, idDenmark, "@_**Iago|11** changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n"+
 		"* **Old**: @_*role:everyone*\n* **New**: @_*role:administrators*\n",
 		update(r, idIago, ChannelUpdate{ChannelID: idDenmark, GroupSettings: map[string]GroupSettingChange{
@@ -305,7 +305,7 @@ func TestPostingPermissionNotice(t *testing.T) {
 	// Anonymous values list subgroups, then members, each by ID.
 	_ = r.view(func() error {
 		got := r.groupSettingMentions(GroupSetting{DirectMembers: []int{idOthello, idHamlet},
-			DirectSubgroups: []int{r.groupByName["role:moderators"].ID, admins.GroupID}})
+			DirectSubgroups: []int{r.groups.byName["role:moderators"].ID, admins.GroupID}})
 		if want := "@_*role:administrators*, @_*role:moderators*, @_**King Hamlet|10**, @_**Othello, the Moor of Venice|12**"; got != want {
 			t.Errorf("mentions %q, want %q", got, want)
 		}

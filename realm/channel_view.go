@@ -67,10 +67,10 @@ func (r *Realm) channelSetting(c *storedChannel, name string) GroupSetting {
 	}
 	for _, rule := range channelGroupSettings {
 		if rule.name == name && rule.def != channelCreator {
-			return NamedGroupSetting(r.groupByName[rule.def].ID)
+			return NamedGroupSetting(r.groups.byName[rule.def].ID)
 		}
 	}
-	return NamedGroupSetting(r.groupByName[group.Nobody].ID)
+	return NamedGroupSetting(r.groups.byName[group.Nobody].ID)
 }
 
 // settingHas reports whether the user belongs to a group-setting value.
@@ -222,7 +222,7 @@ func (r *Realm) streamView(c *storedChannel) Stream {
 	if v.TopicsPolicy == "" {
 		v.TopicsPolicy = "inherit"
 	}
-	if g := r.groups[c.CanSendMessageGroup]; g != nil && g.IsSystem {
+	if g := r.groups.byID[c.CanSendMessageGroup]; g != nil && g.IsSystem {
 		if p, ok := streamPostPolicies[g.Name]; ok {
 			v.StreamPostPolicy = p
 		}

@@ -84,14 +84,14 @@ func TestWritesDoNotUseDerivedCaches(t *testing.T) {
 		if !r.inGroup(g, idHamlet) {
 			t.Fatal("hamlet not in crew before the change")
 		}
-		delete(r.groups[g].Members, idHamlet)
+		delete(r.groups.byID[g].Members, idHamlet)
 		if r.inGroup(g, idHamlet) {
 			t.Fatal("the write does not see hamlet leave crew")
 		}
 		return nil
 	})
 	_ = r.view(func() error {
-		if r.inGroup(g, idHamlet) || !r.inGroup(r.groupByName[group.Administrators].ID, idIago) {
+		if r.inGroup(g, idHamlet) || !r.inGroup(r.groups.byName[group.Administrators].ID, idIago) {
 			t.Fatal("after the write: membership wrong")
 		}
 		return nil

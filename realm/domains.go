@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
@@ -66,6 +65,7 @@ func table[T any, P cloner[T]](name string, field func(*tables) *T) domain {
 // table may refer to those above it.
 var domains = []domain{
 	table("users", func(t *tables) *userTable { return &t.users }),
+	table("groups", func(t *tables) *groupTable { return &t.groups }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
@@ -138,9 +138,7 @@ type tables struct {
 	// subs maps channel ID to the subscriptions of that channel by user ID.
 	subs map[int]map[int]*storedSubscription
 
-	groups      map[int]*group.Group
-	groupByName map[string]*group.Group
-	nextGroupID int
+	groups groupTable
 
 	nextRecipientID int
 	// personalRecipient is each user's own recipient id (Zulip's Recipient

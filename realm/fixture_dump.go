@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
@@ -39,25 +38,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format, Settings: r.settings.fixture()}
-	for _, id := range slices.Sorted(maps.Keys(r.groups)) {
-		g := r.groups[id]
-		if g.IsSystem {
-			continue
-		}
-		fg := fixture.Group{ID: g.ID, Name: g.Name, Description: g.Description, Deactivated: g.Deactivated,
-			Members: slices.Sorted(maps.Keys(g.Members)), CreatorID: g.CreatorID, DateCreated: g.DateCreated,
-			Settings: map[string]int{}}
-		if len(g.Subgroups) > 0 {
-			fg.Subgroups = slices.Sorted(maps.Keys(g.Subgroups))
-		}
-		if fg.Members == nil {
-			fg.Members = []int{}
-		}
-		for _, name := range group.SettingNames {
-			fg.Settings[name], _ = g.Settings.Get(name)
-		}
-		f.Groups = append(f.Groups, fg)
-	}
 	for _, fo := range slices.SortedFunc(slices.Values(r.channelFolders), func(a, b *storedFolder) int { return a.ID - b.ID }) {
 		order := fo.Order
 		f.ChannelFolders = append(f.ChannelFolders, fixture.ChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,

@@ -80,16 +80,13 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 func (r *Realm) loadFixture(f *fixture.Document) error {
 	r.personalRecipient = map[int]int{}
 	r.nextRecipientID = 1
-	for _, g := range r.groups {
-		clear(g.Members)
-	}
 	return r.loadTables(f)
 }
 
 // loadEarly loads the tables not yet in the domains list that load
 // before the first table in it.
 func (r *Realm) loadEarly(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{r.loadGroups, r.loadSettings, r.loadChannelFolders, r.loadChannels,
+	for _, step := range []func(*fixture.Document) error{r.loadSettings, r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
 		if err := step(f); err != nil {
 			return err
@@ -133,65 +130,6 @@ func invalidOrDuplicate(invalid bool) string {
 	return "duplicate"
 }
 
-func (r *Realm) loadGroups(f *fixture.Document) error {
-	// Every group first, so that members, subgroups and settings may name
-	// groups listed later.
-	defaults := r.defaultGroupSettings()
-	ids := []int{}
-	for i, fg := range f.Groups {
-		at := fmt.Sprintf("groups[%d]", i)
-		if g := r.groups[fg.ID]; fg.ID <= 0 || g != nil {
-			if g != nil && g.IsSystem {
-				return badItem(at+".id", "%d is the ID of the system group %s", fg.ID, g.Name)
-			}
-			return badItem(at+".id", "%s group ID %d", invalidOrDuplicate(fg.ID <= 0), fg.ID)
-		}
-		name, err := r.checkGroupName(fg.Name, 0)
-		if err != nil {
-			return badItem(at+".name", "%s", reason(err))
-		}
-		r.nextGroupID = fg.ID
-		g := r.addGroup(name, fg.Description, false)
-		g.Deactivated, g.CreatorID, g.DateCreated, g.Settings = fg.Deactivated, fg.CreatorID, fg.DateCreated, defaults
-		ids = append(ids, fg.ID)
-	}
-	r.nextGroupID = nextAfter(r.nextGroupID, ids...)
-	for i, fg := range f.Groups {
-		at := fmt.Sprintf("groups[%d]", i)
-		g := r.groups[fg.ID]
-		if fg.CreatorID != 0 && r.users.byID[fg.CreatorID] == nil {
-			return badItem(at+".creator_id", "no user %d", fg.CreatorID)
-		}
-		for j, uid := range fg.Members {
-			if u := r.users.byID[uid]; u == nil || u.IsSystemBot {
-				return badItem(fmt.Sprintf("%s.members[%d]", at, j), "no user %d", uid)
-			}
-			g.Members[uid] = struct{}{}
-		}
-		for j, sub := range fg.Subgroups {
-			if r.groups[sub] == nil || sub == fg.ID {
-				return badItem(fmt.Sprintf("%s.subgroups[%d]", at, j), "no group %d other than this one", sub)
-			}
-			g.Subgroups[sub] = struct{}{}
-		}
-		for _, name := range slices.Sorted(maps.Keys(fg.Settings)) {
-			if _, ok := g.Settings.Get(name); !ok {
-				return badItem(at+".settings."+name, "unknown group setting")
-			}
-			if r.groups[fg.Settings[name]] == nil {
-				return badItem(at+".settings."+name, "no group %d", fg.Settings[name])
-			}
-			g.Settings.Set(name, fg.Settings[name])
-		}
-	}
-	for i, fg := range f.Groups {
-		if r.subgroupCycle(fg.ID, map[int]bool{}) {
-			return badItem(fmt.Sprintf("groups[%d].subgroups", i), "group %d contains itself through its subgroups", fg.ID)
-		}
-	}
-	return nil
-}
-
 // subgroupCycle reports whether group id is reached again from its
 // subgroups; path holds the groups on the way.
 func (r *Realm) subgroupCycle(id int, path map[int]bool) bool {
@@ -200,7 +138,7 @@ func (r *Realm) subgroupCycle(id int, path map[int]bool) bool {
 	}
 	path[id] = true
 	defer delete(path, id)
-	for sub := range r.groups[id].Subgroups {
+	for sub := range r.groups.byID[id].Subgroups {
 		if r.subgroupCycle(sub, path) {
 			return true
 		}
@@ -212,7 +150,7 @@ func (r *Realm) subgroupCycle(id int, path map[int]bool) bool {
 // users that exist.
 func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 	if v.GroupID != 0 {
-		if r.groups[v.GroupID] == nil {
+		if r.groups.byID[v.GroupID] == nil {
 			return badItem(at, "no group %d", v.GroupID)
 		}
 		return nil
@@ -223,7 +161,7 @@ func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 		}
 	}
 	for _, id := range v.DirectSubgroups {
-		if r.groups[id] == nil {
+		if r.groups.byID[id] == nil {
 			return badItem(at, "no group %d", id)
 		}
 	}

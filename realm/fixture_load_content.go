@@ -20,7 +20,7 @@ import (
 // emoji and messages (see fixture_load.go for the rest).
 
 func (r *Realm) loadChannels(f *fixture.Document) error {
-	everyone := r.groupByName[group.Everyone].ID
+	everyone := r.groups.byName[group.Everyone].ID
 	ids := []int{}
 	for i, fc := range f.Channels {
 		at := fmt.Sprintf("channels[%d]", i)
@@ -55,7 +55,7 @@ func (r *Realm) loadChannels(f *fixture.Document) error {
 		}
 		sendGroup := everyone
 		if fc.CanSendMessageGroup != 0 {
-			if r.groups[fc.CanSendMessageGroup] == nil {
+			if r.groups.byID[fc.CanSendMessageGroup] == nil {
 				return badItem(at+".can_send_message_group", "no group %d", fc.CanSendMessageGroup)
 			}
 			sendGroup = fc.CanSendMessageGroup

@@ -47,7 +47,7 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.ChangeGroupMembership(bg, gid, GroupMembershipChange{AddSubgroups: []int{r.groupByName["hamletcharacters"].ID}}); err != nil {
+	if err := a.ChangeGroupMembership(bg, gid, GroupMembershipChange{AddSubgroups: []int{r.groups.byName["hamletcharacters"].ID}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"enter_sends": true, "color_scheme": 2}}); err != nil {

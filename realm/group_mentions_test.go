@@ -133,7 +133,7 @@ func TestGroupMentionPermission(t *testing.T) {
 	}
 	// A system bot may mention only a group everyone may mention.
 	sys := r.users.byID[idNotificationBot]
-	if r.mayMentionGroup(sys, r.groups[gid]) || !r.mayMentionGroup(sys, r.groups[gidHamletChars]) {
+	if r.mayMentionGroup(sys, r.groups.byID[gid]) || !r.mayMentionGroup(sys, r.groups.byID[gidHamletChars]) {
 		t.Error("system bot: want refused for support, allowed for hamletcharacters")
 	}
 

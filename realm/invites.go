@@ -189,7 +189,7 @@ func (r *Realm) checkInviteTargets(me *user.User, req InviteRequest) error {
 		}
 	}
 	for _, id := range req.GroupIDs {
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}

@@ -198,7 +198,7 @@ func (r *Realm) emitRoleGroupsJoined(u *user.User) {
 		names = append(names, group.FullMembers)
 	}
 	for _, name := range names {
-		if g := r.groupByName[name]; g != nil {
+		if g := r.groups.byName[name]; g != nil {
 			r.emitGroupChange(true, UserGroupMembersEvent{Op: "add_members", GroupID: g.ID, UserIDs: []int{u.ID}})
 		}
 	}
@@ -230,7 +230,7 @@ func (r *Realm) joinInvitedChannels(u *user.User, inv *storedInvite) {
 // with its add_members event; groups deactivated since are skipped.
 func (r *Realm) joinInvitedGroups(u *user.User, inv *storedInvite) {
 	for _, id := range inv.groupIDs {
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil || g.Deactivated {
 			continue
 		}

@@ -105,10 +105,10 @@ func TestAcceptEmailInvite(t *testing.T) {
 	if got := subscribedChannels(r, id); !cmp.Equal(got, []string{"Denmark"}) {
 		t.Fatalf("channels %v", got)
 	}
-	if _, in := r.groups[gid].Members[id]; !in {
+	if _, in := r.groups.byID[gid].Members[id]; !in {
 		t.Fatal("not in the invitation's group")
 	}
-	if _, in := r.groupByName[group.Moderators].Members[id]; !in {
+	if _, in := r.groups.byName[group.Moderators].Members[id]; !in {
 		t.Fatal("not in the moderators' group")
 	}
 
@@ -127,7 +127,7 @@ func TestAcceptEmailInvite(t *testing.T) {
 			kinds = append(kinds, ev.Type)
 		}
 	}
-	want := []string{"realm_user add", "user_group add_members " + strconv.Itoa(r.groupByName[group.Moderators].ID),
+	want := []string{"realm_user add", "user_group add_members " + strconv.Itoa(r.groups.byName[group.Moderators].ID),
 		"subscription peer_add", "user_group add_members " + strconv.Itoa(gid)}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Fatalf("othello's events (-want +got):\n%s", diff)

@@ -161,7 +161,7 @@ func TestSendInvitesRefusals(t *testing.T) {
 	verona, denmark := r.channelsByName["verona"].ID, r.channelsByName["denmark"].ID
 	coreTeam := r.channelsByName["core team"].ID
 	long := strings.Repeat("x", MaxWelcomeMessageCustomTextLength+1)
-	hamletsGroup := r.groupByName["hamletcharacters"].ID
+	hamletsGroup := r.groups.byName["hamletcharacters"].ID
 	cases := []struct {
 		name string
 		who  int

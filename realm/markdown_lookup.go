@@ -53,7 +53,7 @@ func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
 // GroupByName finds a user group by its exact name, system groups
 // (shown by their display name) and deactivated groups included.
 func (l markdownLookup) GroupByName(name string) (markdown.Group, bool) {
-	g := l.r.groupByName[name]
+	g := l.r.groups.byName[name]
 	if g == nil {
 		return markdown.Group{}, false
 	}
@@ -147,7 +147,7 @@ func (r *Realm) mentionsBeforeHistory(res markdown.Result, ch *storedChannel, re
 		f.mentioned[id] = true
 	}
 	for _, gid := range res.MentionedGroupIDs {
-		if g := r.groups[gid]; g != nil {
+		if g := r.groups.byID[gid]; g != nil {
 			for _, uid := range groupMemberIDs(r, g.ID) {
 				f.mentioned[uid] = true
 			}
@@ -185,7 +185,7 @@ func (r *Realm) checkGroupMentions(res markdown.Result, senderID int) error {
 	ids := slices.Clone(res.MentionedGroupIDs)
 	slices.Sort(ids)
 	for _, id := range ids {
-		if g := r.groups[id]; g != nil && !r.mayMentionGroup(r.users.byID[senderID], g) {
+		if g := r.groups.byID[id]; g != nil && !r.mayMentionGroup(r.users.byID[senderID], g) {
 			return BadRequest("You are not allowed to mention user group '%s'.", g.Name)
 		}
 	}
@@ -197,14 +197,14 @@ func (r *Realm) checkGroupMentions(res markdown.Result, senderID int) error {
 // of the setting's group, never a system bot. System groups default to
 // role:nobody, so they can be mentioned only silently.
 func (r *Realm) mayMentionGroup(sender *user.User, g *group.Group) bool {
-	if s := r.groups[g.Settings.CanMention]; s != nil && s.IsSystem && s.Name == group.Everyone {
+	if s := r.groups.byID[g.Settings.CanMention]; s != nil && s.IsSystem && s.Name == group.Everyone {
 		return true
 	}
 	return sender != nil && !sender.IsSystemBot && r.inGroup(g.Settings.CanMention, sender.ID)
 }
 
 func groupMemberIDs(r *Realm, id int) []int {
-	g := r.groups[id]
+	g := r.groups.byID[id]
 	if g == nil {
 		return nil
 	}

@@ -174,7 +174,7 @@ func TestMovePermissions(t *testing.T) {
 	r, _ := newTestRealm(t)
 	id := send(t, r, idHamlet, "Verona", "castle", "hello")
 	q := mustQueue(t, r, idHamlet, QueueOptions{})
-	admins := NamedGroupSetting(r.groupByName["role:administrators"].ID)
+	admins := NamedGroupSetting(r.groups.byName["role:administrators"].ID)
 	r.UpdateSettings(func(s *Settings) { s.CanMoveMessagesBetweenTopicsGroup = admins })
 	pending(t, r, idHamlet, q, -1)
 	_, _ = r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})

@@ -76,7 +76,7 @@ func (r *Realm) triggerServices(sender *user.User, m *message.Message, rendered 
 		trigger = triggerMention
 		bots = slices.Clone(rendered.MentionedUserIDs)
 		for _, gid := range rendered.MentionedGroupIDs {
-			if r.groups[gid] != nil {
+			if r.groups.byID[gid] != nil {
 				bots = append(bots, groupMemberIDs(r, gid)...)
 			}
 		}

@@ -107,9 +107,7 @@ func New(opts ...Option) *Realm {
 			channelsByName:      map[string]*storedChannel{},
 			nextChannelID:       1,
 			subs:                map[int]map[int]*storedSubscription{},
-			groups:              map[int]*group.Group{},
-			groupByName:         map[string]*group.Group{},
-			nextGroupID:         1,
+			groups:              groupTable{byID: map[int]*group.Group{}, byName: map[string]*group.Group{}, nextID: 1},
 			nextRecipientID:     1,
 			personalRecipient:   map[int]int{},
 			conversations:       map[string]*conversation{},
@@ -183,20 +181,4 @@ func (r *Realm) allocRecipient() int {
 	id := r.nextRecipientID
 	r.nextRecipientID++
 	return id
-}
-
-func (r *Realm) lookupGroup(id int) *group.Group { return r.groups[id] }
-
-// inGroup reports whether the user belongs to the group setting's group,
-// recursively through subgroups.
-func (r *Realm) inGroup(groupID, userID int) bool {
-	g := r.groups[groupID]
-	if g == nil || g.Deactivated {
-		return false
-	}
-	if members, ok := r.groupMemberSet(g); ok {
-		_, in := members[userID]
-		return in
-	}
-	return group.HasMember(g, userID, r.lookupGroup)
 }

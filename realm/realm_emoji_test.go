@@ -131,7 +131,7 @@ func TestAddRealmEmojiRefusals(t *testing.T) {
 		wantCode(t, r.As(c.who).AddRealmEmoji(bg, c.req), c.code, c.msg)
 	}
 	// The permission is the realm's can_add_custom_emoji_group.
-	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(r.groupByName[group.Administrators].ID)
+	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(r.groups.byName[group.Administrators].ID)
 	wantCode(t, r.As(idHamlet).AddRealmEmoji(bg, emojiUpload("my_emoji", "x.png", good)), CodeBadRequest, "Insufficient permission")
 	if list, _ := r.As(idIago).RealmEmojiList(bg); len(list) != 1 {
 		t.Fatalf("refusals added emoji: %+v", list)

@@ -295,7 +295,7 @@ func (r *Realm) normalizeGroupSetting(v GroupSetting) GroupSetting {
 	if len(v.DirectSubgroups) == 1 {
 		return NamedGroupSetting(v.DirectSubgroups[0])
 	}
-	return NamedGroupSetting(r.groupByName[group.Nobody].ID)
+	return NamedGroupSetting(r.groups.byName[group.Nobody].ID)
 }
 
 // sameGroupSetting compares two group-setting values as Zulip does: the
@@ -338,7 +338,7 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 			}
 		}
 		for _, id := range v.DirectSubgroups {
-			g := r.groups[id]
+			g := r.groups.byID[id]
 			if g == nil {
 				return BadRequest("Invalid user group ID: %d", id)
 			}
@@ -348,7 +348,7 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 		}
 		return nil
 	}
-	g := r.groups[v.GroupID]
+	g := r.groups.byID[v.GroupID]
 	switch {
 	case g == nil:
 		return BadRequest("Invalid user group")

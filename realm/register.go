@@ -104,7 +104,6 @@ var stateSections = []stateSection{
 		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
 	}},
 	{"realm_domains", fillRealmDomains},
-	{"realm_user_groups", fillUserGroupsState},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
 	{"recent_private_conversations", fillRecentPrivateConversations},
 	{"reminders", fillReminders},

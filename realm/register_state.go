@@ -159,7 +159,7 @@ var wildcardMentionPolicies = map[string]int{
 
 // wildcardMentionPolicy is realm_wildcard_mention_policy.
 func (r *Realm) wildcardMentionPolicy() int {
-	if g := r.groups[r.settings.CanMentionManyUsersGroup.GroupID]; g != nil && g.IsSystem {
+	if g := r.groups.byID[r.settings.CanMentionManyUsersGroup.GroupID]; g != nil && g.IsSystem {
 		if p, ok := wildcardMentionPolicies[g.Name]; ok {
 			return p
 		}

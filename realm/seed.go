@@ -103,16 +103,16 @@ var subscriptionColors = []string{
 func (r *Realm) seed(s Seed) {
 	r.settings = defaultSettings()
 	r.domains.seed()
-	r.nextGroupID = 9 // the system realm's eight groups come first in a dev DB
+	r.groups.nextID = 9 // the system realm's eight groups come first in a dev DB
 	for _, g := range systemGroups {
 		r.addGroup(g.name, g.description, true)
 	}
 	// Each role group has the next-higher one as its only direct subgroup.
 	for i := 2; i < len(systemGroups); i++ {
-		sub := r.groupByName[systemGroups[i-1].name]
-		r.groupByName[systemGroups[i].name].Subgroups[sub.ID] = struct{}{}
+		sub := r.groups.byName[systemGroups[i-1].name]
+		r.groups.byName[systemGroups[i].name].Subgroups[sub.ID] = struct{}{}
 	}
-	gid := func(name string) int { return r.groupByName[name].ID }
+	gid := func(name string) int { return r.groups.byName[name].ID }
 	r.settings.CanMentionManyUsersGroup = NamedGroupSetting(gid(group.Administrators))
 	r.settings.CanMoveMessagesBetweenTopicsGroup = NamedGroupSetting(gid(group.Everyone))
 	r.settings.CanMoveMessagesBetweenChannelsGroup = NamedGroupSetting(gid(group.Members))
@@ -128,7 +128,7 @@ func (r *Realm) seed(s Seed) {
 	r.settings.CanInviteUsersGroup = NamedGroupSetting(gid(group.Members))
 	r.settings.CreateMultiuseInviteGroup = NamedGroupSetting(gid(group.Administrators))
 	nobody := gid(group.Nobody)
-	for _, g := range r.groups {
+	for _, g := range r.groups.byID {
 		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,
 			CanManage: nobody, CanMention: nobody, CanRemoveMembers: nobody}
 	}

@@ -107,7 +107,7 @@ func (r *Realm) seedHumans() []int {
 func (r *Realm) seedChannels() []*storedChannel {
 	var out []*storedChannel
 	for _, c := range r.channels {
-		if !c.IsArchived && c.CanSendMessageGroup == r.groupByName[group.Everyone].ID {
+		if !c.IsArchived && c.CanSendMessageGroup == r.groups.byName[group.Everyone].ID {
 			out = append(out, c)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -40,16 +39,6 @@ func (r *tables) copyRest(src *tables) {
 		}
 		r.subs[chID] = m
 	}
-
-	r.groups = make(map[int]*group.Group, len(src.groups))
-	for id, g := range src.groups {
-		r.groups[id] = cloneGroup(g)
-	}
-	r.groupByName = make(map[string]*group.Group, len(src.groupByName))
-	for name, g := range src.groupByName {
-		r.groupByName[name] = r.groups[g.ID]
-	}
-	r.nextGroupID = src.nextGroupID
 
 	r.nextRecipientID = src.nextRecipientID
 	r.personalRecipient = maps.Clone(src.personalRecipient)
@@ -190,13 +179,6 @@ func cloneUser(u *user.User) *user.User {
 	c := *u
 	c.ProfileData = maps.Clone(u.ProfileData)
 	c.EditedSettings = maps.Clone(u.EditedSettings)
-	return &c
-}
-
-func cloneGroup(g *group.Group) *group.Group {
-	c := *g
-	c.Members = maps.Clone(g.Members)
-	c.Subgroups = maps.Clone(g.Subgroups)
 	return &c
 }
 

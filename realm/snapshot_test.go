@@ -34,9 +34,6 @@ var legacyFields = []string{
 	"channelsByName",
 	"nextChannelID",
 	"subs",
-	"groups",
-	"groupByName",
-	"nextGroupID",
 	"nextRecipientID",
 	"personalRecipient",
 	"conversations",
@@ -256,7 +253,7 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 		}},
 		{"group", func() {
 			_ = r.update(func() error {
-				g := r.groupByName["hamletcharacters"]
+				g := r.groups.byName["hamletcharacters"]
 				g.Members[idIago] = struct{}{}
 				g.Description = "changed"
 				return nil

@@ -24,18 +24,10 @@ func (r *Realm) fixedAPIKey(email string) string {
 }
 
 func (r *Realm) addToRoleGroups(u *user.User) {
-	r.groupByName[group.RoleGroup(u.Role)].Members[u.ID] = struct{}{}
+	r.groups.byName[group.RoleGroup(u.Role)].Members[u.ID] = struct{}{}
 	if u.Role == user.RoleMember {
-		r.groupByName[group.FullMembers].Members[u.ID] = struct{}{}
+		r.groups.byName[group.FullMembers].Members[u.ID] = struct{}{}
 	}
-}
-
-func (r *Realm) addGroup(name, description string, system bool) *group.Group {
-	g := group.New(r.nextGroupID, name, description, system)
-	r.nextGroupID++
-	r.groups[g.ID] = g
-	r.groupByName[name] = g
-	return g
 }
 
 // channelKey folds a channel name for case-insensitive lookup.
@@ -50,7 +42,7 @@ func (r *Realm) addChannel(name, description string, inviteOnly, historyPublic b
 		DateCreated:                r.clock.Now().Unix(),
 		CreatorID:                  creator,
 		RecipientID:                r.allocRecipient(),
-		CanSendMessageGroup:        r.groupByName[group.Everyone].ID,
+		CanSendMessageGroup:        r.groups.byName[group.Everyone].ID,
 	}
 	r.nextChannelID++
 	r.channels[c.ID] = c

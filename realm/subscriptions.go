@@ -292,7 +292,7 @@ func checkChannelName(name string, maxLen int) error {
 // canSetTopicsPolicy is Zulip's can_set_topics_policy_group (role:members
 // by default); administrators always may.
 func (r *Realm) canSetTopicsPolicy(u *user.User) bool {
-	return u.Role.IsAdmin() || r.inGroup(r.groupByName[group.Members].ID, u.ID)
+	return u.Role.IsAdmin() || r.inGroup(r.groups.byName[group.Members].ID, u.ID)
 }
 
 // checkChannelCreation applies the permissions to create channels with
@@ -334,7 +334,7 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 			}
 			continue
 		}
-		everyone := r.groupByName[group.Everyone].ID
+		everyone := r.groups.byName[group.Everyone].ID
 		if rule.name == "can_create_topic_group" && !historyPublic && v.GroupID != everyone {
 			return nil, &Error{Code: CodeBadRequest, Status: statusBadRequest,
 				Msg:   "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group",
@@ -344,14 +344,14 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 			return nil, err
 		}
 		if (rule.name == "can_delete_any_message_group" || rule.name == "can_delete_own_message_group") &&
-			v.GroupID != r.groupByName[group.Nobody].ID && !r.inGroup(r.groupByName[group.Moderators].ID, me.ID) {
+			v.GroupID != r.groups.byName[group.Nobody].ID && !r.inGroup(r.groups.byName[group.Moderators].ID, me.ID) {
 			return nil, BadRequest("Insufficient permission")
 		}
 		if rule.name == "can_send_message_group" && v.GroupID == 0 {
 			if len(v.DirectMembers) > 0 || len(v.DirectSubgroups) > 1 {
 				return nil, BadRequest("Invalid user group")
 			}
-			named := r.groupByName[group.Nobody].ID
+			named := r.groups.byName[group.Nobody].ID
 			if len(v.DirectSubgroups) == 1 {
 				named = v.DirectSubgroups[0]
 			}
@@ -371,13 +371,13 @@ func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) 
 			}
 		}
 		for _, id := range v.DirectSubgroups {
-			if g := r.groups[id]; g == nil || g.Deactivated {
+			if g := r.groups.byID[id]; g == nil || g.Deactivated {
 				return BadRequest("Invalid user group ID: %d", id)
 			}
 		}
 		return nil
 	}
-	g := r.groups[v.GroupID]
+	g := r.groups.byID[v.GroupID]
 	if g == nil || g.Deactivated {
 		return BadRequest("Invalid user group")
 	}

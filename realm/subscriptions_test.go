@@ -61,7 +61,7 @@ func subsSameState(t *testing.T, before, after map[string][]int) {
 
 func subsFatal(v bool) *bool { return &v }
 
-func subsGroupID(r *Realm, name string) int { return r.groupByName[name].ID }
+func subsGroupID(r *Realm, name string) int { return r.groups.byName[name].ID }
 
 func TestSubscribeCreatesChannelAndAddsPrincipals(t *testing.T) {
 	r, _ := newTestRealm(t)

@@ -50,14 +50,10 @@ func sortedKeys(m map[int]struct{}) []int {
 	return out
 }
 
-func fillUserGroupsState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	out.RealmUserGroupsState = &RealmUserGroupsState{RealmUserGroups: r.userGroupList(req.Queue.Capabilities.IncludeDeactivatedGroups)}
-}
-
 // userGroupList lists groups by ID.
 func (r *Realm) userGroupList(includeDeactivated bool) []UserGroup {
 	list := []UserGroup{}
-	for _, g := range r.groups {
+	for _, g := range r.groups.byID {
 		if !g.Deactivated || includeDeactivated {
 			list = append(list, r.userGroupView(g))
 		}
@@ -70,9 +66,9 @@ func (r *Realm) userGroupList(includeDeactivated bool) []UserGroup {
 // managers add or remove members, anyone may leave or mention it. (The
 // creator manages it through Group.CreatorID.)
 func (r *Realm) defaultGroupSettings() group.Settings {
-	nobody := r.groupByName[group.Nobody].ID
-	return group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: r.groupByName[group.Everyone].ID,
-		CanManage: nobody, CanMention: r.groupByName[group.Everyone].ID, CanRemoveMembers: nobody}
+	nobody := r.groups.byName[group.Nobody].ID
+	return group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: r.groups.byName[group.Everyone].ID,
+		CanManage: nobody, CanMention: r.groups.byName[group.Everyone].ID, CanRemoveMembers: nobody}
 }
 
 // UserGroupsRequest is GET /user_groups.
@@ -197,9 +193,9 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		}
 		// Apply.
 		if req.Name != nil {
-			delete(r.groupByName, g.Name)
+			delete(r.groups.byName, g.Name)
 			g.Name = name
-			r.groupByName[name] = g
+			r.groups.byName[name] = g
 		}
 		if req.Description != nil {
 			g.Description = *req.Description
@@ -292,7 +288,7 @@ func (a *Actor) ChangeGroupMembership(ctx context.Context, id int, c GroupMember
 // group's managers may do both, others only what its can_join,
 // can_leave, can_add_members and can_remove_members settings allow.
 func (r *Realm) checkMemberChange(me *user.User, id int, add, remove []int) (*group.Group, error) {
-	g := r.groups[id]
+	g := r.groups.byID[id]
 	if g == nil {
 		return nil, BadRequest("Invalid user group")
 	}
@@ -347,7 +343,7 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 		}
 	}
 	for _, sid := range remove {
-		if r.groups[sid] == nil {
+		if r.groups.byID[sid] == nil {
 			return nil, BadRequest("Invalid user group")
 		}
 		if _, ok := g.Subgroups[sid]; !ok {
@@ -366,7 +362,7 @@ func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err 
 	r := a.r
 	id, directOnly := q.GroupID, q.DirectOnly
 	err = a.read(func(_ *user.User) error {
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
@@ -396,7 +392,7 @@ func (a *Actor) GroupSubgroups(ctx context.Context, q GroupQuery) (ans []int, er
 	r := a.r
 	id, directOnly := q.GroupID, q.DirectOnly
 	err = a.read(func(_ *user.User) error {
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
@@ -411,7 +407,7 @@ func (a *Actor) GroupSubgroups(ctx context.Context, q GroupQuery) (ans []int, er
 			}
 			seen[sid] = true
 			out = append(out, sid)
-			if sub := r.groups[sid]; sub != nil && !directOnly {
+			if sub := r.groups.byID[sid]; sub != nil && !directOnly {
 				stack = append(stack, sortedKeys(sub.Subgroups)...)
 			}
 		}
@@ -431,7 +427,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
@@ -480,8 +476,8 @@ func (a *Actor) DeactivateUserGroup(ctx context.Context, id int) error {
 
 // sortedGroups lists every group by ID.
 func (r *Realm) sortedGroups() []*group.Group {
-	out := make([]*group.Group, 0, len(r.groups))
-	for _, g := range r.groups {
+	out := make([]*group.Group, 0, len(r.groups.byID))
+	for _, g := range r.groups.byID {
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b *group.Group) int { return a.ID - b.ID })
@@ -490,7 +486,7 @@ func (r *Realm) sortedGroups() []*group.Group {
 
 // groupForUpdate finds a group the actor may manage: not a system group.
 func (r *Realm) groupForUpdate(me *user.User, id int) (*group.Group, error) {
-	g := r.groups[id]
+	g := r.groups.byID[id]
 	if g == nil {
 		return nil, BadRequest("Invalid user group")
 	}
@@ -512,7 +508,7 @@ func (r *Realm) canManageGroup(me *user.User, g *group.Group) bool {
 // usableGroup returns an active group that may be used as a subgroup or a
 // setting value.
 func (r *Realm) usableGroup(id int) (*group.Group, error) {
-	g := r.groups[id]
+	g := r.groups.byID[id]
 	if g == nil {
 		return nil, BadRequest("Invalid user group")
 	}
@@ -531,7 +527,7 @@ func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]int) err
 		if _, err := r.usableGroup(id); err != nil {
 			return err
 		}
-		if g := r.groups[id]; g.Name == group.Internet {
+		if g := r.groups.byID[id]; g.Name == group.Internet {
 			return BadRequest("'%s' setting cannot be set to 'role:internet' group.", name)
 		}
 	}
@@ -547,7 +543,7 @@ func (r *Realm) checkGroupName(raw string, selfID int) (string, error) {
 	if err != nil {
 		return "", BadRequest("%s", err.Error())
 	}
-	if g := r.groupByName[name]; g != nil && g.ID != selfID {
+	if g := r.groups.byName[name]; g != nil && g.ID != selfID {
 		return "", BadRequest("User group '%s' already exists.", name)
 	}
 	return name, nil

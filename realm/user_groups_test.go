@@ -9,7 +9,7 @@ func groupID(t *testing.T, r *Realm, name string) int {
 	t.Helper()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	g := r.groupByName[name]
+	g := r.groups.byName[name]
 	if g == nil {
 		t.Fatalf("no group %s", name)
 	}

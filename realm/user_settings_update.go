@@ -170,7 +170,7 @@ func (r *Realm) settingsTargets(me *user.User, req SettingsUpdate) ([]*user.User
 		}
 	}
 	for _, id := range t.GroupIDs {
-		g := r.groups[id]
+		g := r.groups.byID[id]
 		if g == nil || g.Deactivated {
 			return nil, BadRequest("Invalid user group")
 		}

@@ -105,6 +105,9 @@ func (t *userTable) dump(r *Realm, f *fixture.Document) error {
 
 // load replaces the new realm's seeded accounts with the document's.
 func (t *userTable) load(r *Realm, f *fixture.Document) error {
+	for _, g := range r.groups.byID {
+		clear(g.Members) // the seeded accounts' role groups
+	}
 	*t = userTable{byID: map[int]*user.User{}, byEmail: map[string]*user.User{}, nextID: 1, fakeEmailDomain: t.fakeEmailDomain}
 	if len(f.Users) == 0 {
 		return badItem("users", "a realm needs at least one user")

@@ -149,10 +149,10 @@ func (r *Realm) moveRoleGroups(u *user.User, old, new user.Role) {
 		}
 		r.emitGroupChange(true, UserGroupMembersEvent{Op: op, GroupID: g.ID, UserIDs: []int{u.ID}})
 	}
-	move(r.groupByName[group.RoleGroup(old)], false)
-	move(r.groupByName[group.RoleGroup(new)], true)
+	move(r.groups.byName[group.RoleGroup(old)], false)
+	move(r.groups.byName[group.RoleGroup(new)], true)
 	if old == user.RoleMember || new == user.RoleMember {
-		move(r.groupByName[group.FullMembers], new == user.RoleMember)
+		move(r.groups.byName[group.FullMembers], new == user.RoleMember)
 	}
 }
 

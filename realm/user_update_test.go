@@ -14,7 +14,7 @@ func intp(v int) *int { return &v }
 func directRoleGroups(r *Realm, userID int) []string {
 	var out []string
 	for _, name := range []string{group.Owners, group.Administrators, group.Moderators, group.FullMembers, group.Members, group.Everyone} {
-		if _, ok := r.groupByName[name].Members[userID]; ok {
+		if _, ok := r.groups.byName[name].Members[userID]; ok {
 			out = append(out, name)
 		}
 	}
@@ -49,7 +49,7 @@ func TestUpdateUserRoleMovesGroupsAndTellsTheRealm(t *testing.T) {
 			}
 			kinds = append(kinds, "role")
 		case "user_group":
-			g := r.groups[int(m["group_id"].(float64))]
+			g := r.groups.byID[int(m["group_id"].(float64))]
 			if ids := m["user_ids"].([]any); len(ids) != 1 || ids[0] != float64(idOthello) {
 				t.Fatalf("user_group event %v", m)
 			}

@@ -356,11 +356,11 @@ func TestCreateUserResult(t *testing.T) {
 		t.Fatalf("new user cannot authenticate: %v", err)
 	}
 	for _, g := range []string{"role:members", "role:fullmembers"} {
-		if _, ok := r.groupByName[g].Members[id]; !ok {
+		if _, ok := r.groups.byName[g].Members[id]; !ok {
 			t.Errorf("a new member is a direct member of %s", g)
 		}
 	}
-	if !r.inGroup(r.groupByName["role:everyone"].ID, id) || r.inGroup(r.groupByName["role:moderators"].ID, id) {
+	if !r.inGroup(r.groups.byName["role:everyone"].ID, id) || r.inGroup(r.groups.byName["role:moderators"].ID, id) {
 		t.Error("role-group membership")
 	}
 	me, _ := r.As(id).OwnUser(bg)
@@ -429,7 +429,7 @@ func TestAddUser(t *testing.T) {
 	if a, err := r.Authenticate("guest@zulip.com", key); err != nil || a.UserID() != gid {
 		t.Fatalf("fixed key: %v", err)
 	}
-	if _, ok := r.groupByName["role:everyone"].Members[gid]; !ok {
+	if _, ok := r.groups.byName["role:everyone"].Members[gid]; !ok {
 		t.Fatal("a guest is a direct member of role:everyone")
 	}
 
