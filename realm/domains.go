@@ -66,6 +66,7 @@ func table[T any, P cloner[T]](name string, field func(*tables) *T) domain {
 var domains = []domain{
 	table("users", func(t *tables) *userTable { return &t.users }),
 	table("groups", func(t *tables) *groupTable { return &t.groups }),
+	table("settings", func(t *tables) *Settings { return &t.settings }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),

@@ -37,7 +37,7 @@ func (r *Realm) Dump() ([]byte, error) {
 // fixture builds the document, failing only when an uploaded file cannot
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
-	f := fixture.Document{Format: fixture.Format, Settings: r.settings.fixture()}
+	f := fixture.Document{Format: fixture.Format}
 	for _, fo := range slices.SortedFunc(slices.Values(r.channelFolders), func(a, b *storedFolder) int { return a.ID - b.ID }) {
 		order := fo.Order
 		f.ChannelFolders = append(f.ChannelFolders, fixture.ChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
@@ -147,24 +147,4 @@ func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]s
 		fm.Submessages = append(fm.Submessages, fixture.Submessage{ID: sub.ID, SenderID: sub.SenderID, MsgType: sub.MsgType, Content: sub.Content})
 	}
 	return fm
-}
-
-// fixture gives the realm settings as a fixture holds them.
-func (s Settings) fixture() fixture.Settings {
-	c := s.clone()
-	out := fixture.Settings{Name: c.Name, Description: c.Description, EmailAddressVisibility: int(c.EmailAddressVisibility),
-		AllowMessageEditing: c.AllowMessageEditing, MessageContentEditLimitSeconds: c.MessageContentEditLimitSeconds,
-		MoveMessagesWithinStreamLimitSeconds:   c.MoveMessagesWithinStreamLimitSeconds,
-		MoveMessagesBetweenStreamsLimitSeconds: c.MoveMessagesBetweenStreamsLimitSeconds,
-		MessageContentDeleteLimitSeconds:       c.MessageContentDeleteLimitSeconds, MandatoryTopics: c.MandatoryTopics,
-		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
-		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
-		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
-		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
-		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
-		AvatarChangesDisabled: c.AvatarChangesDisabled}
-	for _, g := range c.groupSettings() {
-		out.GroupSettings[g.name] = *g.id
-	}
-	return out
 }

@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
-	"strings"
 
 	"github.com/minizulip/minizulip/realm/fixture"
-	"github.com/minizulip/minizulip/user"
 )
 
 // FixtureError refuses a fixture document, naming the offending item as
@@ -86,7 +83,7 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 // loadEarly loads the tables not yet in the domains list that load
 // before the first table in it.
 func (r *Realm) loadEarly(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{r.loadSettings, r.loadChannelFolders, r.loadChannels,
+	for _, step := range []func(*fixture.Document) error{r.loadChannelFolders, r.loadChannels,
 		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
 		if err := step(f); err != nil {
 			return err
@@ -165,58 +162,6 @@ func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 			return badItem(at, "no group %d", id)
 		}
 	}
-	return nil
-}
-
-func (r *Realm) loadSettings(f *fixture.Document) error {
-	fs := f.Settings
-	const at = "settings"
-	if strings.TrimSpace(fs.Name) == "" {
-		return badItem(at+".name", "empty name")
-	}
-	if !user.EmailVisibility(fs.EmailAddressVisibility).Valid() {
-		return badItem(at+".email_address_visibility", "unknown value %d", fs.EmailAddressVisibility)
-	}
-	for name, limit := range map[string]*int{
-		"message_content_edit_limit_seconds":          fs.MessageContentEditLimitSeconds,
-		"move_messages_within_stream_limit_seconds":   fs.MoveMessagesWithinStreamLimitSeconds,
-		"move_messages_between_streams_limit_seconds": fs.MoveMessagesBetweenStreamsLimitSeconds,
-		"message_content_delete_limit_seconds":        fs.MessageContentDeleteLimitSeconds,
-	} {
-		if limit != nil && *limit <= 0 {
-			return badItem(at+"."+name, "%d is not a positive number of seconds (null is no limit)", *limit)
-		}
-	}
-	s := r.settings.clone()
-	s.Name, s.Description, s.EmailAddressVisibility = fs.Name, fs.Description, user.EmailVisibility(fs.EmailAddressVisibility)
-	s.AllowMessageEditing, s.MandatoryTopics = fs.AllowMessageEditing, fs.MandatoryTopics
-	s.MessageContentEditLimitSeconds = fs.MessageContentEditLimitSeconds
-	s.MoveMessagesWithinStreamLimitSeconds = fs.MoveMessagesWithinStreamLimitSeconds
-	s.MoveMessagesBetweenStreamsLimitSeconds = fs.MoveMessagesBetweenStreamsLimitSeconds
-	s.MessageContentDeleteLimitSeconds = fs.MessageContentDeleteLimitSeconds
-	s.EmptyTopicDisplayName, s.DefaultLanguage = fs.EmptyTopicDisplayName, fs.DefaultLanguage
-	s.EnableSpectatorAccess, s.EnableReadReceipts = fs.EnableSpectatorAccess, fs.EnableReadReceipts
-	if fs.MaxInvites <= 0 {
-		return badItem(at+".max_invites", "%d is not a positive number of invitations", fs.MaxInvites)
-	}
-	s.EmailsRestrictedToDomains, s.DisallowDisposableEmailAddresses = fs.EmailsRestrictedToDomains, fs.DisallowDisposableEmailAddresses
-	s.MaxInvites = fs.MaxInvites
-	s.EmailChangesDisabled, s.NameChangesDisabled, s.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
-	known := map[string]*GroupSetting{}
-	for _, g := range s.groupSettings() {
-		known[g.name] = g.id
-	}
-	for _, name := range slices.Sorted(maps.Keys(fs.GroupSettings)) {
-		dst := known[name]
-		if dst == nil {
-			return badItem(at+".group_settings."+name, "unknown realm group setting")
-		}
-		if err := r.checkFixtureGroupSetting(at+".group_settings."+name, fs.GroupSettings[name]); err != nil {
-			return err
-		}
-		*dst = fs.GroupSettings[name].Clone()
-	}
-	r.settings = s
 	return nil
 }
 

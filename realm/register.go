@@ -94,7 +94,6 @@ var stateSections = []stateSection{
 	{"navigation_views", fillNavigationViews},
 	{"presence", fillPresence},
 	{"push_device", fillPushDevices},
-	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.RealmFiltersState = &RealmFiltersState{RealmFilters: []LegacyLinkifier{}}

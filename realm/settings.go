@@ -1,6 +1,11 @@
 package realm
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -133,5 +138,106 @@ func (s *Settings) groupSettings() []struct {
 		{"can_move_messages_between_topics_group", &s.CanMoveMessagesBetweenTopicsGroup},
 		{"can_resolve_topics_group", &s.CanResolveTopicsGroup},
 		{"create_multiuse_invite_group", &s.CreateMultiuseInviteGroup},
+	}
+}
+
+// clone copies the settings, sharing no pointer or slice with them.
+func (s Settings) clone() Settings {
+	s.MessageContentEditLimitSeconds = cloneIntPtr(s.MessageContentEditLimitSeconds)
+	s.MoveMessagesWithinStreamLimitSeconds = cloneIntPtr(s.MoveMessagesWithinStreamLimitSeconds)
+	s.MoveMessagesBetweenStreamsLimitSeconds = cloneIntPtr(s.MoveMessagesBetweenStreamsLimitSeconds)
+	s.MessageContentDeleteLimitSeconds = cloneIntPtr(s.MessageContentDeleteLimitSeconds)
+	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
+		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
+		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
+		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups,
+		&s.CanInviteUsersGroup, &s.CreateMultiuseInviteGroup} {
+		*g = g.Clone()
+	}
+	return s
+}
+
+// fixture gives the realm settings as a fixture holds them.
+func (s Settings) fixture() fixture.Settings {
+	c := s.clone()
+	out := fixture.Settings{Name: c.Name, Description: c.Description, EmailAddressVisibility: int(c.EmailAddressVisibility),
+		AllowMessageEditing: c.AllowMessageEditing, MessageContentEditLimitSeconds: c.MessageContentEditLimitSeconds,
+		MoveMessagesWithinStreamLimitSeconds:   c.MoveMessagesWithinStreamLimitSeconds,
+		MoveMessagesBetweenStreamsLimitSeconds: c.MoveMessagesBetweenStreamsLimitSeconds,
+		MessageContentDeleteLimitSeconds:       c.MessageContentDeleteLimitSeconds, MandatoryTopics: c.MandatoryTopics,
+		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
+		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
+		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
+		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
+		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
+		AvatarChangesDisabled: c.AvatarChangesDisabled}
+	for _, g := range c.groupSettings() {
+		out.GroupSettings[g.name] = *g.id
+	}
+	return out
+}
+
+func (s *Settings) dump(r *Realm, f *fixture.Document) error {
+	f.Settings = s.fixture()
+	return nil
+}
+
+// load reads the realm settings but the moderation request channel,
+// which the channels table loads once the channels are in.
+func (s *Settings) load(r *Realm, f *fixture.Document) error {
+	fs := f.Settings
+	const at = "settings"
+	if strings.TrimSpace(fs.Name) == "" {
+		return badItem(at+".name", "empty name")
+	}
+	if !user.EmailVisibility(fs.EmailAddressVisibility).Valid() {
+		return badItem(at+".email_address_visibility", "unknown value %d", fs.EmailAddressVisibility)
+	}
+	for name, limit := range map[string]*int{
+		"message_content_edit_limit_seconds":          fs.MessageContentEditLimitSeconds,
+		"move_messages_within_stream_limit_seconds":   fs.MoveMessagesWithinStreamLimitSeconds,
+		"move_messages_between_streams_limit_seconds": fs.MoveMessagesBetweenStreamsLimitSeconds,
+		"message_content_delete_limit_seconds":        fs.MessageContentDeleteLimitSeconds,
+	} {
+		if limit != nil && *limit <= 0 {
+			return badItem(at+"."+name, "%d is not a positive number of seconds (null is no limit)", *limit)
+		}
+	}
+	c := s.clone()
+	c.Name, c.Description, c.EmailAddressVisibility = fs.Name, fs.Description, user.EmailVisibility(fs.EmailAddressVisibility)
+	c.AllowMessageEditing, c.MandatoryTopics = fs.AllowMessageEditing, fs.MandatoryTopics
+	c.MessageContentEditLimitSeconds = fs.MessageContentEditLimitSeconds
+	c.MoveMessagesWithinStreamLimitSeconds = fs.MoveMessagesWithinStreamLimitSeconds
+	c.MoveMessagesBetweenStreamsLimitSeconds = fs.MoveMessagesBetweenStreamsLimitSeconds
+	c.MessageContentDeleteLimitSeconds = fs.MessageContentDeleteLimitSeconds
+	c.EmptyTopicDisplayName, c.DefaultLanguage = fs.EmptyTopicDisplayName, fs.DefaultLanguage
+	c.EnableSpectatorAccess, c.EnableReadReceipts = fs.EnableSpectatorAccess, fs.EnableReadReceipts
+	if fs.MaxInvites <= 0 {
+		return badItem(at+".max_invites", "%d is not a positive number of invitations", fs.MaxInvites)
+	}
+	c.EmailsRestrictedToDomains, c.DisallowDisposableEmailAddresses = fs.EmailsRestrictedToDomains, fs.DisallowDisposableEmailAddresses
+	c.MaxInvites = fs.MaxInvites
+	c.EmailChangesDisabled, c.NameChangesDisabled, c.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
+	known := map[string]*GroupSetting{}
+	for _, g := range c.groupSettings() {
+		known[g.name] = g.id
+	}
+	for _, name := range slices.Sorted(maps.Keys(fs.GroupSettings)) {
+		dst := known[name]
+		if dst == nil {
+			return badItem(at+".group_settings."+name, "unknown realm group setting")
+		}
+		if err := r.checkFixtureGroupSetting(at+".group_settings."+name, fs.GroupSettings[name]); err != nil {
+			return err
+		}
+		*dst = fs.GroupSettings[name].Clone()
+	}
+	*s = c
+	return nil
+}
+
+func (s *Settings) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm") {
+		fillRealmState(r, me, req, out)
 	}
 }

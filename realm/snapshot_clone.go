@@ -20,7 +20,6 @@ import (
 // state: options, clock, renderer, event queues, snapshot bookkeeping,
 // the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *tables) copyRest(src *tables) {
-	r.settings = src.settings.clone()
 
 	r.channels = make(map[int]*storedChannel, len(src.channels))
 	for id, c := range src.channels {
@@ -158,21 +157,6 @@ func cloneBoolPtr(p *bool) *bool {
 	}
 	v := *p
 	return &v
-}
-
-func (s Settings) clone() Settings {
-	s.MessageContentEditLimitSeconds = cloneIntPtr(s.MessageContentEditLimitSeconds)
-	s.MoveMessagesWithinStreamLimitSeconds = cloneIntPtr(s.MoveMessagesWithinStreamLimitSeconds)
-	s.MoveMessagesBetweenStreamsLimitSeconds = cloneIntPtr(s.MoveMessagesBetweenStreamsLimitSeconds)
-	s.MessageContentDeleteLimitSeconds = cloneIntPtr(s.MessageContentDeleteLimitSeconds)
-	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
-		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
-		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
-		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups,
-		&s.CanInviteUsersGroup, &s.CreateMultiuseInviteGroup} {
-		*g = g.Clone()
-	}
-	return s
 }
 
 func cloneUser(u *user.User) *user.User {

@@ -29,7 +29,6 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 // legacyFields are the tables' fields not yet in a table of their own,
 // copied by copyRest.
 var legacyFields = []string{
-	"settings",
 	"channels",
 	"channelsByName",
 	"nextChannelID",
@@ -125,6 +124,11 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 // emptyInDevRealm are the state fields (table.field) a new dev realm
 // leaves empty.
 var emptyInDevRealm = []string{
+	"settings.MandatoryTopics",
+	"settings.EmailsRestrictedToDomains",
+	"settings.EmailChangesDisabled",
+	"settings.NameChangesDisabled",
+	"settings.AvatarChangesDisabled",
 	"presenceUpdates",
 	"presence",
 	"statuses",
