@@ -3,10 +3,12 @@ package realm
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -48,6 +50,72 @@ type storedFolder struct {
 	IsArchived          bool
 }
 
+// folderTable holds the realm's channel folders, archived ones included,
+// by ID; IDs are never reused.
+type folderTable struct {
+	list   []*storedFolder
+	nextID int
+}
+
+func (t *folderTable) clone() folderTable {
+	c := folderTable{nextID: t.nextID}
+	for _, f := range t.list {
+		cf := *f
+		c.list = append(c.list, &cf)
+	}
+	return c
+}
+
+// dump adds the folders to f, by ID.
+func (t *folderTable) dump(r *Realm, f *fixture.Document) error {
+	for _, fo := range slices.SortedFunc(slices.Values(t.list), func(a, b *storedFolder) int { return a.ID - b.ID }) {
+		order := fo.Order
+		f.ChannelFolders = append(f.ChannelFolders, fixture.ChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
+			Order: &order, CreatorID: fo.CreatorID, DateCreated: fo.DateCreated, IsArchived: fo.IsArchived})
+	}
+	return nil
+}
+
+// load adds the document's channel folders, checked as
+// POST /channel_folders/create checks a new one (lengths, a name unique
+// ignoring case); a folder without an order takes its ID.
+func (t *folderTable) load(r *Realm, f *fixture.Document) error {
+	ids := []int{}
+	for i, ff := range f.ChannelFolders {
+		at := fmt.Sprintf("channel_folders[%d]", i)
+		if ff.ID <= 0 || r.folderByID(ff.ID) != nil {
+			return badItem(at+".id", "%s channel folder ID %d", invalidOrDuplicate(ff.ID <= 0), ff.ID)
+		}
+		name, description := ff.Name, ff.Description
+		if err := checkFolderLengths(&name, &description); err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		if err := r.checkFolderName(name); err != nil {
+			return badItem(at+".name", "%s", reason(err))
+		}
+		if ff.CreatorID != 0 && r.users.byID[ff.CreatorID] == nil {
+			return badItem(at+".creator_id", "no user %d", ff.CreatorID)
+		}
+		order := ff.ID
+		if ff.Order != nil {
+			order = *ff.Order
+		}
+		t.list = append(t.list, &storedFolder{ID: ff.ID, Name: name, Description: description,
+			RenderedDescription: r.renderFolderDescription(description), Order: order, CreatorID: ff.CreatorID,
+			DateCreated: ff.DateCreated, IsArchived: ff.IsArchived})
+		ids = append(ids, ff.ID)
+	}
+	t.nextID = nextAfter(t.nextID, ids...)
+	return nil
+}
+
+// register fills the channel_folders section, from feature level 389.
+func (t *folderTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("channel_folders") && r.opts.FeatureLevel >= channelFoldersLevel {
+		out.ChannelFoldersState = &ChannelFoldersState{ChannelFolders: r.folderList(true)}
+	}
+}
+
 // ChannelFolderUpdate is PATCH /channel_folders/{channel_folder_id}: every
 // non-nil field is a change.
 type ChannelFolderUpdate struct {
@@ -86,12 +154,12 @@ func (a *Actor) CreateChannelFolder(ctx context.Context, name, description strin
 		if err := r.checkFolderName(name); err != nil {
 			return err
 		}
-		f := &storedFolder{ID: r.nextChannelFolderID, Name: name, Description: description,
+		f := &storedFolder{ID: r.channelFolders.nextID, Name: name, Description: description,
 			RenderedDescription: r.renderFolderDescription(description), CreatorID: me.ID,
 			DateCreated: r.clock.Now().Unix()}
 		f.Order = f.ID
-		r.nextChannelFolderID++
-		r.channelFolders = append(r.channelFolders, f)
+		r.channelFolders.nextID++
+		r.channelFolders.list = append(r.channelFolders.list, f)
 		view := r.folderView(f)
 		r.emit("channel_folder", ChannelFolderEvent{Op: "add", ChannelFolder: &view}, r.activeUserIDs()...)
 		id = f.ID
@@ -165,12 +233,12 @@ func (a *Actor) ReorderChannelFolders(ctx context.Context, order []int) error {
 		for i, id := range order {
 			pos[id] = i
 		}
-		for _, f := range r.channelFolders {
+		for _, f := range r.channelFolders.list {
 			if _, ok := pos[f.ID]; !ok {
 				return BadRequest("Invalid order mapping.")
 			}
 		}
-		for _, f := range r.channelFolders {
+		for _, f := range r.channelFolders.list {
 			f.Order = pos[f.ID]
 		}
 		if r.opts.FeatureLevel >= channelFolderReorderEventLevel {
@@ -200,7 +268,7 @@ func (r *Realm) checkFolderName(name string) error {
 	if pos := topic.FirstUnprintable(name); pos > 0 {
 		return BadRequest("Invalid character in channel folder name, at position %d.", pos)
 	}
-	if slices.ContainsFunc(r.channelFolders, func(f *storedFolder) bool { return strings.EqualFold(f.Name, name) }) {
+	if slices.ContainsFunc(r.channelFolders.list, func(f *storedFolder) bool { return strings.EqualFold(f.Name, name) }) {
 		return BadRequest("Channel folder name already in use")
 	}
 	return nil
@@ -217,11 +285,11 @@ func (r *Realm) renderFolderDescription(text string) string {
 
 // folderByID is the folder of that ID, nil if none.
 func (r *Realm) folderByID(id int) *storedFolder {
-	i := slices.IndexFunc(r.channelFolders, func(f *storedFolder) bool { return f.ID == id })
+	i := slices.IndexFunc(r.channelFolders.list, func(f *storedFolder) bool { return f.ID == id })
 	if i < 0 {
 		return nil
 	}
-	return r.channelFolders[i]
+	return r.channelFolders.list[i]
 }
 
 // folderInUse reports whether any channel, archived or not, is in the
@@ -253,7 +321,7 @@ func (r *Realm) folderView(f *storedFolder) ChannelFolder {
 // folderList is the realm's folders as the API lists them, never nil: by
 // order then ID (by ID alone below feature level 414).
 func (r *Realm) folderList(includeArchived bool) []ChannelFolder {
-	folders := slices.Clone(r.channelFolders)
+	folders := slices.Clone(r.channelFolders.list)
 	if r.opts.FeatureLevel >= channelFolderOrderLevel {
 		slices.SortStableFunc(folders, func(a, b *storedFolder) int { return cmp.Compare(a.Order, b.Order) })
 	}
@@ -269,14 +337,6 @@ func (r *Realm) folderList(includeArchived bool) []ChannelFolder {
 // emitFolderUpdate sends a folder update event to every active user.
 func (r *Realm) emitFolderUpdate(f *storedFolder, data map[string]any) {
 	r.emit("channel_folder", ChannelFolderEvent{Op: "update", ChannelFolderID: f.ID, Data: data}, r.activeUserIDs()...)
-}
-
-// fillChannelFolders fills the channel_folders register section, from
-// feature level 389.
-func fillChannelFolders(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if r.opts.FeatureLevel >= channelFoldersLevel {
-		out.ChannelFoldersState = &ChannelFoldersState{ChannelFolders: r.folderList(true)}
-	}
 }
 
 // checkChannelFolderID checks a channel's new folder: one of the

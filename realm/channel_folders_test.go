@@ -118,7 +118,7 @@ func TestListChannelFolders(t *testing.T) {
 	old, _ := newTestRealm(t, WithFeatureLevel(413, "11.0-dev"))
 	mustCreateFolder(t, old, "A", "")
 	mustCreateFolder(t, old, "B", "")
-	old.channelFolders[0].Order = 5
+	old.channelFolders.list[0].Order = 5
 	list, _ := old.As(idHamlet).ChannelFolders(bg, false)
 	if !slices.Equal(folderIDs(list), []int{1, 2}) || list[0].Order != nil {
 		t.Fatalf("level 413 %+v", list)
@@ -374,11 +374,11 @@ func TestChannelFoldersSnapshotRestore(t *testing.T) {
 		t.Fatalf("next id %d", id)
 	}
 	// The snapshot shares nothing with the realm it was restored into.
-	r.channelFolders[0].Name = "changed"
+	r.channelFolders.list[0].Name = "changed"
 	if err := r.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
-	if r.channelFolders[0].Name != "A" {
+	if r.channelFolders.list[0].Name != "A" {
 		t.Fatal("snapshot aliased the realm's folders")
 	}
 }

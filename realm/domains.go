@@ -67,6 +67,7 @@ var domains = []domain{
 	table("users", func(t *tables) *userTable { return &t.users }),
 	table("groups", func(t *tables) *groupTable { return &t.groups }),
 	table("settings", func(t *tables) *Settings { return &t.settings }),
+	table("channelFolders", func(t *tables) *folderTable { return &t.channelFolders }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
@@ -161,10 +162,7 @@ type tables struct {
 	playgrounds      []RealmPlayground
 	nextPlaygroundID int
 
-	// channelFolders are the realm's channel folders, archived ones
-	// included, by ID; IDs are never reused.
-	channelFolders      []*storedFolder
-	nextChannelFolderID int
+	channelFolders folderTable
 
 	// The users' own things.
 	drafts draftTable

@@ -38,11 +38,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format}
-	for _, fo := range slices.SortedFunc(slices.Values(r.channelFolders), func(a, b *storedFolder) int { return a.ID - b.ID }) {
-		order := fo.Order
-		f.ChannelFolders = append(f.ChannelFolders, fixture.ChannelFolder{ID: fo.ID, Name: fo.Name, Description: fo.Description,
-			Order: &order, CreatorID: fo.CreatorID, DateCreated: fo.DateCreated, IsArchived: fo.IsArchived})
-	}
 	for _, id := range slices.Sorted(maps.Keys(r.channels)) {
 		c := r.channels[id]
 		history := c.HistoryPublicToSubscribers

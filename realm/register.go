@@ -79,7 +79,6 @@ type stateSection struct {
 // order they are filled.
 var stateSections = []stateSection{
 	{"alert_words", fillAlertWords},
-	{"channel_folders", fillChannelFolders},
 	{"custom_profile_fields", fillCustomProfileFields},
 	{"default_streams", fillDefaultChannels},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

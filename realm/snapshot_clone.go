@@ -67,12 +67,6 @@ func (r *tables) copyRest(src *tables) {
 	r.playgrounds = slices.Clone(src.playgrounds)
 	r.nextPlaygroundID = src.nextPlaygroundID
 	r.exports = src.exports.clone()
-	r.channelFolders = nil
-	for _, f := range src.channelFolders {
-		c := *f
-		r.channelFolders = append(r.channelFolders, &c)
-	}
-	r.nextChannelFolderID = src.nextChannelFolderID
 	r.scheduled = nil
 	if src.scheduled != nil {
 		r.scheduled = make(map[int]*scheduledItem, len(src.scheduled))
