@@ -65,14 +65,14 @@ func (r *Realm) historyReadableBy(c *storedChannel, userID int) bool {
 
 // isSubscribed reports whether the user has an active subscription.
 func (r *Realm) isSubscribed(channelID, userID int) bool {
-	s := r.subs[channelID][userID]
+	s := r.channels.subs[channelID][userID]
 	return s != nil && s.Active
 }
 
 // subscriberIDs lists the active subscribers of a channel, in no order.
 func (r *Realm) subscriberIDs(channelID int) []int {
-	out := make([]int, 0, len(r.subs[channelID]))
-	for uid, s := range r.subs[channelID] {
+	out := make([]int, 0, len(r.channels.subs[channelID]))
+	for uid, s := range r.channels.subs[channelID] {
 		if s.Active {
 			out = append(out, uid)
 		}

@@ -27,7 +27,7 @@ func (a *Actor) CreateChannel(ctx context.Context, req CreateChannelRequest) (an
 	r := a.r
 	err = a.write(func(me *user.User) error {
 		name := strings.TrimSpace(req.Name)
-		if c := r.channelsByName[channelKey(name)]; c != nil && name != "" {
+		if c := r.channels.byName[channelKey(name)]; c != nil && name != "" {
 			return &Error{Code: CodeChannelAlreadyExists, Status: statusConflict, Msg: "Channel '" + name + "' already exists"}
 		}
 		sub := req.Settings
@@ -44,7 +44,7 @@ func (a *Actor) CreateChannel(ctx context.Context, req CreateChannelRequest) (an
 			plan.targets = nil
 		}
 		r.applySubscribe(me, sub, plan)
-		ans = r.channelsByName[channelKey(plan.create[0].Name)].ID
+		ans = r.channels.byName[channelKey(plan.create[0].Name)].ID
 		return nil
 	})
 	return ans, err
@@ -174,7 +174,7 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
 			return nil, err
 		}
-		if other := r.channelsByName[channelKey(name)]; other != nil && other != ch {
+		if other := r.channels.byName[channelKey(name)]; other != nil && other != ch {
 			return nil, BadRequest("Channel name '%s' is already taken.", name)
 		}
 		p.name = &name
@@ -352,9 +352,9 @@ func (r *Realm) applyChannelUpdate(p *channelPlan) {
 	}
 	if p.name != nil {
 		old := ch.Name
-		delete(r.channelsByName, channelKey(old))
+		delete(r.channels.byName, channelKey(old))
 		ch.Name = *p.name
-		r.channelsByName[channelKey(ch.Name)] = ch
+		r.channels.byName[channelKey(ch.Name)] = ch
 		r.emitStreamUpdate(ch, StreamUpdateEvent{Name: old, Property: "name", Value: ch.Name})
 		r.sendChannelNotice(ch, renameNotice(me, old, ch.Name), nil)
 	}

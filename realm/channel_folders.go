@@ -295,7 +295,7 @@ func (r *Realm) folderByID(id int) *storedFolder {
 // folderInUse reports whether any channel, archived or not, is in the
 // folder.
 func (r *Realm) folderInUse(id int) bool {
-	for _, c := range r.channels {
+	for _, c := range r.channels.byID {
 		if c.FolderID == id {
 			return true
 		}

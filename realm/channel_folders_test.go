@@ -275,7 +275,7 @@ func TestChannelFolderOfChannels(t *testing.T) {
 	a := r.As(idIago)
 	wantCode(t, errOf(a.Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "web"}}, FolderID: intPtr(2)})), CodeBadRequest, "Invalid channel folder ID")
 	wantCode(t, errOf(a.Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "web"}}, FolderID: intPtr(0)})), CodeBadRequest, "Invalid channel folder ID")
-	if r.channelsByName["web"] != nil {
+	if r.channels.byName["web"] != nil {
 		t.Fatal("a refused subscribe created the channel")
 	}
 	hq := mustQueue(t, r, idHamlet, QueueOptions{})
@@ -283,7 +283,7 @@ func TestChannelFolderOfChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	web := channelID(t, r, "web")
-	if v := r.streamView(r.channels[web]); v.FolderID == nil || *v.FolderID != 1 {
+	if v := r.streamView(r.channels.byID[web]); v.FolderID == nil || *v.FolderID != 1 {
 		t.Fatalf("folder_id %v", v.FolderID)
 	}
 	created := eventsOfType(t, r, idHamlet, hq, "stream")
@@ -300,7 +300,7 @@ func TestChannelFolderOfChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	verona := channelID(t, r, "Verona")
-	if r.channels[verona].FolderID != 0 {
+	if r.channels.byID[verona].FolderID != 0 {
 		t.Fatal("subscribing moved an existing channel")
 	}
 	wantCode(t, a.UpdateChannel(bg, ChannelUpdate{ChannelID: verona, FolderID: ptrTo(intPtr(5))}), CodeBadRequest, "Invalid channel folder ID")
@@ -317,7 +317,7 @@ func TestChannelFolderOfChannels(t *testing.T) {
 		evs[1]["property"] != "folder_id" || evs[1]["value"] != nil || evs[1]["name"] != "web" {
 		t.Fatalf("update events %v", evs)
 	}
-	if r.channels[web].FolderID != 0 || r.channels[verona].FolderID != 1 {
+	if r.channels.byID[web].FolderID != 0 || r.channels.byID[verona].FolderID != 1 {
 		t.Fatal("folders not stored")
 	}
 }
@@ -366,7 +366,7 @@ func TestChannelFoldersSnapshotRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, _ := r.As(idHamlet).ChannelFolders(bg, true)
-	if len(list) != 1 || list[0].Name != "A" || r.channels[channelID(t, r, "Verona")].FolderID != 0 {
+	if len(list) != 1 || list[0].Name != "A" || r.channels.byID[channelID(t, r, "Verona")].FolderID != 0 {
 		t.Fatalf("restored %+v", list)
 	}
 	// The restored counter numbers the next folder as before.

@@ -74,7 +74,7 @@ func (a *Actor) IsSubscribed(ctx context.Context, userID, channelID int) (ans bo
 func (a *Actor) ChannelEmailAddress(ctx context.Context, channelID, senderID int) (ans string, err error) {
 	r := a.r
 	err = a.read(func(me *user.User) error {
-		ch := r.channels[channelID]
+		ch := r.channels.byID[channelID]
 		if ch == nil || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}
@@ -124,7 +124,7 @@ func channelEmailAddress(ch *storedChannel, senderID int) string {
 // channelWithMetadataAccess is the channel of a read that needs only to
 // know the channel exists (Zulip's access without content access).
 func (r *Realm) channelWithMetadataAccess(me *user.User, channelID int) (*storedChannel, error) {
-	ch := r.channels[channelID]
+	ch := r.channels.byID[channelID]
 	if ch == nil || !r.hasMetadataAccess(me, ch) {
 		return nil, BadRequest("Invalid channel ID")
 	}

@@ -277,7 +277,7 @@ func (r *Realm) activeSubscriberIDs(channelID int) []int {
 
 // subscriptionView builds a user's subscription object.
 func (r *Realm) subscriptionView(s *storedSubscription, withSubscribers bool) SubscriptionView {
-	c := r.channels[s.ChannelID]
+	c := r.channels.byID[s.ChannelID]
 	v := SubscriptionView{Stream: r.streamView(c), Color: s.Color, IsMuted: s.IsMuted, InHomeView: !s.IsMuted,
 		PinToTop: s.PinToTop, DesktopNotifications: s.DesktopNotifications, EmailNotifications: s.EmailNotifications,
 		PushNotifications: s.PushNotifications, AudibleNotifications: s.AudibleNotifications,
@@ -293,7 +293,7 @@ func (r *Realm) subscriptionView(s *storedSubscription, withSubscribers bool) Su
 func (r *Realm) userSubscriptions(u *user.User, withSubscribers, withArchived bool) []SubscriptionView {
 	out := []SubscriptionView{}
 	for _, c := range r.channelsByNameOrder() {
-		if s := r.subs[c.ID][u.ID]; s != nil && s.Active && (withArchived || !c.IsArchived) {
+		if s := r.channels.subs[c.ID][u.ID]; s != nil && s.Active && (withArchived || !c.IsArchived) {
 			out = append(out, r.subscriptionView(s, withSubscribers))
 		}
 	}
@@ -311,7 +311,7 @@ func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *R
 		if c.IsArchived && !withArchived {
 			continue
 		}
-		s := r.subs[c.ID][me.ID]
+		s := r.channels.subs[c.ID][me.ID]
 		switch {
 		case s != nil && !s.Active && r.hasMetadataAccess(me, c):
 			unsubscribed = append(unsubscribed, r.subscriptionView(s, req.IncludeSubscribers))
@@ -337,8 +337,8 @@ func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out *Registe
 // channelsByNameOrder lists every channel sorted by name, as Zulip sorts
 // channel lists (by code point, case-sensitive).
 func (r *Realm) channelsByNameOrder() []*storedChannel {
-	out := make([]*storedChannel, 0, len(r.channels))
-	for _, c := range r.channels {
+	out := make([]*storedChannel, 0, len(r.channels.byID))
+	for _, c := range r.channels.byID {
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b *storedChannel) int {
@@ -425,7 +425,7 @@ func (r *Realm) channelViews(me *user.User, q ChannelsQuery) []Stream {
 func (a *Actor) ChannelID(ctx context.Context, name string) (ans int, err error) {
 	r := a.r
 	err = a.read(func(me *user.User) error {
-		c := r.channelsByName[channelKey(strings.TrimSpace(name))]
+		c := r.channels.byName[channelKey(strings.TrimSpace(name))]
 		if c == nil || c.IsArchived || !r.hasContentAccess(me, c) {
 			return BadRequest("Invalid channel name '%s'", name)
 		}

@@ -128,7 +128,7 @@ func TestConcurrentSendsReadsAndPollsKeepTheStoreConsistent(t *testing.T) {
 func veronaSubscribers(r *Realm) []int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	ids := r.subscriberIDs(r.channelsByName[channelKey("Verona")].ID)
+	ids := r.subscriberIDs(r.channels.byName[channelKey("Verona")].ID)
 	slices.Sort(ids)
 	return ids
 }
@@ -175,7 +175,7 @@ func checkStore(t *testing.T, r *Realm) {
 		if !slices.Contains(holders, m.SenderID) {
 			t.Errorf("message %d: the sender %d holds no copy", m.ID, m.SenderID)
 		}
-		if m.ChannelID == r.channelsByName[channelKey("Verona")].ID {
+		if m.ChannelID == r.channels.byName[channelKey("Verona")].ID {
 			// Verona's subscribers never changed: they all hold a copy.
 			for _, uid := range r.subscriberIDs(m.ChannelID) {
 				if !slices.Contains(holders, uid) {

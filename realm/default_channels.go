@@ -30,7 +30,7 @@ type DefaultStreamsState struct {
 func (a *Actor) AddDefaultChannel(ctx context.Context, channelID int) error {
 	r := a.r
 	return a.writeAdmin(func(me *user.User) error {
-		ch := r.channels[channelID]
+		ch := r.channels.byID[channelID]
 		if ch == nil || ch.IsArchived || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}
@@ -47,7 +47,7 @@ func (a *Actor) AddDefaultChannel(ctx context.Context, channelID int) error {
 func (a *Actor) RemoveDefaultChannel(ctx context.Context, channelID int) error {
 	r := a.r
 	return a.writeAdmin(func(me *user.User) error {
-		ch := r.channels[channelID]
+		ch := r.channels.byID[channelID]
 		if ch == nil || ch.IsArchived || !r.hasMetadataAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}
@@ -77,7 +77,7 @@ func (r *Realm) emitDefaultChannels() {
 // feature level spells them.
 func (r *Realm) defaultChannelList() any {
 	var chans []*storedChannel
-	for _, c := range r.channels {
+	for _, c := range r.channels.byID {
 		if c.IsDefault && !c.IsArchived {
 			chans = append(chans, c)
 		}

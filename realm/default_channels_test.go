@@ -22,7 +22,7 @@ func TestDefaultChannelsShapeByLevel(t *testing.T) {
 		if objs, ok := list.([]Stream); ok != c.objects || (ok && (len(objs) != 5 || objs[0].Name != "Verona")) {
 			t.Fatalf("level %d: realm_default_streams %#v", c.level, list)
 		}
-		denmark := r.channelsByName["denmark"].ID
+		denmark := r.channels.byName["denmark"].ID
 		if err := r.As(idIago).AddDefaultChannel(bg, denmark); err != nil {
 			t.Fatal(err)
 		}

@@ -168,7 +168,7 @@ func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 	var settings ServerSettings
 	_ = r.view(func() error {
 		webPublic := false
-		for _, c := range r.channels {
+		for _, c := range r.channels.byID {
 			webPublic = webPublic || (c.IsWebPublic && !c.IsArchived)
 		}
 		s := ServerSettings{

@@ -139,7 +139,7 @@ func TestServerSettingsValues(t *testing.T) {
 		t.Fatal("spectator access is off")
 	}
 	r.UpdateSettings(func(s *Settings) { s.EnableSpectatorAccess = true })
-	r.channelsByName["rome"].IsArchived = true
+	r.channels.byName["rome"].IsArchived = true
 	if r.ServerSettings(ServerSettingsRequest{DevLogin: true}).RealmWebPublicAccessEnabled {
 		t.Fatal("the only web-public channel is archived")
 	}

@@ -68,6 +68,7 @@ var domains = []domain{
 	table("groups", func(t *tables) *groupTable { return &t.groups }),
 	table("settings", func(t *tables) *Settings { return &t.settings }),
 	table("channelFolders", func(t *tables) *folderTable { return &t.channelFolders }),
+	table("channels", func(t *tables) *channelTable { return &t.channels }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
@@ -134,11 +135,7 @@ type tables struct {
 
 	users userTable
 
-	channels       map[int]*storedChannel
-	channelsByName map[string]*storedChannel // lower-cased names
-	nextChannelID  int
-	// subs maps channel ID to the subscriptions of that channel by user ID.
-	subs map[int]map[int]*storedSubscription
+	channels channelTable
 
 	groups groupTable
 

@@ -233,7 +233,7 @@ func (r *Realm) checkDraft(me *user.User, in DraftInput, name string) (*storedDr
 		if len(in.To) != 1 {
 			return nil, BadRequest("Must specify exactly 1 channel ID for channel messages")
 		}
-		ch := r.channels[in.To[0]]
+		ch := r.channels.byID[in.To[0]]
 		if ch == nil || !r.hasContentAccess(me, ch) {
 			return nil, BadRequest("Invalid channel ID")
 		}

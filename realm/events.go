@@ -80,7 +80,7 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 	}
 	r.events.PublishN(len(recipients), func(i int) int { return recipients[i].userID }, "message",
 		func(q *Queue, i int) (queued, bool) { return entry(q, recipients[i].flags) })
-	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
+	if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch != nil && !ch.InviteOnly {
 		r.events.PublishAll("message", func(q *Queue) (queued, bool) {
 			if !q.Config().opts.AllPublicStreams || slices.ContainsFunc(recipients, func(rc messageRecipient) bool { return rc.userID == q.UserID() }) {
 				return queued{}, false

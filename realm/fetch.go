@@ -283,7 +283,7 @@ func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
 		return m
 	}
 	if m.Type == message.Channel {
-		if ch := r.channels[m.ChannelID]; ch != nil && r.historyReadableBy(ch, me.ID) {
+		if ch := r.channels.byID[m.ChannelID]; ch != nil && r.historyReadableBy(ch, me.ID) {
 			return m
 		}
 	}

@@ -264,7 +264,7 @@ func TestFetchFirstUnreadSkipsMuted(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
-	r.subs[3][idOthello].IsMuted = true
+	r.channels.subs[3][idOthello].IsMuted = true
 	r.mu.Unlock()
 	anchor := func(raw string) int64 {
 		t.Helper()

@@ -3,8 +3,6 @@ package realm
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/minizulip/minizulip/message"
@@ -38,30 +36,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format}
-	for _, id := range slices.Sorted(maps.Keys(r.channels)) {
-		c := r.channels[id]
-		history := c.HistoryPublicToSubscribers
-		fc := fixture.Channel{ID: c.ID, Name: c.Name, Description: c.Description, InviteOnly: c.InviteOnly,
-			HistoryPublicToSubscribers: &history, IsWebPublic: c.IsWebPublic, IsArchived: c.IsArchived,
-			IsDefault: c.IsDefault, CreatorID: c.CreatorID, DateCreated: c.DateCreated,
-			MessageRetentionDays: cloneIntPtr(c.MessageRetentionDays), TopicsPolicy: c.TopicsPolicy,
-			CanSendMessageGroup: c.CanSendMessageGroup, FolderID: c.FolderID}
-		if len(c.Permissions) > 0 {
-			fc.Permissions = map[string]GroupSetting{}
-			for name, g := range c.Permissions {
-				fc.Permissions[name] = g.Clone()
-			}
-		}
-		f.Channels = append(f.Channels, fc)
-		for _, uid := range slices.Sorted(maps.Keys(r.subs[id])) {
-			s := r.subs[id][uid]
-			f.Subscriptions = append(f.Subscriptions, fixture.Subscription{UserID: uid, ChannelID: id,
-				Inactive: !s.Active, Color: s.Color, IsMuted: s.IsMuted, PinToTop: s.PinToTop,
-				DesktopNotifications: cloneBoolPtr(s.DesktopNotifications), AudibleNotifications: cloneBoolPtr(s.AudibleNotifications),
-				PushNotifications: cloneBoolPtr(s.PushNotifications), EmailNotifications: cloneBoolPtr(s.EmailNotifications),
-				WildcardMentionsNotify: cloneBoolPtr(s.WildcardMentionsNotify)})
-		}
-	}
 	for _, l := range r.linkifiers {
 		f.Linkifiers = append(f.Linkifiers, fixture.Linkifier{ID: l.ID, Pattern: l.Spec.Pattern,
 			URLTemplate: l.Spec.URLTemplate, ExampleInput: l.Spec.ExampleInput, ReverseTemplate: l.Spec.ReverseTemplate,

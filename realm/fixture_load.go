@@ -83,8 +83,8 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 // loadEarly loads the tables not yet in the domains list that load
 // before the first table in it.
 func (r *Realm) loadEarly(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{r.loadChannels,
-		r.loadModerationChannel, r.loadSubscriptions, r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
+	for _, step := range []func(*fixture.Document) error{
+		r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
 		if err := step(f); err != nil {
 			return err
 		}

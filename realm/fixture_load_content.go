@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/emoji"
-	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
@@ -18,105 +17,6 @@ import (
 
 // This file loads a fixture's channels, subscriptions, linkifiers, custom
 // emoji and messages (see fixture_load.go for the rest).
-
-func (r *Realm) loadChannels(f *fixture.Document) error {
-	everyone := r.groups.byName[group.Everyone].ID
-	ids := []int{}
-	for i, fc := range f.Channels {
-		at := fmt.Sprintf("channels[%d]", i)
-		if fc.ID <= 0 || r.channels[fc.ID] != nil {
-			return badItem(at+".id", "%s channel ID %d", invalidOrDuplicate(fc.ID <= 0), fc.ID)
-		}
-		name := strings.TrimSpace(fc.Name)
-		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
-			return badItem(at+".name", "%s", reason(err))
-		}
-		if r.channelsByName[channelKey(name)] != nil {
-			return badItem(at+".name", "duplicate channel name %q", fc.Name)
-		}
-		history := !fc.InviteOnly
-		if fc.HistoryPublicToSubscribers != nil {
-			history = *fc.HistoryPublicToSubscribers
-		}
-		if !fc.InviteOnly && !history {
-			return badItem(at+".history_public_to_subscribers", "a public channel's history is public")
-		}
-		if fc.CreatorID != 0 && r.users.byID[fc.CreatorID] == nil {
-			return badItem(at+".creator_id", "no user %d", fc.CreatorID)
-		}
-		if fc.TopicsPolicy != "" && !slices.Contains(topicsPolicies, fc.TopicsPolicy) {
-			return badItem(at+".topics_policy", "unknown policy %q", fc.TopicsPolicy)
-		}
-		if d := fc.MessageRetentionDays; d != nil && *d != -1 && *d <= 0 {
-			return badItem(at+".message_retention_days", "%d is neither -1 (unlimited) nor a positive number of days", *d)
-		}
-		if fc.FolderID != 0 && r.folderByID(fc.FolderID) == nil {
-			return badItem(at+".folder_id", "no channel folder %d", fc.FolderID)
-		}
-		sendGroup := everyone
-		if fc.CanSendMessageGroup != 0 {
-			if r.groups.byID[fc.CanSendMessageGroup] == nil {
-				return badItem(at+".can_send_message_group", "no group %d", fc.CanSendMessageGroup)
-			}
-			sendGroup = fc.CanSendMessageGroup
-		}
-		var perms map[string]GroupSetting
-		for _, name := range slices.Sorted(maps.Keys(fc.Permissions)) {
-			i := slices.IndexFunc(channelGroupSettings, func(rule channelSettingRule) bool { return rule.name == name })
-			if i < 0 || name == "can_send_message_group" {
-				return badItem(at+".permissions."+name, "unknown channel permission (can_send_message_group has its own field)")
-			}
-			v := fc.Permissions[name]
-			if err := r.checkFixtureGroupSetting(at+".permissions."+name, v); err != nil {
-				return err
-			}
-			if perms == nil {
-				perms = map[string]GroupSetting{}
-			}
-			perms[name] = v.Clone()
-		}
-		r.nextChannelID = fc.ID
-		c := r.addChannel(name, fc.Description, fc.InviteOnly, history, fc.CreatorID)
-		c.IsWebPublic, c.IsArchived, c.IsDefault = fc.IsWebPublic, fc.IsArchived, fc.IsDefault
-		if fc.DateCreated != 0 {
-			c.DateCreated = fc.DateCreated
-		}
-		c.MessageRetentionDays = cloneIntPtr(fc.MessageRetentionDays)
-		c.TopicsPolicy, c.CanSendMessageGroup, c.Permissions = fc.TopicsPolicy, sendGroup, perms
-		c.FolderID = fc.FolderID
-		ids = append(ids, fc.ID)
-	}
-	r.nextChannelID = nextAfter(1, ids...)
-	return nil
-}
-
-func (r *Realm) loadSubscriptions(f *fixture.Document) error {
-	for i, fs := range f.Subscriptions {
-		at := fmt.Sprintf("subscriptions[%d]", i)
-		if r.users.byID[fs.UserID] == nil {
-			return badItem(at+".user_id", "no user %d", fs.UserID)
-		}
-		if r.channels[fs.ChannelID] == nil {
-			return badItem(at+".channel_id", "no channel %d", fs.ChannelID)
-		}
-		if r.subs[fs.ChannelID][fs.UserID] != nil {
-			return badItem(at, "duplicate subscription of user %d to channel %d", fs.UserID, fs.ChannelID)
-		}
-		if fs.Color != "" && !colorPattern.MatchString(fs.Color) {
-			return badItem(at+".color", "%q is not a hex color code", fs.Color)
-		}
-		r.subscribe(fs.ChannelID, fs.UserID)
-		s := r.subs[fs.ChannelID][fs.UserID]
-		if fs.Color != "" {
-			s.Color = fs.Color
-		}
-		s.Active, s.IsMuted, s.PinToTop = !fs.Inactive, fs.IsMuted, fs.PinToTop
-		s.DesktopNotifications, s.AudibleNotifications = cloneBoolPtr(fs.DesktopNotifications), cloneBoolPtr(fs.AudibleNotifications)
-		s.PushNotifications, s.EmailNotifications = cloneBoolPtr(fs.PushNotifications), cloneBoolPtr(fs.EmailNotifications)
-		s.WildcardMentionsNotify = cloneBoolPtr(fs.WildcardMentionsNotify)
-	}
-	return nil
-}
 
 func (r *Realm) loadLinkifiers(f *fixture.Document) error {
 	ids := []int{}
@@ -239,7 +139,7 @@ func (r *Realm) loadMessages(f *fixture.Document) error {
 		for _, uid := range slices.Sorted(maps.Keys(holders)) {
 			r.messages.Deliver(uid, m, holders[uid])
 		}
-		if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch.FirstMessageID == 0 {
+		if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch.FirstMessageID == 0 {
 			ch.FirstMessageID = m.ID
 		}
 	}
@@ -275,7 +175,7 @@ func (r *Realm) fixtureMessageOf(at string, fm fixture.Message) (*message.Messag
 	case fm.ChannelID != 0 && len(fm.To) > 0:
 		return nil, 0, badItem(at, "both channel_id and to: a message goes to a channel or to users")
 	case fm.ChannelID != 0:
-		ch := r.channels[fm.ChannelID]
+		ch := r.channels.byID[fm.ChannelID]
 		if ch == nil {
 			return nil, 0, badItem(at+".channel_id", "no channel %d", fm.ChannelID)
 		}

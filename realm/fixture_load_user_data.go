@@ -150,7 +150,7 @@ func (r *Realm) loadUserTopics(f *fixture.Document) error {
 		if r.realmUser(ft.UserID) == nil {
 			return badItem(at+".user_id", "no user %d", ft.UserID)
 		}
-		ch := r.channels[ft.ChannelID]
+		ch := r.channels.byID[ft.ChannelID]
 		if ch == nil {
 			return badItem(at+".channel_id", "no channel %d", ft.ChannelID)
 		}

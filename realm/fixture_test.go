@@ -130,7 +130,7 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 			t.Fatalf("user %d's channel folders differ (-original +loaded):\n%s", uid, diff)
 		}
 	}
-	if c := loaded.channelsByName[channelKey("Verona")]; c.FolderID != 1 {
+	if c := loaded.channels.byName[channelKey("Verona")]; c.FolderID != 1 {
 		t.Errorf("loaded Verona's folder: %d", c.FolderID)
 	}
 	if got, want := loaded.settings.ModerationRequestChannelID, r.settings.ModerationRequestChannelID; got != want || got == 0 {
@@ -177,8 +177,8 @@ func TestLoadFillsDefaults(t *testing.T) {
 	}
 	// A folder without an order takes its ID; reporting is off unless
 	// the document names a moderation request channel.
-	if f := r.folderByID(4); f == nil || f.Order != 4 || r.channels[1].FolderID != 4 || r.settings.ModerationRequestChannelID != 0 {
-		t.Fatalf("folder %+v, channel's folder %d, moderation channel %d", f, r.channels[1].FolderID, r.settings.ModerationRequestChannelID)
+	if f := r.folderByID(4); f == nil || f.Order != 4 || r.channels.byID[1].FolderID != 4 || r.settings.ModerationRequestChannelID != 0 {
+		t.Fatalf("folder %+v, channel's folder %d, moderation channel %d", f, r.channels.byID[1].FolderID, r.settings.ModerationRequestChannelID)
 	}
 	if id, err := r.As(1).CreateChannelFolder(bg, "Next", ""); err != nil || id != 5 {
 		t.Fatalf("next folder: %d %v", id, err)

@@ -178,13 +178,13 @@ func (r *Realm) validExpiry(minutes int) bool {
 // Zulip's order, and the custom welcome message's author.
 func (r *Realm) checkInviteTargets(me *user.User, req InviteRequest) error {
 	for _, id := range req.StreamIDs {
-		ch := r.channels[id]
+		ch := r.channels.byID[id]
 		if ch == nil || ch.IsArchived || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID %d. No invites were sent.", id)
 		}
 	}
 	for _, id := range req.StreamIDs {
-		if ch := r.channels[id]; !ch.IsDefault && !r.canAddSubscribers(me, ch) {
+		if ch := r.channels.byID[id]; !ch.IsDefault && !r.canAddSubscribers(me, ch) {
 			return BadRequest("You do not have permission to subscribe other users to channels.")
 		}
 	}

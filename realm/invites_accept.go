@@ -210,7 +210,7 @@ func (r *Realm) emitRoleGroupsJoined(u *user.User) {
 func (r *Realm) joinInvitedChannels(u *user.User, inv *storedInvite) {
 	ids := slices.Clone(inv.streamIDs)
 	if inv.includeDefaults {
-		for id, c := range r.channels {
+		for id, c := range r.channels.byID {
 			if c.IsDefault {
 				ids = append(ids, id)
 			}
@@ -219,7 +219,7 @@ func (r *Realm) joinInvitedChannels(u *user.User, inv *storedInvite) {
 	slices.Sort(ids)
 	var added []*storedChannel
 	for _, id := range slices.Compact(ids) {
-		if c := r.channels[id]; c != nil && !c.IsArchived && r.subscribe(id, u.ID) {
+		if c := r.channels.byID[id]; c != nil && !c.IsArchived && r.subscribe(id, u.ID) {
 			added = append(added, c)
 		}
 	}

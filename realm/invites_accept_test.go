@@ -46,9 +46,9 @@ func newLinkKey(t *testing.T, r *Realm, req InviteRequest) string {
 // subscribedChannels lists the channels userID is subscribed to, by name.
 func subscribedChannels(r *Realm, userID int) []string {
 	var out []string
-	for id, subs := range r.subs {
+	for id, subs := range r.channels.subs {
 		if s := subs[userID]; s != nil && s.Active {
-			out = append(out, r.channels[id].Name)
+			out = append(out, r.channels.byID[id].Name)
 		}
 	}
 	slices.Sort(out)
@@ -73,7 +73,7 @@ func refusedAccept(t *testing.T, r *Realm, key string, s Signup, msg string) {
 
 func TestAcceptEmailInvite(t *testing.T) {
 	r, _ := newTestRealm(t)
-	denmark := r.channelsByName["denmark"].ID
+	denmark := r.channels.byName["denmark"].ID
 	gid, err := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "newcomers", Members: []int{idIago}})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestAcceptEmailInvite(t *testing.T) {
 func TestAcceptInviteLinkTwice(t *testing.T) {
 	r, _ := newTestRealm(t)
 	key := newLinkKey(t, r, InviteRequest{InviteAs: user.RoleGuest, IncludeRealmDefaultSubscriptions: true,
-		StreamIDs: []int{r.channelsByName["rome"].ID}})
+		StreamIDs: []int{r.channels.byName["rome"].ID}})
 	iq := mustQueue(t, r, idIago, QueueOptions{})
 	before, _ := r.LastMessage(bg, idIago)
 	var ids []int

@@ -39,7 +39,7 @@ func inviteTargets(list []Invite) []string {
 
 func TestSendInvitesAndList(t *testing.T) {
 	r, _ := newTestRealm(t)
-	verona := r.channelsByName["verona"].ID
+	verona := r.channels.byName["verona"].ID
 	req := expiring("new1@zulip.com\n Friend <new2@zulip.com> , new1@zulip.com", 60, verona)
 	if err := r.As(idHamlet).SendInvites(bg, req); err != nil {
 		t.Fatal(err)
@@ -158,8 +158,8 @@ func TestInviteLinkPermissions(t *testing.T) {
 // Who may invite, as whom, to what: each refusal leaves no invitation.
 func TestSendInvitesRefusals(t *testing.T) {
 	r, _ := newTestRealm(t)
-	verona, denmark := r.channelsByName["verona"].ID, r.channelsByName["denmark"].ID
-	coreTeam := r.channelsByName["core team"].ID
+	verona, denmark := r.channels.byName["verona"].ID, r.channels.byName["denmark"].ID
+	coreTeam := r.channels.byName["core team"].ID
 	long := strings.Repeat("x", MaxWelcomeMessageCustomTextLength+1)
 	hamletsGroup := r.groups.byName["hamletcharacters"].ID
 	cases := []struct {
@@ -383,10 +383,10 @@ func TestInvitesChangedEvents(t *testing.T) {
 // Restore brings them back, a fork has its own.
 func TestInvitesInSnapshots(t *testing.T) {
 	r, _ := newTestRealm(t)
-	if err := r.As(idIago).SendInvites(bg, expiring("a@zulip.com", 60, r.channelsByName["verona"].ID)); err != nil {
+	if err := r.As(idIago).SendInvites(bg, expiring("a@zulip.com", 60, r.channels.byName["verona"].ID)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.As(idIago).CreateInviteLink(bg, InviteRequest{StreamIDs: []int{r.channelsByName["denmark"].ID}}); err != nil {
+	if _, err := r.As(idIago).CreateInviteLink(bg, InviteRequest{StreamIDs: []int{r.channels.byName["denmark"].ID}}); err != nil {
 		t.Fatal(err)
 	}
 	want := mustInvites(t, r, idIago)

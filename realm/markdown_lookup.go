@@ -62,7 +62,7 @@ func (l markdownLookup) GroupByName(name string) (markdown.Group, bool) {
 
 // ChannelByName finds a channel by name, ignoring case.
 func (l markdownLookup) ChannelByName(name string) (markdown.Channel, bool) {
-	c := l.r.channelsByName[channelKey(name)]
+	c := l.r.channels.byName[channelKey(name)]
 	if c == nil {
 		return markdown.Channel{}, false
 	}

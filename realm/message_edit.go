@@ -138,7 +138,7 @@ func (r *Realm) planEdit(me *user.User, req EditMessageRequest, mode string, con
 		notifyOld: req.SendNotificationToOldThread != nil && *req.SendNotificationToOldThread,
 		notifyNew: req.SendNotificationToNewThread == nil || *req.SendNotificationToNewThread}
 	if m.Type == message.Channel {
-		p.oldChan = r.channels[m.ChannelID]
+		p.oldChan = r.channels.byID[m.ChannelID]
 	}
 	if content != nil && !r.settings.AllowMessageEditing {
 		return nil, BadRequest("Your organization has turned off message editing")
@@ -283,7 +283,7 @@ func (r *Realm) checkChannelMove(me *user.User, p *editPlan, age int64, exempt b
 		!r.channelAllows(p.oldChan, "can_move_messages_out_of_channel_group", me.ID) {
 		return BadRequest("You don't have permission to move this message")
 	}
-	dest := r.channels[p.newChanID]
+	dest := r.channels.byID[p.newChanID]
 	if dest == nil || dest.IsArchived || !r.canAccessChannelForSend(me, dest) {
 		return BadRequest("Invalid channel ID")
 	}

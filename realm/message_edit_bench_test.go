@@ -65,7 +65,7 @@ func BenchmarkMoveTopic(b *testing.B) {
 				for b.Loop() {
 					n := 0
 					_ = r.view(func() error {
-						r.messages.Topic(r.channelsByName["bench"].ID, "big").Up(0, func(*message.Message) bool { n++; return true })
+						r.messages.Topic(r.channels.byName["bench"].ID, "big").Up(0, func(*message.Message) bool { n++; return true })
 						return nil
 					})
 					if n != topicSize {
@@ -81,7 +81,7 @@ func BenchmarkMoveTopic(b *testing.B) {
 				back  EditMessageRequest
 			}{
 				{"rename", EditMessageRequest{Topic: str("renamed")}, EditMessageRequest{Topic: str("big")}},
-				{"to-channel", EditMessageRequest{ChannelID: intPtr(2)}, EditMessageRequest{ChannelID: intPtr(r.channelsByName["bench"].ID)}},
+				{"to-channel", EditMessageRequest{ChannelID: intPtr(2)}, EditMessageRequest{ChannelID: intPtr(r.channels.byName["bench"].ID)}},
 			} {
 				i := 0 // kept across the runs of b.Run, so each starts where the last left the topic
 				b.Run(fmt.Sprintf("%s/%s/realm=%d", c.name, growth, total), func(b *testing.B) {
@@ -113,7 +113,7 @@ func BenchmarkDeleteTopic(b *testing.B) {
 		for _, total := range []int{100_000, 1_000_000} {
 			r, _ := fillTopicRealm(b, total, topicSize, growth)
 			a := r.As(idIago)
-			ch := r.channelsByName["bench"]
+			ch := r.channels.byName["bench"]
 			rendered := r.renderer.Render(benchContent)
 			refill := func() {
 				r.mu.Lock()

@@ -265,7 +265,7 @@ func TestDeleteTopic(t *testing.T) {
 		t.Fatal("empty topic not deleted")
 	}
 	_ = r2.view(func() error {
-		if got := r2.channels[2].FirstMessageID; got != later {
+		if got := r2.channels.byID[2].FirstMessageID; got != later {
 			t.Errorf("first_message_id %d, want %d", got, later)
 		}
 		return nil

@@ -112,7 +112,7 @@ func (r *Realm) mutedTopicsList(userID int) []MutedTopic {
 	out := []MutedTopic{}
 	for _, ut := range r.userTopics[userID] {
 		if ut.Policy == PolicyMuted {
-			if ch := r.channels[ut.ChannelID]; ch != nil {
+			if ch := r.channels.byID[ut.ChannelID]; ch != nil {
 				out = append(out, MutedTopic{ChannelName: ch.Name, Topic: ut.TopicName, Timestamp: ut.LastUpdated})
 			}
 		}

@@ -248,7 +248,7 @@ func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error
 // channelForMarking is the channel a mark-as-read names, if the caller may
 // read it (Zulip's access_stream_by_id).
 func (r *Realm) channelForMarking(me *user.User, channelID int) (*storedChannel, error) {
-	ch := r.channels[channelID]
+	ch := r.channels.byID[channelID]
 	if ch == nil || !r.hasContentAccess(me, ch) {
 		return nil, BadRequest("Invalid channel ID")
 	}

@@ -424,7 +424,7 @@ func TestFlagsForNarrowClampsTheRange(t *testing.T) {
 	narrow := []message.Term{{Operator: "channel", Operand: "bulk"}}
 	var first int64
 	r.mu.RLock()
-	chID := r.channelsByName[channelKey("bulk")].ID
+	chID := r.channels.byName[channelKey("bulk")].ID
 	r.messages.Channel(chID).Up(0, func(m *message.Message) bool { first = m.ID; return false })
 	r.mu.RUnlock()
 	mid := Anchor{ID: first + 6000}

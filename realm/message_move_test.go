@@ -115,7 +115,7 @@ func noticesSince(t *testing.T, r *Realm, id int64) []string {
 	_ = r.view(func() error {
 		r.messages.All().Up(id+1, func(m *message.Message) bool {
 			if m.SenderID == idNotificationBot {
-				out = append(out, r.channels[m.ChannelID].Name+" "+m.Topic+": "+m.Content)
+				out = append(out, r.channels.byID[m.ChannelID].Name+" "+m.Topic+": "+m.Content)
 			}
 			return true
 		})

@@ -50,7 +50,7 @@ func (s *Settings) moderationRequestChannelValue() int {
 func (r *Realm) setModerationRequestChannel(s *Settings, id int, changes RealmChanges) error {
 	stored := 0
 	if id >= 0 {
-		ch := r.channels[id]
+		ch := r.channels.byID[id]
 		if ch == nil {
 			return BadRequest("Invalid channel ID")
 		}
@@ -85,7 +85,7 @@ func (a *Actor) ReportMessage(ctx context.Context, messageID int64, reportType, 
 		return BadRequest("An explanation is required.")
 	}
 	return a.write(func(me *user.User) error {
-		ch := r.channels[r.settings.ModerationRequestChannelID]
+		ch := r.channels.byID[r.settings.ModerationRequestChannelID]
 		if ch == nil {
 			return BadRequest("Message reporting is not enabled in this organization.")
 		}
@@ -117,7 +117,7 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 	var original string
 	switch {
 	case m.Type == message.Channel:
-		ch := r.channels[m.ChannelID]
+		ch := r.channels.byID[m.ChannelID]
 		original = "Original message at " + topicLinkSyntax(ch, m.Topic, m.ID, r.settings.EmptyTopicDisplayName)
 	case len(m.DMUserIDs) <= 2 && m.SenderID == me.ID:
 		// Reporting one's own 1:1 message names its recipient.

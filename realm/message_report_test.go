@@ -193,7 +193,7 @@ func TestReportTopicAndTruncation(t *testing.T) {
 		t.Fatalf("long topic %q", n["subject"])
 	}
 	_ = e.r.update(func() error {
-		e.r.channels[idCoreTeam].TopicsPolicy = "empty_topic_only"
+		e.r.channels.byID[idCoreTeam].TopicsPolicy = "empty_topic_only"
 		return nil
 	})
 	n := e.report(idHamlet, id, "spam", "")
@@ -293,7 +293,7 @@ func TestModerationRequestChannelStaysPrivate(t *testing.T) {
 	public := false
 	err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: idCoreTeam, IsPrivate: &public})
 	wantCode(t, err, CodeBadRequest, "Moderation request channel must be private.")
-	if !r.channels[idCoreTeam].InviteOnly {
+	if !r.channels.byID[idCoreTeam].InviteOnly {
 		t.Fatal("a refused update changed the channel")
 	}
 	r.UpdateSettings(func(s *Settings) { s.ModerationRequestChannelID = 0 })

@@ -75,7 +75,7 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 		}
 		webOnly := t.Operand == "web-public"
 		return func(m *message.Message) bool {
-			ch := r.channels[m.ChannelID]
+			ch := r.channels.byID[m.ChannelID]
 			return m.Type == message.Channel && ch != nil && !ch.InviteOnly && (!webOnly || ch.IsWebPublic)
 		}, nil
 	case "topic":
@@ -210,7 +210,7 @@ func (r *Realm) mutedFor(userID int, m *message.Message) bool {
 	if policy == PolicyMuted {
 		return true
 	}
-	s := r.subs[m.ChannelID][userID]
+	s := r.channels.subs[m.ChannelID][userID]
 	return s != nil && s.IsMuted && policy != PolicyUnmuted && policy != PolicyFollowed
 }
 
@@ -249,11 +249,11 @@ func (r *Realm) narrowUser(operand string) *user.User {
 
 // channelByNameOrID finds a channel by case-insensitive name or by ID.
 func (r *Realm) channelByNameOrID(operand string) *storedChannel {
-	if ch := r.channelsByName[channelKey(operand)]; ch != nil {
+	if ch := r.channels.byName[channelKey(operand)]; ch != nil {
 		return ch
 	}
 	if id, err := strconv.Atoi(operand); err == nil {
-		return r.channels[id]
+		return r.channels.byID[id]
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func (r *Realm) serviceCallFor(bot *user.User, m *message.Message, trigger strin
 	}
 	id := strconv.FormatInt(m.ID, 10)
 	if m.Type == message.Channel {
-		ch := r.channels[m.ChannelID]
+		ch := r.channels.byID[m.ChannelID]
 		topicName := m.Topic
 		c.messageURL = r.opts.URL + "/" + markdown.TopicNarrow(ch.ID, ch.Name, m.Topic) + "/near/" + id
 		c.reply.Type, c.reply.To, c.reply.Topic = "stream", message.To{ChannelID: ch.ID}, &topicName

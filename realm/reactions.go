@@ -185,7 +185,7 @@ func (r *Realm) emitReaction(me *user.User, m *message.Message, re message.React
 // history its subscribers.
 func (r *Realm) messageAudience(m *message.Message) []int {
 	var shared *storedChannel
-	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.HistoryPublicToSubscribers {
+	if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.HistoryPublicToSubscribers {
 		shared = ch
 	}
 	return r.messageHolders(m, shared)

@@ -135,7 +135,7 @@ func TestReactionsInAProtectedHistoryChannel(t *testing.T) {
 	res, _ := r.As(idHamlet).SendChannelMessage(bg, "core team", "plans", "secret")
 	wantCode(t, react(r, idOthello, res.ID, "tada", "", ""), CodeBadRequest, "Invalid message(s)")
 	// Aaron subscribes later: no copy, no access to the earlier history.
-	r.subscribe(r.channelsByName["core team"].ID, idAaron)
+	r.subscribe(r.channels.byName["core team"].ID, idAaron)
 	wantCode(t, react(r, idAaron, res.ID, "tada", "", ""), CodeBadRequest, "Invalid message(s)")
 	if err := react(r, idIago, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
@@ -259,14 +259,14 @@ func TestReactionFollowsTopicOnParticipation(t *testing.T) {
 	if err := react(r, idOthello, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
 	}
-	if p := r.userTopicPolicy(idOthello, r.channelsByName["denmark"].ID, "castle"); p != PolicyInherit {
+	if p := r.userTopicPolicy(idOthello, r.channels.byName["denmark"].ID, "castle"); p != PolicyInherit {
 		t.Fatalf("default settings (follow on initiation) changed the policy to %d", p)
 	}
 	r.users.byID[idOthello].Settings.AutomaticallyFollowTopicsPolicy = user.AutoOnParticipation
 	if err := react(r, idOthello, res.ID, "smile", "", ""); err != nil {
 		t.Fatal(err)
 	}
-	denmark := r.channelsByName["denmark"].ID
+	denmark := r.channels.byName["denmark"].ID
 	if p := r.userTopicPolicy(idOthello, denmark, "castle"); p != PolicyFollowed {
 		t.Fatalf("policy %d, want followed", p)
 	}
@@ -283,7 +283,7 @@ func TestReactionFollowsTopicOnParticipation(t *testing.T) {
 	if p := r.userTopicPolicy(idIago, denmark, "castle"); p != PolicyInherit {
 		t.Fatalf("unmute applies in muted channels only, got %d", p)
 	}
-	r.subs[denmark][idIago].IsMuted = true
+	r.channels.subs[denmark][idIago].IsMuted = true
 	if err := react(r, idIago, res.ID, "smile", "", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -103,10 +103,8 @@ func New(opts ...Option) *Realm {
 		tables: tables{
 			users: userTable{byID: map[int]*user.User{}, byEmail: map[string]*user.User{}, nextID: 1,
 				fakeEmailDomain: user.FakeEmailDomainFor(urlHost(o.URL))},
-			channels:          map[int]*storedChannel{},
-			channelsByName:    map[string]*storedChannel{},
-			nextChannelID:     1,
-			subs:              map[int]map[int]*storedSubscription{},
+			channels: channelTable{byID: map[int]*storedChannel{}, byName: map[string]*storedChannel{}, nextID: 1,
+				subs: map[int]map[int]*storedSubscription{}},
 			groups:            groupTable{byID: map[int]*group.Group{}, byName: map[string]*group.Group{}, nextID: 1},
 			nextRecipientID:   1,
 			personalRecipient: map[int]int{},

@@ -80,7 +80,6 @@ type stateSection struct {
 var stateSections = []stateSection{
 	{"alert_words", fillAlertWords},
 	{"custom_profile_fields", fillCustomProfileFields},
-	{"default_streams", fillDefaultChannels},
 	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
 	}},
@@ -108,8 +107,6 @@ var stateSections = []stateSection{
 	{"saved_snippets", fillSavedSnippets},
 	{"scheduled_messages", fillScheduledMessages},
 	{"starred_messages", fillStarredMessages},
-	{"stream", fillStreamState},
-	{"subscription", fillSubscriptionState},
 	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		if req.fetches("message") {
 			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me, req.Queue.Capabilities.EmptyTopicName)}

@@ -135,7 +135,7 @@ func (r *Realm) reminderContent(me *user.User, m *message.Message, note string) 
 		widget = "todo list"
 	}
 	if m.Type == message.Channel {
-		ch := r.channels[m.ChannelID]
+		ch := r.channels.byID[m.ChannelID]
 		b.WriteString("You requested a reminder for the following message.")
 		writeNote(&b, note)
 		url := r.opts.URL + "/" + markdown.TopicNarrow(ch.ID, ch.Name, m.Topic) + "/near/" + id

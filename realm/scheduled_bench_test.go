@@ -13,7 +13,7 @@ import (
 func BenchmarkScheduleThenDeliver(b *testing.B) {
 	r, clock := newTestRealm(b)
 	a := r.As(idIago)
-	to := strconv.Itoa(r.channelsByName[channelKey("Verona")].ID)
+	to := strconv.Itoa(r.channels.byName[channelKey("Verona")].ID)
 	topicName := "bench"
 	b.ReportAllocs()
 	for b.Loop() {

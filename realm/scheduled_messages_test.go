@@ -14,7 +14,7 @@ import (
 // channelID is a seeded channel's ID.
 func channelID(t *testing.T, r *Realm, name string) int {
 	t.Helper()
-	c := r.channelsByName[channelKey(name)]
+	c := r.channels.byName[channelKey(name)]
 	if c == nil {
 		t.Fatalf("no channel %s", name)
 	}

@@ -179,11 +179,11 @@ func (r *Realm) seed(s Seed) {
 	for email, names := range devSubscriptions {
 		u := r.users.byEmail[user.NormalizeEmail(email)]
 		for _, name := range names {
-			r.subscribe(r.channelsByName[channelKey(name)].ID, u.ID)
+			r.subscribe(r.channels.byName[channelKey(name)].ID, u.ID)
 		}
 	}
 	// Zulip's test database sends message reports to "core team".
-	r.settings.ModerationRequestChannelID = r.channelsByName[channelKey("core team")].ID
+	r.settings.ModerationRequestChannelID = r.channels.byName[channelKey("core team")].ID
 	r.seedProfileFields()
 	r.seedLinkifiers()
 	r.seedRealmEmoji()

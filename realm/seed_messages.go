@@ -106,7 +106,7 @@ func (r *Realm) seedHumans() []int {
 // that is not archived and where members may post, by ID.
 func (r *Realm) seedChannels() []*storedChannel {
 	var out []*storedChannel
-	for _, c := range r.channels {
+	for _, c := range r.channels.byID {
 		if !c.IsArchived && c.CanSendMessageGroup == r.groups.byName[group.Everyone].ID {
 			out = append(out, c)
 		}

@@ -336,7 +336,7 @@ func (r *Realm) storeDelivered(m *message.Message, conv *conversation, delivered
 		r.messages.Deliver(d.userID, m, d.flags)
 	}
 	r.emitMessage(m, delivered, queueID, localID)
-	if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {
+	if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {
 		ch.FirstMessageID = m.ID
 	}
 	r.claimUploads(m)
@@ -348,23 +348,23 @@ func (r *Realm) channelForSend(sender *user.User, to message.To, skipAccess bool
 	var ch *storedChannel
 	switch {
 	case to.IsList && len(to.Emails) == 1:
-		ch = r.channelsByName[channelKey(to.Emails[0])]
+		ch = r.channels.byName[channelKey(to.Emails[0])]
 		if ch == nil {
 			return nil, streamNameDoesNotExist(to.Emails[0])
 		}
 	case to.IsList && len(to.UserIDs) == 1:
-		if ch = r.channels[to.UserIDs[0]]; ch == nil {
+		if ch = r.channels.byID[to.UserIDs[0]]; ch == nil {
 			return nil, streamIDDoesNotExist(to.UserIDs[0])
 		}
 	case to.IsList:
 		return nil, BadRequest("Invalid recipient: a channel message needs exactly one channel")
 	case to.ChannelName != "" && to.ChannelID == 0:
-		ch = r.channelsByName[channelKey(strings.TrimSpace(to.ChannelName))]
+		ch = r.channels.byName[channelKey(strings.TrimSpace(to.ChannelName))]
 		if ch == nil {
 			return nil, streamNameDoesNotExist(to.ChannelName)
 		}
 	default:
-		if ch = r.channels[to.ChannelID]; ch == nil {
+		if ch = r.channels.byID[to.ChannelID]; ch == nil {
 			return nil, streamIDDoesNotExist(to.ChannelID)
 		}
 	}

@@ -74,7 +74,7 @@ func TestSendPreparedUnderWriteLockWhenAlwaysStale(t *testing.T) {
 func TestSendFailsWhenTheChannelIsArchivedMeanwhile(t *testing.T) {
 	r, _ := newTestRealm(t)
 	r.mu.RLock()
-	verona := r.channelsByName[channelKey("Verona")].ID
+	verona := r.channels.byName[channelKey("Verona")].ID
 	r.mu.RUnlock()
 	r.sendPrepared = func() {
 		r.sendPrepared = nil

@@ -265,7 +265,7 @@ func TestDeleteMessageRules(t *testing.T) {
 		t.Fatalf("admin delete: %v", err)
 	}
 	r.mu.RLock()
-	first := r.channels[1].FirstMessageID
+	first := r.channels.byID[1].FirstMessageID
 	r.mu.RUnlock()
 	if first != other.ID {
 		t.Fatalf("first_message_id %d, want %d", first, other.ID)

@@ -21,24 +21,6 @@ import (
 // the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *tables) copyRest(src *tables) {
 
-	r.channels = make(map[int]*storedChannel, len(src.channels))
-	for id, c := range src.channels {
-		r.channels[id] = c.clone()
-	}
-	r.channelsByName = make(map[string]*storedChannel, len(src.channelsByName))
-	for name, c := range src.channelsByName {
-		r.channelsByName[name] = r.channels[c.ID]
-	}
-	r.nextChannelID = src.nextChannelID
-	r.subs = make(map[int]map[int]*storedSubscription, len(src.subs))
-	for chID, byUser := range src.subs {
-		m := make(map[int]*storedSubscription, len(byUser))
-		for uid, s := range byUser {
-			m[uid] = s.clone()
-		}
-		r.subs[chID] = m
-	}
-
 	r.nextRecipientID = src.nextRecipientID
 	r.personalRecipient = maps.Clone(src.personalRecipient)
 	r.conversations = make(map[string]*conversation, len(src.conversations))
@@ -157,28 +139,6 @@ func cloneUser(u *user.User) *user.User {
 	c := *u
 	c.ProfileData = maps.Clone(u.ProfileData)
 	c.EditedSettings = maps.Clone(u.EditedSettings)
-	return &c
-}
-
-func (c *storedChannel) clone() *storedChannel {
-	cc := *c
-	cc.MessageRetentionDays = cloneIntPtr(c.MessageRetentionDays)
-	if c.Permissions != nil {
-		cc.Permissions = make(map[string]GroupSetting, len(c.Permissions))
-		for name, g := range c.Permissions {
-			cc.Permissions[name] = g.Clone()
-		}
-	}
-	return &cc
-}
-
-func (s *storedSubscription) clone() *storedSubscription {
-	c := *s
-	c.DesktopNotifications = cloneBoolPtr(s.DesktopNotifications)
-	c.AudibleNotifications = cloneBoolPtr(s.AudibleNotifications)
-	c.PushNotifications = cloneBoolPtr(s.PushNotifications)
-	c.EmailNotifications = cloneBoolPtr(s.EmailNotifications)
-	c.WildcardMentionsNotify = cloneBoolPtr(s.WildcardMentionsNotify)
 	return &c
 }
 

@@ -29,10 +29,6 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 // legacyFields are the tables' fields not yet in a table of their own,
 // copied by copyRest.
 var legacyFields = []string{
-	"channels",
-	"channelsByName",
-	"nextChannelID",
-	"subs",
 	"nextRecipientID",
 	"personalRecipient",
 	"conversations",
@@ -236,7 +232,7 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 		}},
 		{"channel", func() {
 			_ = r.update(func() error {
-				ch := r.channelsByName["verona"]
+				ch := r.channels.byName["verona"]
 				ch.Description, ch.InviteOnly = "changed", true
 				ch.Permissions = map[string]GroupSetting{"x": {DirectMembers: []int{1}}}
 				return nil
@@ -244,12 +240,12 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 		}},
 		{"subscription", func() {
 			if err := r.As(idHamlet).UpdateSubscriptionProperties(bg, []SubscriptionPropertyChange{
-				{ChannelID: r.channelsByName["verona"].ID, Property: "color", Value: "#000000"}}); err != nil {
+				{ChannelID: r.channels.byName["verona"].ID, Property: "color", Value: "#000000"}}); err != nil {
 				t.Fatal(err)
 			}
 			_ = r.update(func() error {
 				on := true
-				r.subs[r.channelsByName["denmark"].ID][idIago].PushNotifications = &on
+				r.channels.subs[r.channels.byName["denmark"].ID][idIago].PushNotifications = &on
 				return nil
 			})
 		}},
@@ -363,9 +359,9 @@ func TestSnapshotSharesNothingMutable(t *testing.T) {
 		s.MessageContentEditLimitSeconds = &limit
 	})
 	_ = r.update(func() error {
-		r.channelsByName["verona"].Permissions = map[string]GroupSetting{"x": {DirectMembers: []int{1}}}
+		r.channels.byName["verona"].Permissions = map[string]GroupSetting{"x": {DirectMembers: []int{1}}}
 		days := 3
-		r.channelsByName["verona"].MessageRetentionDays = &days
+		r.channels.byName["verona"].MessageRetentionDays = &days
 		r.statuses = map[int]*storedStatus{idIago: {text: "away"}}
 		r.presence = map[int]*presenceRecord{idIago: {updateID: 1}}
 		r.mail.pending = map[string]pendingEmailChange{"k": {userID: 1}}

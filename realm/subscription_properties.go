@@ -80,11 +80,11 @@ func (a *Actor) UpdateSubscriptionProperties(ctx context.Context, changes []Subs
 			if !ok {
 				return BadRequest("Unknown subscription property: %s", c.Property)
 			}
-			ch := r.channels[c.ChannelID]
+			ch := r.channels.byID[c.ChannelID]
 			if ch == nil || !r.hasContentAccess(me, ch) {
 				return BadRequest("Invalid channel ID")
 			}
-			sub := r.subs[ch.ID][me.ID]
+			sub := r.channels.subs[ch.ID][me.ID]
 			if sub == nil || !sub.Active {
 				return BadRequest("Not subscribed to channel ID %d", ch.ID)
 			}

@@ -154,7 +154,7 @@ func TestUpdateSubscriptionsAddsAndDeletesTogether(t *testing.T) {
 
 func TestUpdateSubscriptionsRefusedHalfChangesNothing(t *testing.T) {
 	r, _ := newTestRealm(t)
-	before := len(r.channels)
+	before := len(r.channels.byID)
 	cases := []struct {
 		userID int
 		req    UpdateSubscriptionsRequest
@@ -170,7 +170,7 @@ func TestUpdateSubscriptionsRefusedHalfChangesNothing(t *testing.T) {
 		_, err := r.As(c.userID).UpdateSubscriptions(bg, c.req)
 		wantCode(t, err, CodeBadRequest, c.msg)
 	}
-	if len(r.channels) != before {
+	if len(r.channels.byID) != before {
 		t.Fatal("a refused request created a channel")
 	}
 	for _, check := range []struct{ user, channel int }{{idHamlet, 1}, {idCordelia, 1}, {idPolonius, 1}} {

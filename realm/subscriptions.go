@@ -151,7 +151,7 @@ func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePl
 			continue
 		}
 		seen[key] = true
-		if c := r.channelsByName[key]; c != nil {
+		if c := r.channels.byName[key]; c != nil {
 			existing = append(existing, c)
 		} else {
 			p.create = append(p.create, spec)
@@ -217,7 +217,7 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 				continue
 			}
 			if colors[c.ID] != "" {
-				r.subs[c.ID][u.ID].Color = colors[c.ID]
+				r.channels.subs[c.ID][u.ID].Color = colors[c.ID]
 			}
 			res.Subscribed[key] = append(res.Subscribed[key], c.Name)
 			added[i] = append(added[i], c)
@@ -488,7 +488,7 @@ func (r *Realm) AddChannel(spec NewChannel) (ans int, err error) {
 		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
 			return err
 		}
-		if r.channelsByName[channelKey(name)] != nil {
+		if r.channels.byName[channelKey(name)] != nil {
 			return BadRequest("Channel '%s' already exists", name)
 		}
 		for _, id := range subscriberIDs {

@@ -41,7 +41,7 @@ func subsSnapshot(r *Realm) map[string][]int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := map[string][]int{}
-	for _, c := range r.channels {
+	for _, c := range r.channels.byID {
 		out[c.Name] = r.activeSubscriberIDs(c.ID)
 	}
 	return out
@@ -245,7 +245,7 @@ func TestSubscribeOthersPermission(t *testing.T) {
 	subsSameState(t, before, subsSnapshot(r))
 	// A channel's own can_add_subscribers_group grants it back.
 	r.mu.Lock()
-	r.channelsByName["venice"].Permissions = map[string]GroupSetting{"can_add_subscribers_group": {DirectMembers: []int{idHamlet}}}
+	r.channels.byName["venice"].Permissions = map[string]GroupSetting{"can_add_subscribers_group": {DirectMembers: []int{idHamlet}}}
 	r.mu.Unlock()
 	res, err := r.As(idHamlet).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Venice"}}, Principals: Principals{IDs: []int{idCordelia}}})
 	if err != nil || !slices.Equal(res.Subscribed["8"], []string{"Venice"}) {
@@ -332,7 +332,7 @@ func TestChannelsForBotsAndArchived(t *testing.T) {
 	}
 	r.mu.Lock()
 	r.users.byID[idDefaultBot].BotOwnerID = idCordelia
-	r.channelsByName["scotland"].IsArchived = true
+	r.channels.byName["scotland"].IsArchived = true
 	r.mu.Unlock()
 	owner := subsChannelNames(t, r, idCordelia, ChannelsQuery{IncludeSubscribed: true})
 	if got := subsChannelNames(t, r, idDefaultBot, ChannelsQuery{IncludeOwnerSubscribed: true}); !slices.Equal(got, owner) || !slices.Contains(got, "cordelia only") {
@@ -394,7 +394,7 @@ func TestUnsubscribe(t *testing.T) {
 	// lets a member remove others from channels they can see.
 	r.mu.Lock()
 	r.users.byID[idDefaultBot].BotOwnerID = idOthello
-	r.channelsByName["verona"].Permissions = map[string]GroupSetting{"can_remove_subscribers_group": NamedGroupSetting(subsGroupID(r, group.Members))}
+	r.channels.byName["verona"].Permissions = map[string]GroupSetting{"can_remove_subscribers_group": NamedGroupSetting(subsGroupID(r, group.Members))}
 	r.mu.Unlock()
 	if res, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"devel"}, Principals: Principals{IDs: []int{idDefaultBot}}}); err != nil || len(res.Removed) != 1 {
 		t.Fatalf("owner removing own bot: %+v %v", res, err)

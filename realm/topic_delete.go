@@ -28,7 +28,7 @@ func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string
 	r := a.r
 	var res DeleteTopicResult
 	err := a.writeAdmin(func(me *user.User) error {
-		ch := r.channels[channelID]
+		ch := r.channels.byID[channelID]
 		if ch == nil || !r.hasMetadataAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}
@@ -85,7 +85,7 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 	sorted := slices.Clone(msgs)
 	slices.SortFunc(sorted, func(a, b *message.Message) int { return int(a.ID - b.ID) })
 	r.emitDeleteMessages(sorted, audience)
-	if ch := r.channels[first.ChannelID]; first.Type == message.Channel && ch != nil {
+	if ch := r.channels.byID[first.ChannelID]; first.Type == message.Channel && ch != nil {
 		r.fixFirstMessageIDs(ch)
 	}
 	r.releaseUploads(msgs)

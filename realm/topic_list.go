@@ -31,7 +31,7 @@ type ChannelTopicsRequest struct {
 func (a *Actor) ChannelTopics(ctx context.Context, req ChannelTopicsRequest) (ans []ChannelTopic, err error) {
 	r := a.r
 	err = a.read(func(me *user.User) error {
-		ch := r.channels[req.ChannelID]
+		ch := r.channels.byID[req.ChannelID]
 		if ch == nil || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}

@@ -79,7 +79,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			if !me.Settings.SendStreamTypingNotifications {
 				return BadRequest("User has disabled typing notifications for channel messages")
 			}
-			ch := r.channels[req.StreamID]
+			ch := r.channels.byID[req.StreamID]
 			if ch == nil || !r.canAccessChannelForSend(me, ch) {
 				return BadRequest("Invalid channel ID")
 			}

@@ -57,7 +57,7 @@ func (r *Realm) planUnsubscribe(me *user.User, req UnsubscribeRequest) (*unsubsc
 		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
 			return nil, err
 		}
-		if c := r.channelsByName[channelKey(name)]; c == nil {
+		if c := r.channels.byName[channelKey(name)]; c == nil {
 			missing = append(missing, name)
 		} else if !slices.Contains(p.channels, c) {
 			p.channels = append(p.channels, c)
@@ -79,7 +79,7 @@ func (r *Realm) applyUnsubscribe(p *unsubscribePlan) UnsubscribeResult {
 	for _, u := range p.targets {
 		var removed []*storedChannel
 		for _, c := range p.channels {
-			if s := r.subs[c.ID][u.ID]; s != nil && s.Active {
+			if s := r.channels.subs[c.ID][u.ID]; s != nil && s.Active {
 				s.Active = false
 				res.Removed = append(res.Removed, c.Name)
 				removed = append(removed, c)

@@ -281,7 +281,7 @@ func (r *Realm) mayReadAttachment(reader *user.User, att *storedAttachment) bool
 			continue
 		}
 		var ref upload.Reference
-		if ch := r.channels[m.ChannelID]; m.Type == message.Channel && ch != nil {
+		if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch != nil {
 			ref.PublicChannel = !ch.InviteOnly
 			ref.WebPublicChannel = ch.IsWebPublic && !ch.InviteOnly && r.settings.EnableSpectatorAccess
 			ref.ReaderSubscribedSharedHistory = reader != nil && ch.HistoryPublicToSubscribers && r.isSubscribed(ch.ID, reader.ID)

@@ -28,8 +28,8 @@ func (r *Realm) groupObjections(g *group.Group) []Objection {
 	if len(realmSettings) > 0 {
 		out = append(out, Objection{Type: "realm", Settings: realmSettings})
 	}
-	channels := make([]*storedChannel, 0, len(r.channels))
-	for _, c := range r.channels {
+	channels := make([]*storedChannel, 0, len(r.channels.byID))
+	for _, c := range r.channels.byID {
 		channels = append(channels, c)
 	}
 	slices.SortFunc(channels, func(a, b *storedChannel) int { return a.ID - b.ID })

@@ -223,7 +223,7 @@ func TestDeactivateObjectionForChannelSetting(t *testing.T) {
 	a := r.As(idIago)
 	g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "posters"})
 	r.mu.Lock()
-	r.channels[2].CanSendMessageGroup = g
+	r.channels.byID[2].CanSendMessageGroup = g
 	r.mu.Unlock()
 	re := wantCode(t, a.DeactivateUserGroup(bg, g), CodeCannotDeactivateGroupInUse, "")
 	objs := re.Extra["objections"].([]Objection)

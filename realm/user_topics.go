@@ -67,7 +67,7 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 		return nil
 	}
 	channelMuted := false
-	if s := r.subs[m.ChannelID][sender.ID]; s != nil && s.Active {
+	if s := r.channels.subs[m.ChannelID][sender.ID]; s != nil && s.Active {
 		channelMuted = s.IsMuted
 	}
 	result := PolicyInherit
@@ -98,7 +98,7 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 // subscriber, and a followed topic stays followed. It returns the new
 // policy when it changed.
 func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) *int {
-	s := r.subs[m.ChannelID][u.ID]
+	s := r.channels.subs[m.ChannelID][u.ID]
 	if u.IsBot() || s == nil || !s.Active {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) 
 // senderSawEarlierMessage reports whether the topic of m holds an earlier
 // message the user can see.
 func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
-	if r.historyReadableBy(r.channels[m.ChannelID], userID) {
+	if r.historyReadableBy(r.channels.byID[m.ChannelID], userID) {
 		return r.messages.TopicHasEarlier(m.ChannelID, m.Topic, m.ID)
 	}
 	seen := false
@@ -154,9 +154,9 @@ func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 		}
 		var ch *storedChannel
 		if req.ChannelName != "" {
-			ch = r.channelsByName[channelKey(req.ChannelName)]
+			ch = r.channels.byName[channelKey(req.ChannelName)]
 		} else {
-			ch = r.channels[req.ChannelID]
+			ch = r.channels.byID[req.ChannelID]
 		}
 		if ch == nil || (req.Policy != PolicyInherit && !r.historyReadableBy(ch, me.ID) && !r.isSubscribed(ch.ID, me.ID)) {
 			if req.ChannelName != "" {

@@ -160,7 +160,7 @@ func (r *Realm) moveRoleGroups(u *user.User, old, new user.Role) {
 // access to.
 func (r *Realm) channelsKnownTo(u *user.User) []*storedChannel {
 	var out []*storedChannel
-	for _, c := range r.channels {
+	for _, c := range r.channels.byID {
 		if !c.IsArchived && r.hasMetadataAccess(u, c) {
 			out = append(out, c)
 		}

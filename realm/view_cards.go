@@ -189,7 +189,7 @@ func (d *messageDirectory) add(r *Realm, m *message.Message) {
 	}
 	if m.Type == message.Channel && !slices.ContainsFunc(d.channels, func(c channelNameCard) bool { return c.id == m.ChannelID }) {
 		name := ""
-		if ch := r.channels[m.ChannelID]; ch != nil {
+		if ch := r.channels.byID[m.ChannelID]; ch != nil {
 			name = ch.Name
 		}
 		d.channels = append(d.channels, channelNameCard{m.ChannelID, name})
