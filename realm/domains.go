@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
@@ -69,6 +68,9 @@ var domains = []domain{
 	table("settings", func(t *tables) *Settings { return &t.settings }),
 	table("channelFolders", func(t *tables) *folderTable { return &t.channelFolders }),
 	table("channels", func(t *tables) *channelTable { return &t.channels }),
+	table("linkifiers", func(t *tables) *linkifierTable { return &t.linkifiers }),
+	table("playgrounds", func(t *tables) *playgroundTable { return &t.playgrounds }),
+	table("realmEmoji", func(t *tables) *emojiTable { return &t.realmEmoji }),
 	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
@@ -150,14 +152,11 @@ type tables struct {
 	// nextSubmessageID is the last submessage ID given (submessages.go).
 	nextSubmessageID int64
 
-	linkifiers      []*linkifier.Linkifier // in the order they apply
-	nextLinkifierID int
+	linkifiers linkifierTable
 
-	realmEmoji []*storedEmoji // custom emoji, deactivated ones included, by ID
+	realmEmoji emojiTable
 
-	// playgrounds are the realm's code playgrounds, by ID.
-	playgrounds      []RealmPlayground
-	nextPlaygroundID int
+	playgrounds playgroundTable
 
 	channelFolders folderTable
 

@@ -3,7 +3,6 @@ package realm
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
@@ -36,19 +35,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format}
-	for _, l := range r.linkifiers {
-		f.Linkifiers = append(f.Linkifiers, fixture.Linkifier{ID: l.ID, Pattern: l.Spec.Pattern,
-			URLTemplate: l.Spec.URLTemplate, ExampleInput: l.Spec.ExampleInput, ReverseTemplate: l.Spec.ReverseTemplate,
-			AlternativeURLTemplates: l.Spec.AlternativeURLTemplates})
-	}
-	for _, p := range r.playgrounds {
-		f.Playgrounds = append(f.Playgrounds, fixture.Playground(p))
-	}
-	for _, e := range r.realmEmoji {
-		id, _ := strconv.Atoi(e.ID)
-		f.CustomEmoji = append(f.CustomEmoji, fixture.Emoji{ID: id, Name: e.Name, AuthorID: e.AuthorID,
-			Deactivated: e.Deactivated, FileName: e.fileName, Image: e.image.Data})
-	}
 	holders := r.copyHolders()
 	r.messages.All().Up(0, func(m *message.Message) bool {
 		f.Messages = append(f.Messages, r.fixtureMessage(m, holders))

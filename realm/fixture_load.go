@@ -84,7 +84,7 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 // before the first table in it.
 func (r *Realm) loadEarly(f *fixture.Document) error {
 	for _, step := range []func(*fixture.Document) error{
-		r.loadLinkifiers, r.loadPlaygrounds, r.loadEmoji, r.loadMessages} {
+		r.loadMessages} {
 		if err := step(f); err != nil {
 			return err
 		}

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/emoji"
-	"github.com/minizulip/minizulip/linkifier"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
@@ -17,87 +15,6 @@ import (
 
 // This file loads a fixture's channels, subscriptions, linkifiers, custom
 // emoji and messages (see fixture_load.go for the rest).
-
-func (r *Realm) loadLinkifiers(f *fixture.Document) error {
-	ids := []int{}
-	for i, fl := range f.Linkifiers {
-		at := fmt.Sprintf("linkifiers[%d]", i)
-		if fl.ID <= 0 || slices.Contains(ids, fl.ID) {
-			return badItem(at+".id", "%s linkifier ID %d", invalidOrDuplicate(fl.ID <= 0), fl.ID)
-		}
-		l, err := linkifier.New(fl.ID, linkifier.Spec{Pattern: fl.Pattern, URLTemplate: fl.URLTemplate,
-			ExampleInput: fl.ExampleInput, ReverseTemplate: fl.ReverseTemplate,
-			AlternativeURLTemplates: slices.Clone(fl.AlternativeURLTemplates)})
-		if err != nil {
-			return badItem(at, "%s", reason(err))
-		}
-		r.linkifiers = append(r.linkifiers, l)
-		ids = append(ids, fl.ID)
-	}
-	r.nextLinkifierID = nextAfter(1, ids...)
-	return nil
-}
-
-func (r *Realm) loadPlaygrounds(f *fixture.Document) error {
-	ids := []int{}
-	for i, p := range f.Playgrounds {
-		at := fmt.Sprintf("playgrounds[%d]", i)
-		if p.ID <= 0 || slices.Contains(ids, p.ID) {
-			return badItem(at+".id", "%s playground ID %d", invalidOrDuplicate(p.ID <= 0), p.ID)
-		}
-		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
-			return badItem(at, "%s", reason(err))
-		}
-		if slices.ContainsFunc(r.playgrounds, func(o RealmPlayground) bool { return o.Name == p.Name && o.PygmentsLanguage == p.PygmentsLanguage }) {
-			return badItem(at, "duplicate playground %q for %q", p.Name, p.PygmentsLanguage)
-		}
-		r.playgrounds = append(r.playgrounds, RealmPlayground(p))
-		ids = append(ids, p.ID)
-	}
-	r.nextPlaygroundID = nextAfter(1, ids...)
-	return nil
-}
-
-func (r *Realm) loadEmoji(f *fixture.Document) error {
-	for i, fe := range f.CustomEmoji {
-		at := fmt.Sprintf("custom_emoji[%d]", i)
-		id := strconv.Itoa(fe.ID)
-		if fe.ID <= 0 || r.realmEmojiByID(id) != nil {
-			return badItem(at+".id", "%s emoji ID %d", invalidOrDuplicate(fe.ID <= 0), fe.ID)
-		}
-		name := emoji.NormalizeCustomName(fe.Name)
-		if msg := emoji.CheckCustomName(name); msg != "" || name != fe.Name {
-			return badItem(at+".name", "invalid emoji name %q %s", fe.Name, msg)
-		}
-		if _, taken := r.realmEmojiByName(name); taken && !fe.Deactivated {
-			return badItem(at+".name", "duplicate active emoji name %q", fe.Name)
-		}
-		if r.users.byID[fe.AuthorID] == nil {
-			return badItem(at+".author_id", "no user %d", fe.AuthorID)
-		}
-		file := fe.FileName
-		if file == "" {
-			file = id + ".png"
-		}
-		if file != id+imageExtension(file) {
-			return badItem(at+".file_name", "%q is not the ID %s and an extension", fe.FileName, id)
-		}
-		e := &storedEmoji{fileName: file, RealmEmoji: RealmEmoji{ID: id, Name: name, AuthorID: fe.AuthorID,
-			Deactivated: fe.Deactivated, SourceURL: EmojiImagePrefix + file}}
-		if fe.Image != nil {
-			img, refusal := emoji.ReadImage(fe.Image)
-			if refusal != "" {
-				return badItem(at+".image", "%s", refusal)
-			}
-			e.image = img
-			if img.Animated() {
-				e.StillURL = ptr(EmojiImagePrefix + "still/" + id + ".png")
-			}
-		}
-		r.realmEmoji = append(r.realmEmoji, e)
-	}
-	return nil
-}
 
 // flagBits maps each flag name to its bit.
 var flagBits = func() map[string]message.Flags {

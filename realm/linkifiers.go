@@ -3,9 +3,11 @@ package realm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -29,12 +31,12 @@ var devLinkifiers = []linkifier.Spec{
 // seedLinkifiers stores the dev realm's linkifiers.
 func (r *Realm) seedLinkifiers() {
 	for _, spec := range devLinkifiers {
-		l, err := linkifier.New(r.nextLinkifierID, spec)
+		l, err := linkifier.New(r.linkifiers.nextID, spec)
 		if err != nil {
 			panic("minizulip: bad seed linkifier: " + err.Error())
 		}
-		r.nextLinkifierID++
-		r.linkifiers = append(r.linkifiers, l)
+		r.linkifiers.nextID++
+		r.linkifiers.list = append(r.linkifiers.list, l)
 	}
 }
 
@@ -50,8 +52,8 @@ func linkifierView(l *linkifier.Linkifier) Linkifier {
 
 // linkifierList is the ordered list of the realm's linkifiers.
 func (r *Realm) linkifierList() []Linkifier {
-	out := make([]Linkifier, len(r.linkifiers))
-	for i, l := range r.linkifiers {
+	out := make([]Linkifier, len(r.linkifiers.list))
+	for i, l := range r.linkifiers.list {
 		out[i] = linkifierView(l)
 	}
 	return out
@@ -62,7 +64,7 @@ func (r *Realm) linkifierList() []Linkifier {
 func (r *Realm) Linkifiers() []*linkifier.Linkifier {
 	var list []*linkifier.Linkifier
 	_ = r.view(func() error {
-		list = slices.Clone(r.linkifiers)
+		list = slices.Clone(r.linkifiers.list)
 		return nil
 	})
 	return list
@@ -81,12 +83,12 @@ func (a *Actor) ListLinkifiers(ctx context.Context) (list []Linkifier, err error
 func (a *Actor) AddLinkifier(ctx context.Context, spec linkifier.Spec) (id int, err error) {
 	r := a.r
 	err = a.writeAdmin(func(*user.User) error {
-		l, err := r.checkLinkifier(r.nextLinkifierID, spec, 0)
+		l, err := r.checkLinkifier(r.linkifiers.nextID, spec, 0)
 		if err != nil {
 			return err
 		}
-		r.nextLinkifierID++
-		r.linkifiers = append(r.linkifiers, l)
+		r.linkifiers.nextID++
+		r.linkifiers.list = append(r.linkifiers.list, l)
 		r.emitLinkifiers()
 		id = l.ID
 		return nil
@@ -107,7 +109,7 @@ func (a *Actor) UpdateLinkifier(ctx context.Context, id int, spec linkifier.Spec
 		if err != nil {
 			return err
 		}
-		r.linkifiers[i] = l
+		r.linkifiers.list[i] = l
 		r.emitLinkifiers()
 		return nil
 	})
@@ -121,7 +123,7 @@ func (a *Actor) DeleteLinkifier(ctx context.Context, id int) error {
 		if i < 0 {
 			return BadRequest("Linkifier not found.")
 		}
-		r.linkifiers = slices.Delete(r.linkifiers, i, i+1)
+		r.linkifiers.list = slices.Delete(r.linkifiers.list, i, i+1)
 		r.emitLinkifiers()
 		return nil
 	})
@@ -145,14 +147,14 @@ func (r *Realm) reorderLinkifiers(ids []int) error {
 			return BadRequest("Linkifier not found.")
 		}
 	}
-	if len(ids) != len(r.linkifiers) {
+	if len(ids) != len(r.linkifiers.list) {
 		return BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
 	}
 	ordered := make([]*linkifier.Linkifier, len(ids))
 	for i, id := range ids {
-		ordered[i] = r.linkifiers[r.linkifierIndex(id)]
+		ordered[i] = r.linkifiers.list[r.linkifierIndex(id)]
 	}
-	r.linkifiers = ordered
+	r.linkifiers.list = ordered
 	r.emitLinkifiers()
 	return nil
 }
@@ -168,7 +170,7 @@ func (r *Realm) checkLinkifier(id int, spec linkifier.Spec, selfID int) (*linkif
 		}
 		return nil, BadRequest("Invalid linkifier")
 	}
-	for _, other := range r.linkifiers {
+	for _, other := range r.linkifiers.list {
 		if other.ID != selfID && other.Spec.Pattern == spec.Pattern {
 			return nil, BadRequest("Linkifier with this pattern already exists.")
 		}
@@ -177,7 +179,7 @@ func (r *Realm) checkLinkifier(id int, spec linkifier.Spec, selfID int) (*linkif
 }
 
 func (r *Realm) linkifierIndex(id int) int {
-	return slices.IndexFunc(r.linkifiers, func(l *linkifier.Linkifier) bool { return l.ID == id })
+	return slices.IndexFunc(r.linkifiers.list, func(l *linkifier.Linkifier) bool { return l.ID == id })
 }
 
 // LinkifiersEvent carries the realm's whole, ordered linkifier list.
@@ -192,10 +194,59 @@ func (r *Realm) emitLinkifiers() {
 		filter: func(q *Queue) bool { return q.Config().opts.Capabilities.LinkifierURLTemplate }}, r.activeUserIDs())
 }
 
-func fillLinkifiers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	list := []Linkifier{}
-	if req.Queue.Capabilities.LinkifierURLTemplate {
-		list = r.linkifierList()
+// linkifierTable holds the realm's linkifiers in the order they apply; a
+// linkifier is replaced whole on update, never changed in place.
+type linkifierTable struct {
+	list   []*linkifier.Linkifier
+	nextID int
+}
+
+func (t *linkifierTable) clone() linkifierTable {
+	return linkifierTable{list: slices.Clone(t.list), nextID: t.nextID}
+}
+
+// dump adds the linkifiers to f, in order.
+func (t *linkifierTable) dump(r *Realm, f *fixture.Document) error {
+	for _, l := range t.list {
+		f.Linkifiers = append(f.Linkifiers, fixture.Linkifier{ID: l.ID, Pattern: l.Spec.Pattern,
+			URLTemplate: l.Spec.URLTemplate, ExampleInput: l.Spec.ExampleInput, ReverseTemplate: l.Spec.ReverseTemplate,
+			AlternativeURLTemplates: l.Spec.AlternativeURLTemplates})
 	}
-	out.RealmLinkifiersState = &RealmLinkifiersState{RealmLinkifiers: list}
+	return nil
+}
+
+func (t *linkifierTable) load(r *Realm, f *fixture.Document) error {
+	ids := []int{}
+	for i, fl := range f.Linkifiers {
+		at := fmt.Sprintf("linkifiers[%d]", i)
+		if fl.ID <= 0 || slices.Contains(ids, fl.ID) {
+			return badItem(at+".id", "%s linkifier ID %d", invalidOrDuplicate(fl.ID <= 0), fl.ID)
+		}
+		l, err := linkifier.New(fl.ID, linkifier.Spec{Pattern: fl.Pattern, URLTemplate: fl.URLTemplate,
+			ExampleInput: fl.ExampleInput, ReverseTemplate: fl.ReverseTemplate,
+			AlternativeURLTemplates: slices.Clone(fl.AlternativeURLTemplates)})
+		if err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		r.linkifiers.list = append(r.linkifiers.list, l)
+		ids = append(ids, fl.ID)
+	}
+	r.linkifiers.nextID = nextAfter(1, ids...)
+	return nil
+}
+
+// register fills realm_linkifiers (empty for clients without the
+// linkifier_url_template capability) and the legacy realm_filters,
+// always empty.
+func (t *linkifierTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm_linkifiers") {
+		list := []Linkifier{}
+		if req.Queue.Capabilities.LinkifierURLTemplate {
+			list = r.linkifierList()
+		}
+		out.RealmLinkifiersState = &RealmLinkifiersState{RealmLinkifiers: list}
+	}
+	if req.fetches("realm_filters") {
+		out.RealmFiltersState = &RealmFiltersState{RealmFilters: []LegacyLinkifier{}}
+	}
 }

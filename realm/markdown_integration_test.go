@@ -79,7 +79,7 @@ func BenchmarkRenderLinkifiers(b *testing.B) {
 		b.Run(fmt.Sprintf("linkifiers=%d", n), func(b *testing.B) {
 			r, _ := newTestRealm(b)
 			r.mu.Lock()
-			r.linkifiers = nil
+			r.linkifiers.list = nil
 			r.mu.Unlock()
 			for i := 0; i < n; i++ {
 				if _, err := r.As(idIago).AddLinkifier(bg, linkifier.Spec{Pattern: fmt.Sprintf(`PROJ%d-(?P<id>[0-9]+)`, i),

@@ -76,7 +76,7 @@ func (l markdownLookup) RealmEmoji(name string) (string, bool) {
 }
 
 // Linkifiers are the realm's linkifiers, in the order they apply.
-func (l markdownLookup) Linkifiers() []*linkifier.Linkifier { return l.r.linkifiers }
+func (l markdownLookup) Linkifiers() []*linkifier.Linkifier { return l.r.linkifiers.list }
 
 // mentionFlags are the flags rendering gives each recipient of a message.
 type mentionFlags struct {

@@ -3,10 +3,12 @@ package realm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -40,14 +42,14 @@ func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTe
 			}
 			return err
 		}
-		if slices.ContainsFunc(r.playgrounds, func(o RealmPlayground) bool {
+		if slices.ContainsFunc(r.playgrounds.list, func(o RealmPlayground) bool {
 			return o.PygmentsLanguage == p.PygmentsLanguage && o.Name == p.Name
 		}) {
 			return BadRequest("Realm playground with this Realm, Pygments language and Name already exists.")
 		}
-		p.ID = r.nextPlaygroundID
-		r.nextPlaygroundID++
-		r.playgrounds = append(r.playgrounds, p)
+		p.ID = r.playgrounds.nextID
+		r.playgrounds.nextID++
+		r.playgrounds.list = append(r.playgrounds.list, p)
 		r.emitPlaygrounds()
 		id = p.ID
 		return nil
@@ -60,11 +62,11 @@ func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTe
 func (a *Actor) RemovePlayground(ctx context.Context, id int) error {
 	r := a.r
 	return a.writeAdmin(func(me *user.User) error {
-		i := slices.IndexFunc(r.playgrounds, func(p RealmPlayground) bool { return p.ID == id })
+		i := slices.IndexFunc(r.playgrounds.list, func(p RealmPlayground) bool { return p.ID == id })
 		if i < 0 {
 			return BadRequest("Invalid playground")
 		}
-		r.playgrounds = slices.Delete(r.playgrounds, i, i+1)
+		r.playgrounds.list = slices.Delete(r.playgrounds.list, i, i+1)
 		r.emitPlaygrounds()
 		return nil
 	})
@@ -72,10 +74,54 @@ func (a *Actor) RemovePlayground(ctx context.Context, id int) error {
 
 // playgroundList is the realm's playgrounds by ID, never nil.
 func (r *Realm) playgroundList() []RealmPlayground {
-	return append([]RealmPlayground{}, r.playgrounds...)
+	return append([]RealmPlayground{}, r.playgrounds.list...)
 }
 
 // emitPlaygrounds sends the playground list to every active user.
 func (r *Realm) emitPlaygrounds() {
 	r.emit("realm_playgrounds", RealmPlaygroundsEvent{RealmPlaygrounds: r.playgroundList()}, r.activeUserIDs()...)
+}
+
+// playgroundTable holds the realm's code playgrounds, by ID.
+type playgroundTable struct {
+	list   []RealmPlayground
+	nextID int
+}
+
+func (t *playgroundTable) clone() playgroundTable {
+	return playgroundTable{list: slices.Clone(t.list), nextID: t.nextID}
+}
+
+// dump adds the playgrounds to f, by ID.
+func (t *playgroundTable) dump(r *Realm, f *fixture.Document) error {
+	for _, p := range t.list {
+		f.Playgrounds = append(f.Playgrounds, fixture.Playground(p))
+	}
+	return nil
+}
+
+func (t *playgroundTable) load(r *Realm, f *fixture.Document) error {
+	ids := []int{}
+	for i, p := range f.Playgrounds {
+		at := fmt.Sprintf("playgrounds[%d]", i)
+		if p.ID <= 0 || slices.Contains(ids, p.ID) {
+			return badItem(at+".id", "%s playground ID %d", invalidOrDuplicate(p.ID <= 0), p.ID)
+		}
+		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		if slices.ContainsFunc(r.playgrounds.list, func(o RealmPlayground) bool { return o.Name == p.Name && o.PygmentsLanguage == p.PygmentsLanguage }) {
+			return badItem(at, "duplicate playground %q for %q", p.Name, p.PygmentsLanguage)
+		}
+		r.playgrounds.list = append(r.playgrounds.list, RealmPlayground(p))
+		ids = append(ids, p.ID)
+	}
+	r.playgrounds.nextID = nextAfter(1, ids...)
+	return nil
+}
+
+func (t *playgroundTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm_playgrounds") {
+		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
+	}
 }

@@ -162,7 +162,7 @@ func TestRejectedReactionsChangeNothing(t *testing.T) {
 	if err := react(r, idIago, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
 	}
-	r.realmEmoji[0].Deactivated = true // green_tick, ID 1
+	r.realmEmoji.list[0].Deactivated = true // green_tick, ID 1
 	q := mustQueue(t, r, idIago, QueueOptions{})
 	for _, c := range []struct {
 		name, code, typ string
@@ -224,7 +224,7 @@ func TestReactionVotesMatchByCode(t *testing.T) {
 	if err := react(r, idHamlet, res.ID, "green_tick", "", ""); err != nil {
 		t.Fatal(err)
 	}
-	r.realmEmoji[0].Deactivated = true
+	r.realmEmoji.list[0].Deactivated = true
 	if err := react(r, idIago, res.ID, "anything", "1", "realm_emoji"); err != nil {
 		t.Fatal(err)
 	}

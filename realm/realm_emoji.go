@@ -2,11 +2,13 @@ package realm
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -65,7 +67,7 @@ type RealmEmojiEvent struct {
 // seedRealmEmoji adds the dev realm's custom emoji, green_tick by iago.
 func (r *Realm) seedRealmEmoji() {
 	iago := r.users.byEmail["iago@zulip.com"]
-	r.realmEmoji = append(r.realmEmoji, &storedEmoji{RealmEmoji: RealmEmoji{ID: "1", Name: "green_tick",
+	r.realmEmoji.list = append(r.realmEmoji.list, &storedEmoji{RealmEmoji: RealmEmoji{ID: "1", Name: "green_tick",
 		SourceURL: EmojiImagePrefix + "1.png", AuthorID: iago.ID}, fileName: "1.png"})
 }
 
@@ -123,7 +125,7 @@ func (a *Actor) AddRealmEmoji(ctx context.Context, req EmojiUpload) error {
 		if img.Animated() {
 			e.StillURL = ptr(EmojiImagePrefix + "still/" + id + ".png")
 		}
-		r.realmEmoji = append(r.realmEmoji, e)
+		r.realmEmoji.list = append(r.realmEmoji.list, e)
 		r.emitRealmEmoji()
 		return nil
 	})
@@ -153,7 +155,7 @@ func (a *Actor) DeactivateRealmEmoji(ctx context.Context, name string) error {
 // Images stay served after deactivation, as old messages show them.
 func (r *Realm) RealmEmojiImage(file string) (data []byte, contentType string, ok bool) {
 	_ = r.view(func() error {
-		for _, e := range r.realmEmoji {
+		for _, e := range r.realmEmoji.list {
 			switch {
 			case e.image.Data == nil:
 			case file == e.fileName:
@@ -186,7 +188,7 @@ func imageExtension(fileName string) string {
 // nextRealmEmojiID is one more than the highest custom emoji ID.
 func (r *Realm) nextRealmEmojiID() int {
 	highest := 0
-	for _, e := range r.realmEmoji {
+	for _, e := range r.realmEmoji.list {
 		if id, _ := strconv.Atoi(e.ID); id > highest {
 			highest = id
 		}
@@ -201,8 +203,8 @@ func (r *Realm) emitRealmEmoji() {
 
 // realmEmojiMap is every custom emoji by ID, as a new map.
 func (r *Realm) realmEmojiMap() map[string]RealmEmoji {
-	m := make(map[string]RealmEmoji, len(r.realmEmoji))
-	for _, e := range r.realmEmoji {
+	m := make(map[string]RealmEmoji, len(r.realmEmoji.list))
+	for _, e := range r.realmEmoji.list {
 		m[e.ID] = e.RealmEmoji
 	}
 	return m
@@ -210,7 +212,7 @@ func (r *Realm) realmEmojiMap() map[string]RealmEmoji {
 
 // activeRealmEmoji is the active custom emoji of that name, or nil.
 func (r *Realm) activeRealmEmoji(name string) *storedEmoji {
-	for _, e := range r.realmEmoji {
+	for _, e := range r.realmEmoji.list {
 		if e.Name == name && !e.Deactivated {
 			return e
 		}
@@ -220,7 +222,7 @@ func (r *Realm) activeRealmEmoji(name string) *storedEmoji {
 
 // realmEmojiByID is the custom emoji with that ID, deactivated or not.
 func (r *Realm) realmEmojiByID(id string) *storedEmoji {
-	for _, e := range r.realmEmoji {
+	for _, e := range r.realmEmoji.list {
 		if e.ID == id {
 			return e
 		}
@@ -236,6 +238,83 @@ func (r *Realm) realmEmojiByName(name string) (RealmEmoji, bool) {
 	return RealmEmoji{}, false
 }
 
-func fillRealmEmoji(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	out.RealmEmojiState = &RealmEmojiState{RealmEmoji: r.realmEmojiMap()}
+// emojiTable holds the realm's custom emoji, deactivated ones included,
+// by ID; the images are never changed in place.
+type emojiTable struct {
+	list []*storedEmoji
+}
+
+func (t *emojiTable) clone() emojiTable {
+	c := emojiTable{list: make([]*storedEmoji, len(t.list))}
+	for i, e := range t.list {
+		c.list[i] = e.clone()
+	}
+	return c
+}
+
+// clone copies an emoji; its image bytes, never changed, are shared.
+func (e *storedEmoji) clone() *storedEmoji {
+	c := *e
+	if e.StillURL != nil {
+		u := *e.StillURL
+		c.StillURL = &u
+	}
+	return &c
+}
+
+// dump adds the custom emoji to f, images included, by ID.
+func (t *emojiTable) dump(r *Realm, f *fixture.Document) error {
+	for _, e := range t.list {
+		id, _ := strconv.Atoi(e.ID)
+		f.CustomEmoji = append(f.CustomEmoji, fixture.Emoji{ID: id, Name: e.Name, AuthorID: e.AuthorID,
+			Deactivated: e.Deactivated, FileName: e.fileName, Image: e.image.Data})
+	}
+	return nil
+}
+
+func (t *emojiTable) load(r *Realm, f *fixture.Document) error {
+	for i, fe := range f.CustomEmoji {
+		at := fmt.Sprintf("custom_emoji[%d]", i)
+		id := strconv.Itoa(fe.ID)
+		if fe.ID <= 0 || r.realmEmojiByID(id) != nil {
+			return badItem(at+".id", "%s emoji ID %d", invalidOrDuplicate(fe.ID <= 0), fe.ID)
+		}
+		name := emoji.NormalizeCustomName(fe.Name)
+		if msg := emoji.CheckCustomName(name); msg != "" || name != fe.Name {
+			return badItem(at+".name", "invalid emoji name %q %s", fe.Name, msg)
+		}
+		if _, taken := r.realmEmojiByName(name); taken && !fe.Deactivated {
+			return badItem(at+".name", "duplicate active emoji name %q", fe.Name)
+		}
+		if r.users.byID[fe.AuthorID] == nil {
+			return badItem(at+".author_id", "no user %d", fe.AuthorID)
+		}
+		file := fe.FileName
+		if file == "" {
+			file = id + ".png"
+		}
+		if file != id+imageExtension(file) {
+			return badItem(at+".file_name", "%q is not the ID %s and an extension", fe.FileName, id)
+		}
+		e := &storedEmoji{fileName: file, RealmEmoji: RealmEmoji{ID: id, Name: name, AuthorID: fe.AuthorID,
+			Deactivated: fe.Deactivated, SourceURL: EmojiImagePrefix + file}}
+		if fe.Image != nil {
+			img, refusal := emoji.ReadImage(fe.Image)
+			if refusal != "" {
+				return badItem(at+".image", "%s", refusal)
+			}
+			e.image = img
+			if img.Animated() {
+				e.StillURL = ptr(EmojiImagePrefix + "still/" + id + ".png")
+			}
+		}
+		r.realmEmoji.list = append(r.realmEmoji.list, e)
+	}
+	return nil
+}
+
+func (t *emojiTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm_emoji") {
+		out.RealmEmojiState = &RealmEmojiState{RealmEmoji: r.realmEmojiMap()}
+	}
 }

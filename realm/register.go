@@ -92,14 +92,6 @@ var stateSections = []stateSection{
 	{"navigation_views", fillNavigationViews},
 	{"presence", fillPresence},
 	{"push_device", fillPushDevices},
-	{"realm_emoji", fillRealmEmoji},
-	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.RealmFiltersState = &RealmFiltersState{RealmFilters: []LegacyLinkifier{}}
-	}},
-	{"realm_linkifiers", fillLinkifiers},
-	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
-	}},
 	{"realm_domains", fillRealmDomains},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
 	{"recent_private_conversations", fillRecentPrivateConversations},

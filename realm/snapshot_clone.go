@@ -36,18 +36,10 @@ func (r *tables) copyRest(src *tables) {
 
 	r.profileFields = slices.Clone(src.profileFields)
 	r.nextProfileFieldID = src.nextProfileFieldID
-	r.linkifiers = slices.Clone(src.linkifiers) // *Linkifier values are replaced, never changed
-	r.nextLinkifierID = src.nextLinkifierID
-	r.realmEmoji = make([]*storedEmoji, len(src.realmEmoji))
-	for i, e := range src.realmEmoji {
-		r.realmEmoji[i] = e.clone()
-	}
 	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })
 	r.navigationViews = cloneNested(src.navigationViews, func(v *NavigationView) *NavigationView { c := *v; return &c })
 	r.nextSnippetID = src.nextSnippetID
 	r.settingsDefaults = src.settingsDefaults
-	r.playgrounds = slices.Clone(src.playgrounds)
-	r.nextPlaygroundID = src.nextPlaygroundID
 	r.exports = src.exports.clone()
 	r.scheduled = nil
 	if src.scheduled != nil {
@@ -139,16 +131,6 @@ func cloneUser(u *user.User) *user.User {
 	c := *u
 	c.ProfileData = maps.Clone(u.ProfileData)
 	c.EditedSettings = maps.Clone(u.EditedSettings)
-	return &c
-}
-
-// clone copies an emoji; its image bytes, never changed, are shared.
-func (e *storedEmoji) clone() *storedEmoji {
-	c := *e
-	if e.StillURL != nil {
-		u := *e.StillURL
-		c.StillURL = &u
-	}
 	return &c
 }
 

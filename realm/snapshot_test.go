@@ -36,13 +36,8 @@ var legacyFields = []string{
 	"nextMessageID",
 	"profileFields",
 	"nextProfileFieldID",
-	"linkifiers",
-	"nextLinkifierID",
-	"realmEmoji",
 	"snippets",
 	"navigationViews",
-	"playgrounds",
-	"nextPlaygroundID",
 	"exports",
 	"settingsDefaults",
 	"nextSnippetID",
@@ -128,7 +123,7 @@ var emptyInDevRealm = []string{
 	"statuses",
 	"snippets",
 	"navigationViews",
-	"playgrounds",
+	"playgrounds.list",
 	"channelFolders.list",
 	"userTopics",
 	"mail",
@@ -309,8 +304,8 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 		}},
 		{"emoji and linkifiers", func() {
 			_ = r.update(func() error {
-				r.realmEmoji[0].Deactivated = true
-				r.linkifiers[0] = r.linkifiers[len(r.linkifiers)-1]
+				r.realmEmoji.list[0].Deactivated = true
+				r.linkifiers.list[0] = r.linkifiers.list[len(r.linkifiers.list)-1]
 				return nil
 			})
 		}},

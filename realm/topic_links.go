@@ -8,7 +8,7 @@ import (
 
 // topicLinks are the links Zulip shows beside topic name under the
 // realm's linkifiers. The caller holds the lock.
-func (r *Realm) topicLinks(name string) []TopicLink { return topicLinksOf(r.linkifiers, name) }
+func (r *Realm) topicLinks(name string) []TopicLink { return topicLinksOf(r.linkifiers.list, name) }
 
 // topicLinksOf are the links linkifiers and bare URLs make of a topic
 // name, as the API shows them.

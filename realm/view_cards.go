@@ -157,10 +157,10 @@ const directoryIndexFrom = 8
 // caller holds the lock.
 func (r *Realm) messageDirectory(viewer *user.User) *messageDirectory {
 	d := &messageDirectory{env: r.viewEnv()}
-	if len(r.linkifiers) > 0 {
+	if len(r.linkifiers.list) > 0 {
 		// A copy: a write may change r.linkifiers in place once the lock
 		// is released, and views are built after.
-		d.linkifiers = slices.Clone(r.linkifiers)
+		d.linkifiers = slices.Clone(r.linkifiers.list)
 	}
 	if viewer != nil {
 		vc := r.userCard(viewer, false)
