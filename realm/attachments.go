@@ -77,7 +77,7 @@ func (r *Realm) attachmentView(att *storedAttachment) Attachment {
 	}
 	v.Messages = make([]AttachmentMessage, 0, len(att.messageIDs))
 	for _, id := range att.messageIDs {
-		if m, ok := r.messages.Message(id); ok {
+		if m, ok := r.messages.store.Message(id); ok {
 			v.Messages = append(v.Messages, AttachmentMessage{ID: id, DateSent: m.Timestamp * 1000})
 		}
 	}

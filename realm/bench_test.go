@@ -121,14 +121,14 @@ func (r *Realm) benchChannel(name string, subscribers ...int) (*storedChannel, s
 // caller holds the write lock.
 func (r *Realm) storeBenchMessage(ch *storedChannel, senderID int, topicName, rendered string, now int64, flags message.Flags, holders ...int) *message.Message {
 	m := &message.Message{
-		ID: r.nextMessageID, Type: message.Channel, SenderID: senderID, ChannelID: ch.ID,
+		ID: r.messages.nextID, Type: message.Channel, SenderID: senderID, ChannelID: ch.ID,
 		RecipientID: ch.RecipientID, Topic: topicName,
 		Content: benchContent, Rendered: rendered, Timestamp: now, Client: "bench",
 	}
-	r.nextMessageID++
-	r.messages.Insert(m, 0)
+	r.messages.nextID++
+	r.messages.store.Insert(m, 0)
 	for _, uid := range holders {
-		r.messages.Deliver(uid, m, flags)
+		r.messages.store.Deliver(uid, m, flags)
 	}
 	if ch.FirstMessageID == 0 {
 		ch.FirstMessageID = m.ID

@@ -30,7 +30,7 @@ func channelNotices(t *testing.T, r *Realm, after int64) []storedNotice {
 	t.Helper()
 	var out []storedNotice
 	_ = r.view(func() error {
-		r.messages.All().Up(after+1, func(m *message.Message) bool {
+		r.messages.store.All().Up(after+1, func(m *message.Message) bool {
 			if m.SenderID == idNotificationBot {
 				out = append(out, storedNotice{m.ID, m.ChannelID, m.Topic, m.Content, m.Client})
 			}
@@ -46,7 +46,7 @@ func newestID(t *testing.T, r *Realm) int64 {
 	t.Helper()
 	var id int64
 	_ = r.view(func() error {
-		r.messages.All().Down(AnchorNewest, func(m *message.Message) bool { id = m.ID; return false })
+		r.messages.store.All().Down(AnchorNewest, func(m *message.Message) bool { id = m.ID; return false })
 		return nil
 	})
 	return id

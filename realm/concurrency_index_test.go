@@ -147,19 +147,19 @@ func checkStore(t *testing.T, r *Realm) {
 		users = append(users, id)
 	}
 	conversationOf := func(m *message.Message) int {
-		if c := r.conversations[joinIDs(m.DMUserIDs)]; c != nil {
+		if c := r.recipients.conversations[joinIDs(m.DMUserIDs)]; c != nil {
 			return c.id
 		}
 		return -1
 	}
-	if err := r.messages.Verify(conversationOf, users); err != nil {
+	if err := r.messages.store.Verify(conversationOf, users); err != nil {
 		t.Fatal(err)
 	}
 	count := 0
-	r.messages.All().Up(0, func(m *message.Message) bool {
+	r.messages.store.All().Up(0, func(m *message.Message) bool {
 		count++
 		var holders []int
-		r.messages.Holders(m.ID, func(uid int, _ message.Flags) { holders = append(holders, uid) })
+		r.messages.store.Holders(m.ID, func(uid int, _ message.Flags) { holders = append(holders, uid) })
 		slices.Sort(holders)
 		if m.Type == message.Direct {
 			if !slices.Equal(holders, m.DMUserIDs) {

@@ -121,7 +121,7 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 	}
 	_ = r.view(func() error {
 		for _, v := range res.Messages {
-			m, ok := r.messages.Message(v.ID)
+			m, ok := r.messages.store.Message(v.ID)
 			if !ok || v.Content != m.Content || v.Subject != m.Topic || len(v.Reactions) != len(m.Changes().Reactions) {
 				t.Errorf("message %d: view %q in %q with %d reactions, stored %+v", v.ID, v.Content, v.Subject, len(v.Reactions), m)
 			}

@@ -10,7 +10,7 @@ import (
 func hasCopy(r *Realm, userID int, id int64) bool {
 	r.readLock()
 	defer r.readUnlock()
-	return r.messages.HasCopy(userID, id)
+	return r.messages.store.HasCopy(userID, id)
 }
 
 // A send reaches the channel's subscribers as they are at the send, not

@@ -2,7 +2,6 @@ package realm
 
 import (
 	"github.com/minizulip/minizulip/realm/fixture"
-	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -63,6 +62,7 @@ func table[T any, P cloner[T]](name string, field func(*tables) *T) domain {
 // domains are the realm's tables, in the order a fixture loads them: a
 // table may refer to those above it.
 var domains = []domain{
+	table("recipients", func(t *tables) *recipientTable { return &t.recipients }),
 	table("users", func(t *tables) *userTable { return &t.users }),
 	table("groups", func(t *tables) *groupTable { return &t.groups }),
 	table("settings", func(t *tables) *Settings { return &t.settings }),
@@ -71,7 +71,7 @@ var domains = []domain{
 	table("linkifiers", func(t *tables) *linkifierTable { return &t.linkifiers }),
 	table("playgrounds", func(t *tables) *playgroundTable { return &t.playgrounds }),
 	table("realmEmoji", func(t *tables) *emojiTable { return &t.realmEmoji }),
-	{name: "early", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadEarly},
+	table("messages", func(t *tables) *messageTable { return &t.messages }),
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
 	// the users' settings, data and views
@@ -141,16 +141,8 @@ type tables struct {
 
 	groups groupTable
 
-	nextRecipientID int
-	// personalRecipient is each user's own recipient id (Zulip's Recipient
-	// of type personal), used as recipient_id of 1:1 direct messages.
-	personalRecipient map[int]int
-	conversations     map[string]*conversation
-
-	messages      *store.Store
-	nextMessageID int64
-	// nextSubmessageID is the last submessage ID given (submessages.go).
-	nextSubmessageID int64
+	recipients recipientTable
+	messages   messageTable
 
 	linkifiers linkifierTable
 

@@ -196,7 +196,7 @@ func (r *Realm) fetchedFlagsOf(me *user.User, msgs []*message.Message) []message
 		return flags
 	}
 	budget := 2*len(msgs) + 16 // copies walked before falling back to lookups
-	r.messages.CopiesDescending(me.ID, msgs[i].ID+1, func(c store.Copy) bool {
+	r.messages.store.CopiesDescending(me.ID, msgs[i].ID+1, func(c store.Copy) bool {
 		for ; i >= 0 && msgs[i].ID > c.Message.ID; i-- {
 			flags[i] = notReceivedFlags // walked past: no copy
 		}
@@ -220,7 +220,7 @@ const notReceivedFlags = message.Read | message.Historical
 // fetchedFlags are the viewer's flags of m; channel history the viewer
 // never received is flagged read and historical.
 func (r *Realm) fetchedFlags(me *user.User, m *message.Message) message.Flags {
-	if um, ok := r.messages.Copy(me.ID, m.ID); ok {
+	if um, ok := r.messages.store.Copy(me.ID, m.ID); ok {
 		return um.Flags
 	}
 	return notReceivedFlags
@@ -232,7 +232,7 @@ func (r *Realm) fetchedFlags(me *user.User, m *message.Message) message.Flags {
 // unless the narrow names a channel.
 func (r *Realm) firstUnread(me *user.User, q *narrowQuery) int64 {
 	found := AnchorNewest
-	r.messages.Unread(me.ID).Up(0, func(m *message.Message) bool {
+	r.messages.store.Unread(me.ID).Up(0, func(m *message.Message) bool {
 		if r.skippedAsFirstUnread(me, q, m) {
 			return true
 		}
@@ -275,11 +275,11 @@ func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (view M
 // accessibleMessage returns message id if the user received it or may read
 // its channel's history; nil otherwise.
 func (r *Realm) accessibleMessage(me *user.User, id int64) *message.Message {
-	m, ok := r.messages.Message(id)
+	m, ok := r.messages.store.Message(id)
 	if !ok {
 		return nil
 	}
-	if r.messages.HasCopy(me.ID, id) {
+	if r.messages.store.HasCopy(me.ID, id) {
 		return m
 	}
 	if m.Type == message.Channel {

@@ -76,7 +76,7 @@ func TestFetchedFlagsWalkAgreesWithLookups(t *testing.T) {
 	_ = r.view(func() error {
 		me := r.users.byID[idHamlet]
 		var all []*message.Message
-		r.messages.Channel(r.channels.byName["walk"].ID).Up(0, func(m *message.Message) bool { all = append(all, m); return true })
+		r.messages.store.Channel(r.channels.byName["walk"].ID).Up(0, func(m *message.Message) bool { all = append(all, m); return true })
 		for lo := 0; lo < len(all); lo += 7 {
 			for hi := lo; hi <= len(all); hi += 11 {
 				got := r.fetchedFlagsOf(me, all[lo:hi])

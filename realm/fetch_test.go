@@ -92,7 +92,7 @@ func TestFetchFirstUnreadAndIsUnread(t *testing.T) {
 	all := seedFetch(t, r)
 	r.mu.Lock()
 	for _, id := range all[:4] {
-		r.messages.SetFlags(idIago, id, message.Read)
+		r.messages.store.SetFlags(idIago, id, message.Read)
 	}
 	r.mu.Unlock()
 	res, err := r.As(idIago).GetMessages(bg, FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 1, NumAfter: 1, IncludeAnchor: true})

@@ -75,21 +75,7 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 // document's contents, checking each item as it goes; on error the realm
 // is dropped. The caller holds the write lock.
 func (r *Realm) loadFixture(f *fixture.Document) error {
-	r.personalRecipient = map[int]int{}
-	r.nextRecipientID = 1
 	return r.loadTables(f)
-}
-
-// loadEarly loads the tables not yet in the domains list that load
-// before the first table in it.
-func (r *Realm) loadEarly(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{
-		r.loadMessages} {
-		if err := step(f); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // loadLate loads the other tables not yet in the domains list.

@@ -87,7 +87,7 @@ func (r *Realm) loadUploads(f *fixture.Document) error {
 		}
 		var last int64
 		for j, id := range fu.MessageIDs {
-			m, ok := r.messages.Message(id)
+			m, ok := r.messages.store.Message(id)
 			jat := fmt.Sprintf("%s.message_ids[%d]", at, j)
 			switch {
 			case id <= last:

@@ -172,7 +172,7 @@ func TestLoadFillsDefaults(t *testing.T) {
 	if err != nil || raw != "Hello @**Bob**" || !strings.Contains(m.Content, `data-user-id="2"`) {
 		t.Fatalf("message 1: %v %q %q", err, raw, m.Content)
 	}
-	if c, ok := r.messages.Copy(2, 1); !ok || c.Flags.Names()[0] != "mentioned" {
+	if c, ok := r.messages.store.Copy(2, 1); !ok || c.Flags.Names()[0] != "mentioned" {
 		t.Fatalf("bob's copy: %v %v", c.Flags.Names(), ok)
 	}
 	// A folder without an order takes its ID; reporting is off unless

@@ -11,7 +11,7 @@ import (
 func (r *Realm) MessageCount() int {
 	var n int
 	_ = r.view(func() error {
-		n = r.messages.Len()
+		n = r.messages.store.Len()
 		return nil
 	})
 	return n

@@ -309,11 +309,11 @@ func TestAcceptInviteInactiveReferrer(t *testing.T) {
 	if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
 		t.Fatal(err)
 	}
-	n := r.messages.Len()
+	n := r.messages.store.Len()
 	if _, err := r.AcceptInvitation(key, Signup{FullName: "Orphan"}); err != nil {
 		t.Fatal(err)
 	}
-	if r.messages.Len() != n {
+	if r.messages.store.Len() != n {
 		t.Fatal("a notice went to a deactivated author")
 	}
 }

@@ -34,7 +34,7 @@ func TestMarkAllAsReadInBatches(t *testing.T) {
 	if len(left) != 500 || left[0] != oldest || left[499] != oldest+499 {
 		t.Fatalf("after the first batch %d unread, first %v; want the 500 oldest", len(left), left[:min(len(left), 1)])
 	}
-	if c, _ := r.messages.Copy(idHamlet, newest); c.Flags&message.Read == 0 {
+	if c, _ := r.messages.store.Copy(idHamlet, newest); c.Flags&message.Read == 0 {
 		t.Fatal("the newest message should be in the first batch")
 	}
 	if evs := pending(t, r, idHamlet, q, -1); len(evs) != 0 {

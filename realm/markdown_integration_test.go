@@ -52,7 +52,7 @@ func TestRenderRealmEmojiAndDeactivatedGroups(t *testing.T) {
 	}
 	g, _ := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "crew", Members: []int{idOthello}})
 	res, _ := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "t", "hi @*crew*")
-	if um, _ := r.messages.Copy(idOthello, res.ID); !strings.Contains(strings.Join(um.Flags.Names(), ","), "mentioned") {
+	if um, _ := r.messages.store.Copy(idOthello, res.ID); !strings.Contains(strings.Join(um.Flags.Names(), ","), "mentioned") {
 		t.Fatalf("an active group's mention flags its members: %v", um.Flags.Names())
 	}
 	if err := r.As(idIago).DeactivateUserGroup(bg, g); err != nil {
@@ -65,7 +65,7 @@ func TestRenderRealmEmojiAndDeactivatedGroups(t *testing.T) {
 		t.Fatalf("a deactivated group's mention is silent: %s", got)
 	}
 	res, _ = r.As(idHamlet).SendChannelMessage(bg, "Denmark", "t", "again @*crew*")
-	if um, _ := r.messages.Copy(idOthello, res.ID); strings.Contains(strings.Join(um.Flags.Names(), ","), "mentioned") {
+	if um, _ := r.messages.store.Copy(idOthello, res.ID); strings.Contains(strings.Join(um.Flags.Names(), ","), "mentioned") {
 		t.Fatalf("a deactivated group's mention flagged %v", um.Flags.Names())
 	}
 }

@@ -103,7 +103,7 @@ func (f mentionFlags) of(userID int) message.Flags {
 // topicParticipants are the users who sent a message to the topic.
 func (r *Realm) topicParticipants(channelID int, name string) map[int]bool {
 	out := map[int]bool{}
-	r.messages.Topic(channelID, name).Up(0, func(m *message.Message) bool {
+	r.messages.store.Topic(channelID, name).Up(0, func(m *message.Message) bool {
 		if topic.Key(m.Topic) == topic.Key(name) {
 			out[m.SenderID] = true
 		}

@@ -61,7 +61,7 @@ func BenchmarkMessageMemory(b *testing.B) {
 						}
 					}
 				})
-				if n := r.messages.Len(); n != memoryBenchMessages {
+				if n := r.messages.store.Len(); n != memoryBenchMessages {
 					b.Fatalf("stored %d messages", n)
 				}
 				runtime.KeepAlive(r)

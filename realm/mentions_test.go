@@ -10,7 +10,7 @@ import (
 
 func flagsOf(t *testing.T, r *Realm, userID int, id int64) message.Flags {
 	t.Helper()
-	um, ok := r.messages.Copy(userID, id)
+	um, ok := r.messages.store.Copy(userID, id)
 	if !ok {
 		t.Fatalf("user %d did not receive message %d", userID, id)
 	}

@@ -34,7 +34,7 @@ func (r *Realm) ownMessages(msgs []*message.Message) []*message.Message {
 		out[i], chunk = &chunk[0], chunk[1:]
 	}
 	if len(out) > 0 {
-		r.messages.Replace(out)
+		r.messages.store.Replace(out)
 	}
 	return out
 }

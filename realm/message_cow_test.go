@@ -12,7 +12,7 @@ func storedMessage(t *testing.T, r *Realm, id int64) *message.Message {
 	t.Helper()
 	var m *message.Message
 	_ = r.view(func() error {
-		m, _ = r.messages.Message(id)
+		m, _ = r.messages.store.Message(id)
 		return nil
 	})
 	if m == nil {
@@ -94,8 +94,8 @@ func verifyIndexes(t *testing.T, r *Realm) {
 	for id := range r.users.byID {
 		users = append(users, id)
 	}
-	if err := r.messages.Verify(func(m *message.Message) int {
-		if c := r.conversations[joinIDs(m.DMUserIDs)]; c != nil {
+	if err := r.messages.store.Verify(func(m *message.Message) int {
+		if c := r.recipients.conversations[joinIDs(m.DMUserIDs)]; c != nil {
 			return c.id
 		}
 		return -1

@@ -270,7 +270,7 @@ func (r *Realm) planContent(p *editPlan) error {
 	var err error
 	p.mentions, err = r.checkMentions(p.rendered, m.SenderID, p.oldChan, topicName, recipients)
 	var holders []int
-	r.messages.Holders(m.ID, func(uid int, _ message.Flags) { holders = append(holders, uid) })
+	r.messages.store.Holders(m.ID, func(uid int, _ message.Flags) { holders = append(holders, uid) })
 	p.mentions.alerted = r.alertedUsers(*p.content, holders)
 	return err
 }
@@ -313,8 +313,8 @@ func (r *Realm) messagesToMove(me *user.User, p *editPlan) []*message.Message {
 	}
 	readable := r.historyReadableBy(p.oldChan, me.ID)
 	var out []*message.Message
-	r.messages.Topic(m.ChannelID, m.Topic).Up(from, func(x *message.Message) bool {
-		if x.ID == m.ID || p.newChan == nil || readable || r.messages.HasCopy(me.ID, x.ID) {
+	r.messages.store.Topic(m.ChannelID, m.Topic).Up(from, func(x *message.Message) bool {
+		if x.ID == m.ID || p.newChan == nil || readable || r.messages.store.HasCopy(me.ID, x.ID) {
 			out = append(out, x)
 		}
 		return true
@@ -351,8 +351,8 @@ func (r *Realm) checkTopicMoveLimit(me *user.User, p *editPlan, now int64) error
 	m := p.target
 	readable := r.historyReadableBy(p.oldChan, me.ID)
 	var c moveLimitCounts
-	r.messages.Topic(m.ChannelID, m.Topic).Up(0, func(x *message.Message) bool {
-		if !readable && !r.messages.HasCopy(me.ID, x.ID) {
+	r.messages.store.Topic(m.ChannelID, m.Topic).Up(0, func(x *message.Message) bool {
+		if !readable && !r.messages.store.HasCopy(me.ID, x.ID) {
 			return true
 		}
 		c.total++

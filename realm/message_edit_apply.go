@@ -64,7 +64,7 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		ev.NewStreamID = p.newChan.ID
 	}
 	destHadMessages := false
-	r.messages.Topic(dest.ID, newTopic).Up(0, func(*message.Message) bool { destHadMessages = true; return false })
+	r.messages.store.Topic(dest.ID, newTopic).Up(0, func(*message.Message) bool { destHadMessages = true; return false })
 
 	moveEdit := message.Edit{UserID: me.ID, Timestamp: now}
 	if p.newTopic != nil {
@@ -106,7 +106,7 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		losing = r.moveAccess(p, ids)
 		r.emitDeleteMessages(p.moved, losing) // before the move: it names the old place
 	}
-	r.messages.Move(p.moved, dest.ID, newTopic, dest.RecipientID)
+	r.messages.store.Move(p.moved, dest.ID, newTopic, dest.RecipientID)
 	if p.newChan != nil {
 		r.fixFirstMessageIDs(p.oldChan, p.newChan)
 	}
@@ -128,12 +128,12 @@ const lastMovedTimestampLevel = 365
 func (r *Realm) recomputeMentionFlags(m *message.Message, mentions mentionFlags) {
 	const mentionBits = message.Mentioned | message.WildcardMentioned | message.HasAlertWord
 	for uid := range r.users.byID {
-		c, ok := r.messages.Copy(uid, m.ID)
+		c, ok := r.messages.store.Copy(uid, m.ID)
 		if !ok {
 			continue
 		}
 		if flags := c.Flags&^mentionBits | mentions.of(uid)&mentionBits; flags != c.Flags {
-			r.messages.SetFlags(uid, m.ID, flags)
+			r.messages.store.SetFlags(uid, m.ID, flags)
 		}
 	}
 }
@@ -152,7 +152,7 @@ func (r *Realm) moveAccess(p *editPlan, ids []int64) (losingAccess []int) {
 		if r.isSubscribed(p.newChan.ID, uid) {
 			continue
 		}
-		r.messages.Undeliver(uid, ids)
+		r.messages.store.Undeliver(uid, ids)
 		if u := r.users.byID[uid]; u != nil && (u.IsGuest() || p.newChan.InviteOnly) {
 			losingAccess = append(losingAccess, uid)
 		}
@@ -163,8 +163,8 @@ func (r *Realm) moveAccess(p *editPlan, ids []int64) (losingAccess []int) {
 				continue
 			}
 			for _, x := range p.moved {
-				if !r.messages.HasCopy(uid, x.ID) {
-					r.messages.Deliver(uid, x, message.Read)
+				if !r.messages.store.HasCopy(uid, x.ID) {
+					r.messages.store.Deliver(uid, x, message.Read)
 				}
 			}
 		}
@@ -177,7 +177,7 @@ func (r *Realm) moveAccess(p *editPlan, ids []int64) (losingAccess []int) {
 func (r *Realm) fixFirstMessageIDs(channels ...*storedChannel) {
 	for _, ch := range channels {
 		first := int64(0)
-		r.messages.Channel(ch.ID).Up(0, func(x *message.Message) bool { first = x.ID; return false })
+		r.messages.store.Channel(ch.ID).Up(0, func(x *message.Message) bool { first = x.ID; return false })
 		if first != ch.FirstMessageID {
 			ch.FirstMessageID = first
 			r.emitFirstMessageID(ch)
@@ -190,8 +190,8 @@ func (r *Realm) fixFirstMessageIDs(channels ...*storedChannel) {
 func (r *Realm) anyVisibleInTopic(me *user.User, ch *storedChannel, name string, except map[int64]bool) bool {
 	readable := r.historyReadableBy(ch, me.ID)
 	found := false
-	r.messages.Topic(ch.ID, name).Up(0, func(x *message.Message) bool {
-		if !except[x.ID] && (readable || r.messages.HasCopy(me.ID, x.ID)) {
+	r.messages.store.Topic(ch.ID, name).Up(0, func(x *message.Message) bool {
+		if !except[x.ID] && (readable || r.messages.store.HasCopy(me.ID, x.ID)) {
 			found = true
 			return false
 		}

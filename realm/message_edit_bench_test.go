@@ -65,7 +65,7 @@ func BenchmarkMoveTopic(b *testing.B) {
 				for b.Loop() {
 					n := 0
 					_ = r.view(func() error {
-						r.messages.Topic(r.channels.byName["bench"].ID, "big").Up(0, func(*message.Message) bool { n++; return true })
+						r.messages.store.Topic(r.channels.byName["bench"].ID, "big").Up(0, func(*message.Message) bool { n++; return true })
 						return nil
 					})
 					if n != topicSize {
@@ -127,7 +127,7 @@ func BenchmarkDeleteTopic(b *testing.B) {
 				for b.Loop() {
 					n := 0
 					_ = r.view(func() error {
-						r.messages.Topic(ch.ID, "big").Up(0, func(*message.Message) bool { n++; return true })
+						r.messages.store.Topic(ch.ID, "big").Up(0, func(*message.Message) bool { n++; return true })
 						return nil
 					})
 					if n != topicSize {

@@ -49,7 +49,7 @@ func (r *Realm) emitUpdateMessage(p *editPlan, ev *UpdateMessageEvent, losing []
 	byFlags := map[message.Flags][]int{}
 	held := map[int]bool{}
 	for uid, u := range r.users.byID {
-		if c, ok := r.messages.Copy(uid, m.ID); ok && u.IsActive {
+		if c, ok := r.messages.store.Copy(uid, m.ID); ok && u.IsActive {
 			byFlags[c.Flags] = append(byFlags[c.Flags], uid)
 			held[uid] = true
 		}

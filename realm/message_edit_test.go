@@ -22,13 +22,13 @@ type editSnapshot struct {
 func snapshotMessages(r *Realm) editSnapshot {
 	s := editSnapshot{Flags: map[int][]string{}}
 	_ = r.view(func() error {
-		r.messages.All().Up(0, func(m *message.Message) bool {
+		r.messages.store.All().Up(0, func(m *message.Message) bool {
 			s.Messages = append(s.Messages, fmt.Sprintf("%d %d %q %q %q edits=%d edit=%d moved=%d", m.ID, m.ChannelID,
 				m.Topic, m.Content, m.Rendered, m.Changes().Edits.Len(), m.Changes().LastEditTS, m.Changes().LastMovedTS))
 			return true
 		})
 		for uid := range r.users.byID {
-			r.messages.Copies(uid, 0, func(c store.Copy) bool {
+			r.messages.store.Copies(uid, 0, func(c store.Copy) bool {
 				s.Flags[uid] = append(s.Flags[uid], fmt.Sprintf("%d:%v", c.Message.ID, c.Flags.Names()))
 				return true
 			})

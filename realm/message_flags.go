@@ -225,7 +225,7 @@ func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error
 	r := a.r
 	err = a.write(func(me *user.User) error {
 		var ids []int64
-		r.messages.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
+		r.messages.store.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
 			ids = append(ids, m.ID)
 			return true
 		})
@@ -235,7 +235,7 @@ func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error
 			}
 			batch := slices.Clone(ids[start:min(start+markAllBatch, len(ids))])
 			slices.Sort(batch)
-			r.messages.SetFlag(me.ID, batch, message.Read, true)
+			r.messages.store.SetFlag(me.ID, batch, message.Read, true)
 		}
 		r.emit("update_message_flags", UpdateMessageFlagsEvent{Op: "add", Operation: "add", Flag: message.FlagRead,
 			Messages: []int64{}, All: true}, me.ID)
@@ -276,8 +276,8 @@ func topicMatcher(name string) func(string) bool {
 // the topic.
 func (r *Realm) holdsTopicMessage(me *user.User, channelID int, name string) bool {
 	found := false
-	r.messages.Topic(channelID, name).Up(0, func(m *message.Message) bool {
-		found = r.messages.HasCopy(me.ID, m.ID)
+	r.messages.store.Topic(channelID, name).Up(0, func(m *message.Message) bool {
+		found = r.messages.store.HasCopy(me.ID, m.ID)
 		return !found
 	})
 	return found
@@ -288,7 +288,7 @@ func (r *Realm) holdsTopicMessage(me *user.User, channelID int, name string) boo
 // and sends one event listing them, when there are any.
 func (r *Realm) markRead(me *user.User, match func(*message.Message) bool) {
 	var ids []int64
-	r.messages.Unread(me.ID).Up(0, func(m *message.Message) bool {
+	r.messages.store.Unread(me.ID).Up(0, func(m *message.Message) bool {
 		if match(m) {
 			ids = append(ids, m.ID)
 		}
@@ -297,7 +297,7 @@ func (r *Realm) markRead(me *user.User, match func(*message.Message) bool) {
 	if len(ids) == 0 {
 		return
 	}
-	r.messages.SetFlag(me.ID, ids, message.Read, true)
+	r.messages.store.SetFlag(me.ID, ids, message.Read, true)
 	r.emit("update_message_flags", UpdateMessageFlagsEvent{Op: "add", Operation: "add", Flag: message.FlagRead,
 		Messages: ids}, me.ID)
 }
@@ -353,7 +353,7 @@ func (r *Realm) planFlags(me *user.User, ids []int64, op, flag string) (*flagPla
 	}
 	var missing []int64
 	for _, id := range ids {
-		m, exists := r.messages.Message(id)
+		m, exists := r.messages.store.Message(id)
 		if markUnread && exists && m.Type == message.Channel && !r.isSubscribed(m.ChannelID, me.ID) {
 			// Unread messages are only ever in subscribed channels.
 			if !slices.Contains(p.ignored, m.ChannelID) {
@@ -362,7 +362,7 @@ func (r *Realm) planFlags(me *user.User, ids []int64, op, flag string) (*flagPla
 			continue
 		}
 		cur := historicalFlags // what a message without a copy counts as
-		c, held := r.messages.Copy(me.ID, id)
+		c, held := r.messages.store.Copy(me.ID, id)
 		if held {
 			cur = c.Flags
 		}
@@ -393,13 +393,13 @@ func (r *Realm) planFlags(me *user.User, ids []int64, op, flag string) (*flagPla
 // applyFlags carries out a plan and sends the user the event, which Zulip
 // sends even when no flag changed.
 func (r *Realm) applyFlags(me *user.User, p *flagPlan) {
-	r.messages.SetFlag(me.ID, p.held, p.bit, p.add)
+	r.messages.store.SetFlag(me.ID, p.held, p.bit, p.add)
 	created := historicalFlags &^ p.bit
 	if p.add {
 		created |= p.bit
 	}
 	for _, m := range p.historical {
-		r.messages.Deliver(me.ID, m, created)
+		r.messages.store.Deliver(me.ID, m, created)
 	}
 	ev := UpdateMessageFlagsEvent{Op: p.op, Operation: p.op, Flag: p.flag, Messages: p.changed}
 	if p.bit != message.Read || p.add {
@@ -436,7 +436,7 @@ func (r *Realm) unreadDetails(me *user.User, ids []int64) (map[string]UnreadMess
 	out := make(map[string]UnreadMessageDetails, len(ids))
 	emptyTopic := false
 	for _, id := range ids {
-		c, ok := r.messages.Copy(me.ID, id)
+		c, ok := r.messages.store.Copy(me.ID, id)
 		if !ok {
 			continue
 		}

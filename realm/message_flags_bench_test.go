@@ -36,7 +36,7 @@ func fillUnreadTopic(r *Realm, name, topicName string, n int) (channelID int, id
 // measured time.
 func markUnread(r *Realm, ids []int64) {
 	r.mu.Lock()
-	r.messages.SetFlag(idIago, ids, message.Read, false)
+	r.messages.store.SetFlag(idIago, ids, message.Read, false)
 	r.mu.Unlock()
 }
 
@@ -78,7 +78,7 @@ func BenchmarkMarkTopicAsReadBaseline(b *testing.B) {
 	for b.Loop() {
 		n := 0
 		_ = a.write(func(*user.User) error {
-			r.messages.Unread(idIago).Up(0, func(m *message.Message) bool {
+			r.messages.store.Unread(idIago).Up(0, func(m *message.Message) bool {
 				if m.Type == message.Channel && m.ChannelID == chID && inTopic(m.Topic) {
 					n++
 				}
@@ -102,8 +102,8 @@ func BenchmarkMarkTopicAsReadPerMessage(b *testing.B) {
 	for b.Loop() {
 		r.mu.Lock()
 		for _, id := range ids {
-			c, _ := r.messages.Copy(idIago, id)
-			r.messages.SetFlags(idIago, id, c.Flags|message.Read)
+			c, _ := r.messages.store.Copy(idIago, id)
+			r.messages.store.SetFlags(idIago, id, c.Flags|message.Read)
 		}
 		r.mu.Unlock()
 		b.StopTimer()

@@ -17,7 +17,7 @@ func flagState(r *Realm, userID int) map[int64]message.Flags {
 	out := map[int64]message.Flags{}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	r.messages.Copies(userID, 0, func(c store.Copy) bool {
+	r.messages.store.Copies(userID, 0, func(c store.Copy) bool {
 		out[c.Message.ID] = c.Flags
 		return true
 	})
@@ -29,7 +29,7 @@ func unreadIDs(r *Realm, userID int) []int64 {
 	var ids []int64
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	r.messages.Unread(userID).Up(0, func(m *message.Message) bool { ids = append(ids, m.ID); return true })
+	r.messages.store.Unread(userID).Up(0, func(m *message.Message) bool { ids = append(ids, m.ID); return true })
 	return ids
 }
 
@@ -96,7 +96,7 @@ func TestStarAndUnstarHeldMessages(t *testing.T) {
 	if f := flagsOf(t, r, idOthello, m1); f != 0 {
 		t.Fatalf("flags %v after unstarring", f.Names())
 	}
-	if r.messages.HasCopy(idOthello, 999) {
+	if r.messages.store.HasCopy(idOthello, 999) {
 		t.Fatal("unknown message got a copy")
 	}
 	// collapsed is editable too; the register's starred_messages follows.
@@ -245,7 +245,7 @@ func TestMarkUnreadCreatesUnreadHistoricalCopy(t *testing.T) {
 	if _, err := r.As(idCordelia).UpdateMessageFlags(bg, FlagsRequest{Messages: []int64{other, 777}, Op: "add", Flag: "read"}); err != nil {
 		t.Fatal(err)
 	}
-	if r.messages.HasCopy(idCordelia, other) {
+	if r.messages.store.HasCopy(idCordelia, other) {
 		t.Fatal("marking channel history read created a copy")
 	}
 }
@@ -295,7 +295,7 @@ func TestFlagRequestsRefusedChangeNothing(t *testing.T) {
 	// any access check, as Zulip does: a private channel's message is
 	// skipped, not refused.
 	res, err := r.As(idOthello).UpdateMessageFlags(bg, FlagsRequest{Messages: []int64{private}, Op: "remove", Flag: "read"})
-	if err != nil || !cmp.Equal(*res.IgnoredBecauseNotSubscribedChannels, []int{6}) || r.messages.HasCopy(idOthello, private) {
+	if err != nil || !cmp.Equal(*res.IgnoredBecauseNotSubscribedChannels, []int{6}) || r.messages.store.HasCopy(idOthello, private) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
@@ -425,7 +425,7 @@ func TestFlagsForNarrowClampsTheRange(t *testing.T) {
 	var first int64
 	r.mu.RLock()
 	chID := r.channels.byName[channelKey("bulk")].ID
-	r.messages.Channel(chID).Up(0, func(m *message.Message) bool { first = m.ID; return false })
+	r.messages.store.Channel(chID).Up(0, func(m *message.Message) bool { first = m.ID; return false })
 	r.mu.RUnlock()
 	mid := Anchor{ID: first + 6000}
 	for _, c := range []struct {

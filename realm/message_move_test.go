@@ -113,7 +113,7 @@ func noticesSince(t *testing.T, r *Realm, id int64) []string {
 	t.Helper()
 	var out []string
 	_ = r.view(func() error {
-		r.messages.All().Up(id+1, func(m *message.Message) bool {
+		r.messages.store.All().Up(id+1, func(m *message.Message) bool {
 			if m.SenderID == idNotificationBot {
 				out = append(out, r.channels.byID[m.ChannelID].Name+" "+m.Topic+": "+m.Content)
 			}
@@ -137,7 +137,7 @@ func TestResolveTopic(t *testing.T) {
 	}
 	var notice int64
 	_ = r.view(func() error {
-		r.messages.Sender(idNotificationBot).Down(AnchorNewest, func(m *message.Message) bool { notice = m.ID; return false })
+		r.messages.store.Sender(idNotificationBot).Down(AnchorNewest, func(m *message.Message) bool { notice = m.ID; return false })
 		return nil
 	})
 	for uid, wantUnread := range map[int]bool{idHamlet: true, idOthello: true, idIago: false, idShiva: false} {
@@ -156,7 +156,7 @@ func TestResolveTopic(t *testing.T) {
 	}
 	// Resolving and renaming at once is a move too.
 	last := int64(0)
-	_ = r.view(func() error { last = r.nextMessageID - 1; return nil })
+	_ = r.view(func() error { last = r.messages.nextID - 1; return nil })
 	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("✔ other"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 	// team" without shared history (hamlet, iago, desdemona): hamlet and
 	// desdemona get read copies, the rest of Scotland loses theirs.
 	id := send(t, r, idIago, "Scotland", "plans", "secret plans")
-	if r.messages.HasCopy(idHamlet, id) {
+	if r.messages.store.HasCopy(idHamlet, id) {
 		t.Fatal("hamlet had a copy before the move")
 	}
 	if err := edit(r, idIago, EditMessageRequest{MessageID: id, ChannelID: intPtr(6)}); err != nil {
@@ -321,7 +321,7 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 		}
 	}
 	for _, uid := range []int{idOthello, idShiva, idProspero, idZoe} {
-		if r.messages.HasCopy(uid, id) {
+		if r.messages.store.HasCopy(uid, id) {
 			t.Errorf("user %d kept a copy in a private channel he is not in", uid)
 		}
 	}

@@ -197,7 +197,7 @@ func TestReportTopicAndTruncation(t *testing.T) {
 		return nil
 	})
 	n := e.report(idHamlet, id, "spam", "")
-	if m, _ := e.r.messages.Message(int64(n["id"].(float64))); m.Topic != "" {
+	if m, _ := e.r.messages.store.Message(int64(n["id"].(float64))); m.Topic != "" {
 		t.Fatalf("topic %q in an empty-topic-only channel", m.Topic)
 	}
 }

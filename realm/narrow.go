@@ -144,7 +144,7 @@ func (r *Realm) compileDMTerm(me *user.User, q *narrowQuery, t message.Term, ids
 		slices.Sort(set)
 		set = slices.Compact(set)
 		key := joinIDs(set)
-		conv := r.conversations[key]
+		conv := r.recipients.conversations[key]
 		if !t.Negated {
 			q.conv, q.noConv = conv, conv == nil
 		}
@@ -167,7 +167,7 @@ func (r *Realm) compileDMTerm(me *user.User, q *narrowQuery, t message.Term, ids
 func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (func(*message.Message) bool, error) {
 	flag := func(f message.Flags) func(*message.Message) bool {
 		return func(m *message.Message) bool {
-			um, ok := r.messages.Copy(me.ID, m.ID)
+			um, ok := r.messages.store.Copy(me.ID, m.ID)
 			return ok && um.Flags&f != 0
 		}
 	}
@@ -179,7 +179,7 @@ func (r *Realm) compileIsTerm(me *user.User, q *narrowQuery, t message.Term) (fu
 			q.unreadOnly = true
 		}
 		return func(m *message.Message) bool {
-			um, ok := r.messages.Copy(me.ID, m.ID)
+			um, ok := r.messages.store.Copy(me.ID, m.ID)
 			return ok && um.Flags&message.Read == 0
 		}, nil
 	case "starred":
@@ -260,7 +260,7 @@ func (r *Realm) channelByNameOrID(operand string) *storedChannel {
 
 // walker picks the smallest index the narrow allows walking.
 func (q *narrowQuery) walker(r *Realm, me *user.User) store.Scan {
-	ix := r.messages
+	ix := r.messages.store
 	switch {
 	case q.noConv:
 		return store.Empty()
@@ -283,7 +283,7 @@ func (q *narrowQuery) walker(r *Realm, me *user.User) store.Scan {
 func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
 	if q.history && m.Type == message.Channel && m.ChannelID == q.channel.ID {
 		// whole channel history is readable
-	} else if !r.messages.HasCopy(me.ID, m.ID) {
+	} else if !r.messages.store.HasCopy(me.ID, m.ID) {
 		return false
 	}
 	for _, p := range q.preds {

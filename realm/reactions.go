@@ -82,8 +82,8 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 			return err
 		}
 		m = r.ownMessage(m)
-		if !r.messages.HasCopy(me.ID, m.ID) {
-			r.messages.Deliver(me.ID, m, historicalFlags)
+		if !r.messages.store.HasCopy(me.ID, m.ID) {
+			r.messages.store.Deliver(me.ID, m, historicalFlags)
 		}
 		re := message.Reaction{EmojiName: name, EmojiCode: code, ReactionType: typ, UserID: me.ID}
 		c := m.Changes()
@@ -200,7 +200,7 @@ func (r *Realm) messageHolders(m *message.Message, shared *storedChannel) []int 
 		if !u.IsActive {
 			continue
 		}
-		if r.messages.HasCopy(uid, m.ID) || (shared != nil && r.isSubscribed(shared.ID, uid)) {
+		if r.messages.store.HasCopy(uid, m.ID) || (shared != nil && r.isSubscribed(shared.ID, uid)) {
 			out = append(out, uid)
 		}
 	}

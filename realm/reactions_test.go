@@ -64,7 +64,7 @@ func TestReactionEventsReachTheMessagesAudience(t *testing.T) {
 	if err := react(r, idCordelia, res.ID, "tada", "", ""); err != nil {
 		t.Fatal(err)
 	}
-	c, ok := r.messages.Copy(idCordelia, res.ID)
+	c, ok := r.messages.store.Copy(idCordelia, res.ID)
 	if !ok || c.Flags != message.Read|message.Historical {
 		t.Fatalf("reacting gives a historical copy: %v %v", ok, c.Flags)
 	}
@@ -147,7 +147,7 @@ func TestReactionsInAProtectedHistoryChannel(t *testing.T) {
 
 func mustMessage(t *testing.T, r *Realm, id int64) *message.Message {
 	t.Helper()
-	m, ok := r.messages.Message(id)
+	m, ok := r.messages.store.Message(id)
 	if !ok {
 		t.Fatalf("no message %d", id)
 	}

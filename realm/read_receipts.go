@@ -25,7 +25,7 @@ func (a *Actor) ReadReceipts(ctx context.Context, messageID int64) ([]int, error
 			return BadRequest("Read receipts are disabled in this organization.")
 		}
 		ids = []int{}
-		r.messages.Holders(m.ID, func(uid int, flags message.Flags) {
+		r.messages.store.Holders(m.ID, func(uid int, flags message.Flags) {
 			u := r.users.byID[uid]
 			if flags&message.Read != 0 && uid != m.SenderID && u != nil && u.IsActive && u.Settings.SendReadReceipts {
 				ids = append(ids, uid)

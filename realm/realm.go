@@ -73,13 +73,6 @@ type Realm struct {
 	serviceCalls callCounter
 }
 
-// conversation is one direct-message conversation: a set of users.
-type conversation struct {
-	id          int
-	userIDs     []int // sorted, includes everyone
-	recipientID int   // group conversations' own recipient; 0 for 1:1 and self
-}
-
 // New creates a realm. Without options it is the Zulip dev realm on the
 // system clock, advertising feature level 496.
 func New(opts ...Option) *Realm {
@@ -105,18 +98,15 @@ func New(opts ...Option) *Realm {
 				fakeEmailDomain: user.FakeEmailDomainFor(urlHost(o.URL))},
 			channels: channelTable{byID: map[int]*storedChannel{}, byName: map[string]*storedChannel{}, nextID: 1,
 				subs: map[int]map[int]*storedSubscription{}},
-			groups:            groupTable{byID: map[int]*group.Group{}, byName: map[string]*group.Group{}, nextID: 1},
-			nextRecipientID:   1,
-			personalRecipient: map[int]int{},
-			conversations:     map[string]*conversation{},
-			messages:          store.New(),
-			nextMessageID:     1,
-			linkifiers:        linkifierTable{nextID: 1},
-			nextSnippetID:     1,
-			playgrounds:       playgroundTable{nextID: 1},
-			exports:           exportState{nextID: 1},
-			channelFolders:    folderTable{nextID: 1},
-			settingsDefaults:  user.DefaultSettings(),
+			groups:           groupTable{byID: map[int]*group.Group{}, byName: map[string]*group.Group{}, nextID: 1},
+			recipients:       recipientTable{nextID: 1, personal: map[int]int{}, conversations: map[string]*conversation{}},
+			messages:         messageTable{store: store.New(), nextID: 1},
+			linkifiers:       linkifierTable{nextID: 1},
+			nextSnippetID:    1,
+			playgrounds:      playgroundTable{nextID: 1},
+			exports:          exportState{nextID: 1},
+			channelFolders:   folderTable{nextID: 1},
+			settingsDefaults: user.DefaultSettings(),
 		},
 	}
 	r.createdAt = r.clock.Now()
@@ -173,10 +163,4 @@ func (r *Realm) UpdateSettings(fn func(*Settings)) {
 		r.emitSettingsChange(before)
 		return nil
 	})
-}
-
-func (r *Realm) allocRecipient() int {
-	id := r.nextRecipientID
-	r.nextRecipientID++
-	return id
 }

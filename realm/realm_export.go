@@ -140,7 +140,7 @@ func (a *Actor) ExportRealm(ctx context.Context, exportType int) (id int, err er
 		if recent >= exportLimit {
 			return BadRequest("Exceeded rate limit.")
 		}
-		if r.messages.Len() > maxExportMessages || r.files.spaceUsed > maxExportUploadBytes {
+		if r.messages.store.Len() > maxExportMessages || r.files.spaceUsed > maxExportUploadBytes {
 			return BadRequest("Please request a manual export from %s.", exportSupportEmail)
 		}
 		e := &storedExport{id: r.exports.nextID, actingUserID: me.ID, exportType: exportType, requested: now}

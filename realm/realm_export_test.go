@@ -173,7 +173,7 @@ func TestRealmExportRateLimit(t *testing.T) {
 func TestRealmExportSizeLimits(t *testing.T) {
 	r, _ := newTestRealm(t)
 	old := maxExportMessages
-	maxExportMessages = r.messages.Len() - 1
+	maxExportMessages = r.messages.store.Len() - 1
 	defer func() { maxExportMessages = old }()
 	wantCode(t, func() error { _, err := r.As(idIago).ExportRealm(bg, ExportPublic); return err }(), CodeBadRequest,
 		"Please request a manual export from desdemona+admin@zulip.com.")

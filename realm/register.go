@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/minizulip/minizulip/message"
-	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -80,9 +78,6 @@ type stateSection struct {
 var stateSections = []stateSection{
 	{"alert_words", fillAlertWords},
 	{"custom_profile_fields", fillCustomProfileFields},
-	{"message", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
-	}},
 	{"muted_topics", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		if !req.fetches("user_topic") {
 			out.MutedTopicsState = &MutedTopicsState{MutedTopics: r.mutedTopicsList(me.ID)}
@@ -94,16 +89,9 @@ var stateSections = []stateSection{
 	{"push_device", fillPushDevices},
 	{"realm_domains", fillRealmDomains},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
-	{"recent_private_conversations", fillRecentPrivateConversations},
 	{"reminders", fillReminders},
 	{"saved_snippets", fillSavedSnippets},
 	{"scheduled_messages", fillScheduledMessages},
-	{"starred_messages", fillStarredMessages},
-	{"update_message_flags", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		if req.fetches("message") {
-			out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me, req.Queue.Capabilities.EmptyTopicName)}
-		}
-	}},
 	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},
 	{"video_calls", fillVideoCalls},
@@ -140,25 +128,6 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 		return nil
 	})
 	return ans, err
-}
-
-// maxMessageIDOf is the newest message the user received, -1 if none.
-func (r *Realm) maxMessageIDOf(userID int) int64 {
-	if id, ok := r.messages.NewestCopyID(userID); ok {
-		return id
-	}
-	return -1
-}
-
-func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	ids := []int64{}
-	r.messages.Copies(me.ID, 0, func(c store.Copy) bool {
-		if c.Flags&message.Starred != 0 {
-			ids = append(ids, c.Message.ID)
-		}
-		return true
-	})
-	out.StarredMessagesState = &StarredMessagesState{StarredMessages: ids}
 }
 
 func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

@@ -61,7 +61,7 @@ func (r *Realm) unreadMessages(me *user.User, allowEmptyTopicName bool) UnreadMe
 	dms := map[int]*unreadDM{}
 	huddles := map[string]*unreadHuddle{}
 	rules := r.topicRules()
-	r.messages.UnreadCopies(me.ID, func(um store.Copy) bool {
+	r.messages.store.UnreadCopies(me.ID, func(um store.Copy) bool {
 		m := um.Message
 		muted := r.mutedFor(me.ID, m)
 		if !muted {
@@ -119,7 +119,7 @@ func (r *Realm) unreadMessages(me *user.User, allowEmptyTopicName bool) UnreadMe
 
 func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	latest := map[string]*RecentConversation{}
-	r.messages.CopiesDescending(me.ID, AnchorNewest+1, func(um store.Copy) bool {
+	r.messages.store.CopiesDescending(me.ID, AnchorNewest+1, func(um store.Copy) bool {
 		m := um.Message
 		if m.Type != message.Direct {
 			return true

@@ -212,9 +212,9 @@ func TestReminderDeliveryEdgeCases(t *testing.T) {
 	if err := r.As(idIago).DeactivateUser(bg, idOthello); err != nil {
 		t.Fatal(err)
 	}
-	count := r.nextMessageID
+	count := r.messages.nextID
 	clock.Advance(time.Minute)
-	if r.nextMessageID != count {
+	if r.messages.nextID != count {
 		t.Fatal("a reminder of a deactivated user was sent")
 	}
 	if it := r.scheduled[rid]; it == nil || !it.failed || it.failure != "Account is deactivated" {

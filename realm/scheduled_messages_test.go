@@ -24,7 +24,7 @@ func channelID(t *testing.T, r *Realm, name string) int {
 // newestMessage is the last message stored.
 func newestMessage(t *testing.T, r *Realm) *message.Message {
 	t.Helper()
-	m, ok := r.messages.Message(r.nextMessageID - 1)
+	m, ok := r.messages.store.Message(r.messages.nextID - 1)
 	if !ok {
 		t.Fatal("no message")
 	}
@@ -257,14 +257,14 @@ func TestScheduledMessageDeliveredByClock(t *testing.T) {
 	othello := mustQueue(t, r, idOthello, QueueOptions{EventTypes: []string{"scheduled_messages", "message"}})
 	first := scheduleIn(t, r, idHamlet, strconv.Itoa(verona), "castle", "hello @**Othello, the Moor of Venice**", 5*time.Minute)
 	second := scheduleIn(t, r, idHamlet, "[12]", "", "psst", 2*time.Hour)
-	before := r.nextMessageID
+	before := r.messages.nextID
 	clock.Advance(5*time.Minute - time.Second)
-	if r.nextMessageID != before {
+	if r.messages.nextID != before {
 		t.Fatal("delivered early")
 	}
 	clock.Advance(time.Second)
 	m := newestMessage(t, r)
-	if r.nextMessageID != before+1 || m.SenderID != idHamlet || m.ChannelID != verona || m.Topic != "castle" ||
+	if r.messages.nextID != before+1 || m.SenderID != idHamlet || m.ChannelID != verona || m.Topic != "castle" ||
 		m.Content != "hello @**Othello, the Moor of Venice**" || m.Timestamp != r.Now().Unix() {
 		t.Fatalf("delivered message %+v", m)
 	}
@@ -321,10 +321,10 @@ func TestScheduledMessageReadBySender(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first := r.nextMessageID
+	first := r.messages.nextID
 	clock.Advance(time.Minute)
 	var got []bool
-	for id := first; id < r.nextMessageID; id++ {
+	for id := first; id < r.messages.nextID; id++ {
 		view, _, _ := r.As(idHamlet).GetMessage(bg, id, ViewOptions{})
 		got = append(got, slices.Contains(view.Flags, "read"))
 	}
@@ -362,9 +362,9 @@ func TestScheduledMessageFailedDelivery(t *testing.T) {
 		t.Fatalf("update %v", j)
 	}
 	// Not tried again.
-	count := r.nextMessageID
+	count := r.messages.nextID
 	clock.Advance(24 * time.Hour)
-	if r.nextMessageID != count {
+	if r.messages.nextID != count {
 		t.Fatal("a failed message was tried again")
 	}
 	wantCode(t, r.As(idHamlet).EditScheduledMessage(bg, id, ScheduledMessageEdit{Content: str("x")}), CodeBadRequest, "Scheduled delivery time must be in the future.")
@@ -391,9 +391,9 @@ func TestScheduledMessageOfDeactivatedSender(t *testing.T) {
 	if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
 		t.Fatal(err)
 	}
-	count := r.nextMessageID
+	count := r.messages.nextID
 	clock.Advance(time.Hour)
-	if r.nextMessageID != count {
+	if r.messages.nextID != count {
 		t.Fatal("a message was sent")
 	}
 	for _, it := range r.scheduled {
@@ -422,10 +422,10 @@ func TestScheduledMessagesAcrossRestoreAndFork(t *testing.T) {
 	}
 	forkClock := NewManualClock(clock.Now())
 	f := r.ForkOn(forkClock)
-	count := r.nextMessageID
+	count := r.messages.nextID
 	clock.Advance(time.Hour)
-	if r.nextMessageID != count+1 || newestMessage(t, r).Content != "kept" {
-		t.Fatalf("restored realm delivered %d messages", r.nextMessageID-count)
+	if r.messages.nextID != count+1 || newestMessage(t, r).Content != "kept" {
+		t.Fatalf("restored realm delivered %d messages", r.messages.nextID-count)
 	}
 	if n := clock.PendingTimers(); n != baseline {
 		t.Fatalf("%d timers left, want %d", n, baseline)

@@ -24,7 +24,7 @@ func seededView(t *testing.T, r *Realm, userID int) []Message {
 // human; without it the realm has none.
 func TestSeededMessages(t *testing.T) {
 	r, _ := newTestRealm(t, WithSeededMessages(100))
-	if n := r.messages.Len(); n != 100 {
+	if n := r.messages.store.Len(); n != 100 {
 		t.Fatalf("%d messages seeded, want 100", n)
 	}
 	var channel, direct, group, reacted int
@@ -70,8 +70,8 @@ func TestSeededMessages(t *testing.T) {
 			t.Errorf("user %d has %d unread messages, want none", id, unread.Count)
 		}
 	}
-	if empty, _ := newTestRealm(t); empty.messages.Len() != 0 {
-		t.Fatalf("without the option the realm has %d messages", empty.messages.Len())
+	if empty, _ := newTestRealm(t); empty.messages.store.Len() != 0 {
+		t.Fatalf("without the option the realm has %d messages", empty.messages.store.Len())
 	}
 }
 

@@ -276,9 +276,9 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 		queueID, localID = *req.QueueID, *req.LocalID
 	}
 	if p.widget != "" {
-		r.nextSubmessageID++
+		r.messages.lastSubmessageID++
 		m.SetChanges(message.Changes{Submessages: []message.Submessage{{
-			ID: r.nextSubmessageID, SenderID: m.SenderID, MsgType: message.WidgetMsgType, Content: p.widget}}})
+			ID: r.messages.lastSubmessageID, SenderID: m.SenderID, MsgType: message.WidgetMsgType, Content: p.widget}}})
 	}
 	r.storeDelivered(m, conv, p.delivered, queueID, localID)
 	r.triggerServices(sender, m, p.rendered)
@@ -325,15 +325,15 @@ func (r *Realm) appendDeliveries(delivered []messageRecipient, senderID int, rec
 // The caller holds the write lock or the commit lock and has validated
 // everything.
 func (r *Realm) storeDelivered(m *message.Message, conv *conversation, delivered []messageRecipient, queueID, localID string) {
-	m.ID = r.nextMessageID
-	r.nextMessageID++
+	m.ID = r.messages.nextID
+	r.messages.nextID++
 	convID := 0
 	if conv != nil {
 		convID = conv.id
 	}
-	r.messages.Insert(m, convID)
+	r.messages.store.Insert(m, convID)
 	for _, d := range delivered {
-		r.messages.Deliver(d.userID, m, d.flags)
+		r.messages.store.Deliver(d.userID, m, d.flags)
 	}
 	r.emitMessage(m, delivered, queueID, localID)
 	if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch != nil && ch.FirstMessageID == 0 {
@@ -452,14 +452,14 @@ func (r *Realm) directRecipients(sender *user.User, to message.To) ([]int, error
 // creating it on first use.
 func (r *Realm) conversationFor(ids []int) *conversation {
 	key := joinIDs(ids)
-	if c := r.conversations[key]; c != nil {
+	if c := r.recipients.conversations[key]; c != nil {
 		return c
 	}
-	c := &conversation{id: len(r.conversations) + 1, userIDs: ids}
+	c := &conversation{id: len(r.recipients.conversations) + 1, userIDs: ids}
 	if len(ids) > 2 {
 		c.recipientID = r.allocRecipient()
 	}
-	r.conversations[key] = c
+	r.recipients.conversations[key] = c
 	return c
 }
 
@@ -472,10 +472,10 @@ func (r *Realm) dmRecipientID(c *conversation, senderID int) int {
 	}
 	for _, id := range c.userIDs {
 		if id != senderID {
-			return r.personalRecipient[id]
+			return r.recipients.personal[id]
 		}
 	}
-	return r.personalRecipient[senderID]
+	return r.recipients.personal[senderID]
 }
 
 // RenderResult is the answer of POST /messages/render.

@@ -12,7 +12,7 @@ func storedRendering(t *testing.T, r *Realm, id int64) string {
 	t.Helper()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	m, ok := r.messages.Message(id)
+	m, ok := r.messages.store.Message(id)
 	if !ok {
 		t.Fatalf("message %d not stored", id)
 	}

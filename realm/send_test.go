@@ -76,7 +76,7 @@ func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 		t.Fatal("policy already followed: no change expected")
 	}
 	// A non-subscriber of Verona (a bot of the dev channels only) has no copy.
-	if r.messages.HasCopy(idDefaultBot, res.ID) {
+	if r.messages.store.HasCopy(idDefaultBot, res.ID) {
 		t.Fatal("default bot is not subscribed to Verona")
 	}
 }
@@ -91,7 +91,7 @@ func TestSendReadBySender(t *testing.T) {
 		id   int64
 		read bool
 	}{{api.ID, false}, {web.ID, true}, {forced.ID, true}} {
-		um, ok := r.messages.Copy(idIago, c.id)
+		um, ok := r.messages.store.Copy(idIago, c.id)
 		if !ok || (um.Flags&message.Read != 0) != c.read {
 			t.Errorf("message %d: read=%v, want %v", c.id, ok && um.Flags&message.Read != 0, c.read)
 		}
@@ -227,12 +227,12 @@ func TestSendDirectMessages(t *testing.T) {
 	if dr[0].Email != "user10@zulipdev.com" || dr[1].Email != "user11@zulipdev.com" {
 		t.Fatalf("1:1 recipients not ordered by email: %+v", dr)
 	}
-	if m.RecipientID != r.personalRecipient[idIago] {
+	if m.RecipientID != r.recipients.personal[idIago] {
 		t.Fatalf("recipient_id %d, want iago's personal recipient", m.RecipientID)
 	}
 	self, _ := a.SendDirectMessage(bg, []int{idHamlet}, "note to self")
 	m, _, _ = a.GetMessage(bg, self.ID, ViewOptions{})
-	if len(m.DisplayRecipient.([]DisplayRecipientUser)) != 1 || m.RecipientID != r.personalRecipient[idHamlet] {
+	if len(m.DisplayRecipient.([]DisplayRecipientUser)) != 1 || m.RecipientID != r.recipients.personal[idHamlet] {
 		t.Fatalf("self message %+v", m)
 	}
 	group, _ := a.SendDirectMessage(bg, []int{idOthello, idIago}, "group")

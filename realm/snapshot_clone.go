@@ -21,19 +21,6 @@ import (
 // the delivery timer (rearmAfterCopy sets it for the items copied).
 func (r *tables) copyRest(src *tables) {
 
-	r.nextRecipientID = src.nextRecipientID
-	r.personalRecipient = maps.Clone(src.personalRecipient)
-	r.conversations = make(map[string]*conversation, len(src.conversations))
-	for key, c := range src.conversations {
-		cc := *c
-		cc.userIDs = slices.Clone(c.userIDs)
-		r.conversations[key] = &cc
-	}
-
-	r.messages = src.messages.Clone()
-	r.nextMessageID = src.nextMessageID
-	r.nextSubmessageID = src.nextSubmessageID
-
 	r.profileFields = slices.Clone(src.profileFields)
 	r.nextProfileFieldID = src.nextProfileFieldID
 	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })

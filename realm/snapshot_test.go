@@ -29,11 +29,6 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 // legacyFields are the tables' fields not yet in a table of their own,
 // copied by copyRest.
 var legacyFields = []string{
-	"nextRecipientID",
-	"personalRecipient",
-	"conversations",
-	"messages",
-	"nextMessageID",
 	"profileFields",
 	"nextProfileFieldID",
 	"snippets",
@@ -46,7 +41,6 @@ var legacyFields = []string{
 	"mutedUsers",
 	"alertWords",
 	"storage",
-	"nextSubmessageID",
 	"userTopics",
 	"statuses",
 	"presence",
@@ -130,7 +124,7 @@ var emptyInDevRealm = []string{
 	"mutedUsers",
 	"alertWords",
 	"storage",
-	"nextSubmessageID",
+	"messages.lastSubmessageID",
 	"scheduled",
 	"nextScheduledID",
 	"invites",
@@ -141,7 +135,7 @@ var emptyInDevRealm = []string{
 func stateDiff(a, b *tables) string {
 	return cmp.Diff(a, b,
 		cmp.Exporter(func(reflect.Type) bool { return true }),
-		cmpopts.IgnoreFields(tables{}, "messages"),
+		cmpopts.IgnoreFields(messageTable{}, "store"),
 		cmpopts.IgnoreFields(uploadState{}, "store"),
 		cmpopts.IgnoreFields(callState{}, "providers"),
 		cmp.Comparer(func(a, b *linkifier.Linkifier) bool { return a.ID == b.ID && reflect.DeepEqual(a.Spec, b.Spec) }),
@@ -151,7 +145,7 @@ func stateDiff(a, b *tables) string {
 // messagesOf describes every stored message and every user's copies.
 func messagesOf(r *tables) string {
 	var b strings.Builder
-	r.messages.All().Up(0, func(m *message.Message) bool {
+	r.messages.store.All().Up(0, func(m *message.Message) bool {
 		c := m.Changes()
 		fmt.Fprintf(&b, "%d %d/%q %q %q reactions=%v edits=%d edited=%d moved=%d\n", m.ID, m.ChannelID, m.Topic,
 			m.Content, m.Rendered, c.Reactions, c.Edits.Len(), c.LastEditTS, c.LastMovedTS)
@@ -159,7 +153,7 @@ func messagesOf(r *tables) string {
 	})
 	for _, u := range r.users.sorted() {
 		fmt.Fprintf(&b, "user %d:", u.ID)
-		r.messages.Copies(u.ID, 0, func(c store.Copy) bool {
+		r.messages.store.Copies(u.ID, 0, func(c store.Copy) bool {
 			fmt.Fprintf(&b, " %d/%v", c.Message.ID, c.Flags.Names())
 			return true
 		})
@@ -466,7 +460,7 @@ func TestResetGoesBackToTheSeededRealm(t *testing.T) {
 	if diff := stateDiff(want, &r.tables); diff != "" {
 		t.Fatalf("reset state differs (-want +got):\n%s", diff)
 	}
-	if got := messagesOf(&r.tables); got != wantMsgs || r.messages.Len() != 0 {
+	if got := messagesOf(&r.tables); got != wantMsgs || r.messages.store.Len() != 0 {
 		t.Fatalf("reset left messages:\n%s", got)
 	}
 	if _, key, _ := r.APIKey("iago@zulip.com"); key != keyBefore {
@@ -559,15 +553,15 @@ func TestForkIsIndependent(t *testing.T) {
 	if diff := stateDiff(forked, &fork.tables); diff != "" || messagesOf(&fork.tables) != forkedMsgs {
 		t.Fatalf("the fork saw the origin's writes: %s", diff)
 	}
-	if m, _ := fork.messages.Message(msgID); m.Content != "forked" {
+	if m, _ := fork.messages.store.Message(msgID); m.Content != "forked" {
 		t.Fatalf("fork's message: %q", m.Content)
 	}
-	if m, _ := r.messages.Message(msgID); m.Content != "original" {
+	if m, _ := r.messages.store.Message(msgID); m.Content != "original" {
 		t.Fatalf("origin's message: %q", m.Content)
 	}
 	fork.Reset()
-	if fork.messages.Len() != 0 || r.messages.Len() != 4 {
-		t.Fatalf("after the fork's reset: fork %d messages, origin %d", fork.messages.Len(), r.messages.Len())
+	if fork.messages.store.Len() != 0 || r.messages.store.Len() != 4 {
+		t.Fatalf("after the fork's reset: fork %d messages, origin %d", fork.messages.store.Len(), r.messages.store.Len())
 	}
 }
 
@@ -623,7 +617,7 @@ func TestForksRunConcurrently(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m, _ := fork.messages.Message(base + 29); m.Content != "fork 29" {
+	if m, _ := fork.messages.store.Message(base + 29); m.Content != "fork 29" {
 		t.Fatalf("fork's last edit: %q", m.Content)
 	}
 }

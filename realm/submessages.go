@@ -63,8 +63,8 @@ func (a *Actor) AddSubmessage(ctx context.Context, req SubmessageRequest) error 
 			return BadRequest("%s", err.Error())
 		}
 		m = r.ownMessage(m)
-		r.nextSubmessageID++
-		sub := message.Submessage{ID: r.nextSubmessageID, SenderID: me.ID, MsgType: req.MsgType, Content: req.Content}
+		r.messages.lastSubmessageID++
+		sub := message.Submessage{ID: r.messages.lastSubmessageID, SenderID: me.ID, MsgType: req.MsgType, Content: req.Content}
 		c := m.Changes()
 		c.Submessages = append(slices.Clip(c.Submessages), sub) // never in place: the slice may be shared
 		m.SetChanges(c)

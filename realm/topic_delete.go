@@ -38,8 +38,8 @@ func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string
 		}
 		readable := r.historyReadableBy(ch, me.ID)
 		var doomed []*message.Message
-		r.messages.Topic(ch.ID, name).Down(AnchorNewest, func(m *message.Message) bool {
-			if readable || r.messages.HasCopy(me.ID, m.ID) {
+		r.messages.store.Topic(ch.ID, name).Down(AnchorNewest, func(m *message.Message) bool {
+			if readable || r.messages.store.HasCopy(me.ID, m.ID) {
 				doomed = append(doomed, m)
 			}
 			return true
@@ -66,8 +66,8 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 	if len(msgs) == 0 {
 		return
 	}
-	removed := r.messages.RemoveMany(msgs, func(m *message.Message) int {
-		return r.conversations[joinIDs(m.DMUserIDs)].id
+	removed := r.messages.store.RemoveMany(msgs, func(m *message.Message) int {
+		return r.recipients.conversations[joinIDs(m.DMUserIDs)].id
 	})
 	audience := make([]int, 0, len(removed))
 	for uid := range removed {

@@ -48,15 +48,15 @@ func (r *Realm) channelTopics(me *user.User, ch *storedChannel, allowEmpty bool)
 	add := func(m *message.Message) {
 		out = append(out, ChannelTopic{Name: rules.Display(m.Topic, allowEmpty), MaxID: m.ID})
 	}
-	r.messages.TopicHeads(ch.ID, func(newest *message.Message) bool {
-		if ch.HistoryPublicToSubscribers || r.messages.HasCopy(me.ID, newest.ID) {
+	r.messages.store.TopicHeads(ch.ID, func(newest *message.Message) bool {
+		if ch.HistoryPublicToSubscribers || r.messages.store.HasCopy(me.ID, newest.ID) {
 			add(newest)
 			return true
 		}
 		// Protected history: the newest message of the topic the caller
 		// received, if any.
-		r.messages.Topic(ch.ID, newest.Topic).Down(newest.ID, func(m *message.Message) bool {
-			if r.messages.HasCopy(me.ID, m.ID) {
+		r.messages.store.Topic(ch.ID, newest.Topic).Down(newest.ID, func(m *message.Message) bool {
+			if r.messages.store.HasCopy(me.ID, m.ID) {
 				add(m)
 				return false
 			}

@@ -51,7 +51,7 @@ func scanChannelTopics(r *Realm, channelID int) []ChannelTopic {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	newest := map[string]*message.Message{}
-	r.messages.Channel(channelID).Up(0, func(m *message.Message) bool {
+	r.messages.store.Channel(channelID).Up(0, func(m *message.Message) bool {
 		newest[topic.Key(m.Topic)] = m
 		return true
 	})

@@ -276,7 +276,7 @@ func (r *Realm) mayReadAttachment(reader *user.User, att *storedAttachment) bool
 	}
 	refs := make([]upload.Reference, 0, len(att.messageIDs))
 	for _, id := range att.messageIDs {
-		m, ok := r.messages.Message(id)
+		m, ok := r.messages.store.Message(id)
 		if !ok {
 			continue
 		}
@@ -286,7 +286,7 @@ func (r *Realm) mayReadAttachment(reader *user.User, att *storedAttachment) bool
 			ref.WebPublicChannel = ch.IsWebPublic && !ch.InviteOnly && r.settings.EnableSpectatorAccess
 			ref.ReaderSubscribedSharedHistory = reader != nil && ch.HistoryPublicToSubscribers && r.isSubscribed(ch.ID, reader.ID)
 		}
-		ref.ReaderHasCopy = reader != nil && r.messages.HasCopy(reader.ID, id)
+		ref.ReaderHasCopy = reader != nil && r.messages.store.HasCopy(reader.ID, id)
 		refs = append(refs, ref)
 	}
 	return upload.MayRead(att.ownerID, who, refs)

@@ -71,7 +71,7 @@ func (r *Realm) addUser(u *user.User) *user.User {
 	}
 	r.users.byID[u.ID] = u
 	r.users.byEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
-	r.personalRecipient[u.ID] = r.allocRecipient()
+	r.recipients.personal[u.ID] = r.allocRecipient()
 	if !u.IsSystemBot {
 		r.addToRoleGroups(u)
 	}

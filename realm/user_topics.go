@@ -121,11 +121,11 @@ func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) 
 // message the user can see.
 func (r *Realm) senderSawEarlierMessage(userID int, m *message.Message) bool {
 	if r.historyReadableBy(r.channels.byID[m.ChannelID], userID) {
-		return r.messages.TopicHasEarlier(m.ChannelID, m.Topic, m.ID)
+		return r.messages.store.TopicHasEarlier(m.ChannelID, m.Topic, m.ID)
 	}
 	seen := false
-	r.messages.Topic(m.ChannelID, m.Topic).Down(m.ID, func(prev *message.Message) bool {
-		if r.messages.HasCopy(userID, prev.ID) {
+	r.messages.store.Topic(m.ChannelID, m.Topic).Down(m.ID, func(prev *message.Message) bool {
+		if r.messages.store.HasCopy(userID, prev.ID) {
 			seen = true
 			return false
 		}

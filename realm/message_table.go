@@ -10,11 +10,87 @@ import (
 	"github.com/minizulip/minizulip/emoji"
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/fixture"
+	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/topic"
+	"github.com/minizulip/minizulip/user"
 )
 
-// This file loads a fixture's channels, subscriptions, linkifiers, custom
-// emoji and messages (see fixture_load.go for the rest).
+// This file holds the messages table, with the copy, the fixture dump and
+// load, and the message, update_message_flags, starred_messages and
+// recent_private_conversations sections. Messages and personal copies live
+// in the store (realm/internal/store), shared copy-on-write by copies of
+// the table.
+
+// messageTable holds the realm's messages and every user's copies.
+type messageTable struct {
+	store  *store.Store
+	nextID int64
+	// lastSubmessageID is the last submessage ID given (submessages.go).
+	lastSubmessageID int64
+}
+
+// clone shares the messages copy-on-write (store.Clone marks t's store
+// shared: the caller holds t's realm's write lock or has t to itself).
+func (t *messageTable) clone() messageTable {
+	return messageTable{store: t.store.Clone(), nextID: t.nextID, lastSubmessageID: t.lastSubmessageID}
+}
+
+// dump adds every message to f, by ID, with each holder's flags.
+func (t *messageTable) dump(r *Realm, f *fixture.Document) error {
+	holders := r.copyHolders()
+	r.messages.store.All().Up(0, func(m *message.Message) bool {
+		f.Messages = append(f.Messages, r.fixtureMessage(m, holders))
+		return true
+	})
+	return nil
+}
+
+// copyHolders lists, for each message, the users holding a copy and
+// their flags: one pass over every user's copies.
+func (r *Realm) copyHolders() map[int64]map[int][]string {
+	out := map[int64]map[int][]string{}
+	for uid := range r.users.byID {
+		r.messages.store.Copies(uid, 0, func(c store.Copy) bool {
+			m := out[c.Message.ID]
+			if m == nil {
+				m = map[int][]string{}
+				out[c.Message.ID] = m
+			}
+			m[uid] = c.Flags.Names()
+			return true
+		})
+	}
+	return out
+}
+
+func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]string) fixture.Message {
+	c := m.Changes()
+	fm := fixture.Message{ID: m.ID, SenderID: m.SenderID, Content: m.Content, Timestamp: m.Timestamp,
+		Client: m.Client, LastEditTimestamp: c.LastEditTS, LastMovedTimestamp: c.LastMovedTS, Flags: holders[m.ID]}
+	if fm.Flags == nil {
+		fm.Flags = map[int][]string{}
+	}
+	if m.Type == message.Channel {
+		fm.ChannelID, fm.Topic = m.ChannelID, m.Topic
+	} else {
+		for _, id := range m.DMUserIDs {
+			if id != m.SenderID {
+				fm.To = append(fm.To, id)
+			}
+		}
+		if fm.To == nil {
+			fm.To = []int{m.SenderID}
+		}
+	}
+	for _, re := range c.Reactions {
+		fm.Reactions = append(fm.Reactions, fixture.Reaction{UserID: re.UserID, EmojiName: re.EmojiName,
+			EmojiCode: re.EmojiCode, ReactionType: re.ReactionType})
+	}
+	for _, sub := range c.Submessages {
+		fm.Submessages = append(fm.Submessages, fixture.Submessage{ID: sub.ID, SenderID: sub.SenderID, MsgType: sub.MsgType, Content: sub.Content})
+	}
+	return fm
+}
 
 // flagBits maps each flag name to its bit.
 var flagBits = func() map[string]message.Flags {
@@ -25,7 +101,9 @@ var flagBits = func() map[string]message.Flags {
 	return out
 }()
 
-func (r *Realm) loadMessages(f *fixture.Document) error {
+// load adds the document's messages with their reactions, submessages
+// and each holder's flags, rendered as a send renders them.
+func (t *messageTable) load(r *Realm, f *fixture.Document) error {
 	var last int64
 	for i, fm := range f.Messages {
 		at := fmt.Sprintf("messages[%d]", i)
@@ -52,15 +130,15 @@ func (r *Realm) loadMessages(f *fixture.Document) error {
 			}
 			holders[uid] = flags
 		}
-		r.messages.Insert(m, conv)
+		r.messages.store.Insert(m, conv)
 		for _, uid := range slices.Sorted(maps.Keys(holders)) {
-			r.messages.Deliver(uid, m, holders[uid])
+			r.messages.store.Deliver(uid, m, holders[uid])
 		}
 		if ch := r.channels.byID[m.ChannelID]; m.Type == message.Channel && ch.FirstMessageID == 0 {
 			ch.FirstMessageID = m.ID
 		}
 	}
-	r.nextMessageID = last + 1
+	r.messages.nextID = last + 1
 	return nil
 }
 
@@ -151,8 +229,8 @@ func (r *Realm) fixtureMessageOf(at string, fm fixture.Message) (*message.Messag
 // known sender, JSON content. The realm numbers its next submessages
 // after it.
 func (r *Realm) fixtureSubmessage(at string, fs fixture.Submessage) (message.Submessage, error) {
-	if fs.ID <= r.nextSubmessageID {
-		return message.Submessage{}, badItem(at+".id", "submessage IDs must be positive and ascending (%d after %d)", fs.ID, r.nextSubmessageID)
+	if fs.ID <= r.messages.lastSubmessageID {
+		return message.Submessage{}, badItem(at+".id", "submessage IDs must be positive and ascending (%d after %d)", fs.ID, r.messages.lastSubmessageID)
 	}
 	if r.users.byID[fs.SenderID] == nil {
 		return message.Submessage{}, badItem(at+".sender_id", "no user %d", fs.SenderID)
@@ -160,7 +238,7 @@ func (r *Realm) fixtureSubmessage(at string, fs fixture.Submessage) (message.Sub
 	if !message.ValidJSON(fs.Content) {
 		return message.Submessage{}, badItem(at+".content", "Invalid json for submessage")
 	}
-	r.nextSubmessageID = fs.ID
+	r.messages.lastSubmessageID = fs.ID
 	return message.Submessage{ID: fs.ID, SenderID: fs.SenderID, MsgType: fs.MsgType, Content: fs.Content}, nil
 }
 
@@ -179,4 +257,38 @@ func (r *Realm) fixtureReaction(at string, fr fixture.Reaction) (message.Reactio
 		return message.Reaction{}, badItem(at, "%s", reason(err))
 	}
 	return message.Reaction{UserID: fr.UserID, EmojiName: fr.EmojiName, EmojiCode: fr.EmojiCode, ReactionType: typ}, nil
+}
+
+func (t *messageTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("message") {
+		out.MessageState = &MessageState{MaxMessageID: r.maxMessageIDOf(me.ID)}
+	}
+	if req.fetches("update_message_flags") && req.fetches("message") {
+		out.UnreadState = &UnreadState{UnreadMsgs: r.unreadMessages(me, req.Queue.Capabilities.EmptyTopicName)}
+	}
+	if req.fetches("starred_messages") {
+		fillStarredMessages(r, me, req, out)
+	}
+	if req.fetches("recent_private_conversations") {
+		fillRecentPrivateConversations(r, me, req, out)
+	}
+}
+
+// maxMessageIDOf is the newest message the user received, -1 if none.
+func (r *Realm) maxMessageIDOf(userID int) int64 {
+	if id, ok := r.messages.store.NewestCopyID(userID); ok {
+		return id
+	}
+	return -1
+}
+
+func fillStarredMessages(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	ids := []int64{}
+	r.messages.store.Copies(me.ID, 0, func(c store.Copy) bool {
+		if c.Flags&message.Starred != 0 {
+			ids = append(ids, c.Message.ID)
+		}
+		return true
+	})
+	out.StarredMessagesState = &StarredMessagesState{StarredMessages: ids}
 }
