@@ -1,21 +1,47 @@
-// Package realm is the engine of minizulip: one Realm holds all the state
-// of a Zulip organization (users, channels, subscriptions, groups, messages)
-// behind one lock, and exposes every operation as a typed Go method called
-// on behalf of an acting user (Realm.As returns an Actor).
+// Package realm is the engine of minizulip: one in-memory Zulip
+// organization, driven by typed Go calls.
 //
-// Every mutation validates everything first and only then applies, so a
-// rejected call changes nothing, and emits its events at the end. Errors
-// are *Error values with Zulip's code, message and HTTP status.
+// Quick start:
 //
-// Where things are: the operations and their permission checks are the
-// files of this package, one API area each (send.go, fetch.go,
-// subscriptions.go, user_groups.go, register.go, …). Pure rules live in
-// the domain packages (topic, user, group, message, linkifier). The
-// machinery has rooms of its own: realm/internal/store holds the message
-// indexes and each user's message flags, realm/internal/eventq the event
-// queues and long polls. The lock discipline and lock order are written
-// beside the four lock helpers in actor.go; time comes only from the
-// realm's Clock (WithClock, NewManualClock).
+//	r := realm.New()                              // Zulip's dev realm
+//	iago, _ := r.UserIDByEmail("iago@zulip.com")
+//	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
+//
+//	// Send, as a user.
+//	sent, err := r.As(iago).SendChannelMessage(ctx, "Denmark", "castle", "Hi **all**")
+//
+//	// Listen: a user's events in-process, from the queues GET /events serves.
+//	l, _ := r.As(hamlet).Listen(ctx, realm.RegisterRequest{})
+//	for ev, err := range l.Events(ctx) { … }
+//
+//	// Move time: every time limit follows the realm's clock.
+//	r = realm.New(realm.WithClock(realm.NewManualClock(t0)))
+//	r.AdvanceClock(11 * time.Minute)
+//
+//	// Snapshot and go back; fork an independent copy.
+//	snap := r.Snapshot()
+//	r.Restore(snap)
+//	other := r.Fork()
+//
+//	// Save and load the whole realm as a JSON fixture (package realm/fixture).
+//	doc, _ := r.Dump()
+//	r2, _ := realm.Load(doc)
+//
+// Faults (errors and delays injected into requests) are HTTP-level: see
+// package httpapi and its /minizulip/ control API.
+//
+// Every call is made on behalf of an acting user (Realm.As returns an
+// Actor) and checks that user's permissions as Zulip does. A call that
+// fails changes nothing and returns an *Error with Zulip's code, message
+// and HTTP status. A call whose context is done before it gets the realm
+// returns the context's error, changing nothing.
+//
+// Where things are: each domain (users, channels, messages, drafts, …)
+// keeps its state in one table type in its own file, with its operations
+// beside it; domains.go lists the tables, and that list drives snapshots,
+// fixtures and register. Pure rules live in the domain packages (user,
+// group, message, topic, linkifier, upload); realm/internal/store holds
+// the message indexes and realm/internal/eventq the event queues.
 package realm
 
 import (
