@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/minizulip/minizulip/message"
@@ -372,7 +373,7 @@ func (r *Realm) checkTopicMoveLimit(me *user.User, p *editPlan, now int64) error
 		first = c.firstAllowed
 	}
 	return &Error{Code: CodeMoveMessagesTimeLimitExceeded, Status: statusBadRequest,
-		Msg: "You only have permission to move the " + itoa(c.allowed) + "/" + itoa(c.total) + " most recent messages in this topic.",
+		Msg: "You only have permission to move the " + strconv.Itoa(c.allowed) + "/" + strconv.Itoa(c.total) + " most recent messages in this topic.",
 		Extra: map[string]any{
 			"first_message_id_allowed_to_move": first,
 			"total_messages_in_topic":          c.total,

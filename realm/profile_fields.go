@@ -2,6 +2,7 @@ package realm
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -109,7 +110,7 @@ func (r *Realm) profileData(u *user.User) map[string]ProfileFieldValue {
 			rv := v.RenderedValue
 			pv.RenderedValue = &rv
 		}
-		out[itoa(id)] = pv
+		out[strconv.Itoa(id)] = pv
 	}
 	return out
 }
