@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -71,7 +72,12 @@ func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
 // its code, status and extra fields; anything else is a 500.
 func writeError(w http.ResponseWriter, err error) {
 	var re *realm.Error
-	if !errors.As(err, &re) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The client went away (or its deadline passed) before the realm
+		// took the request: nothing was done.
+		re = &realm.Error{Code: realm.CodeBadRequest, Msg: "Request canceled before it was handled", Status: http.StatusBadRequest}
+	}
+	if re == nil && !errors.As(err, &re) {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
 		return
 	}

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"context"
 	"crypto/subtle"
 
 	"github.com/minizulip/minizulip/user"
@@ -24,7 +25,7 @@ func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 // authenticate users themselves, such as httpapi's browser sessions.
 func (r *Realm) ActiveActor(userID int) (*Actor, error) {
 	a := r.As(userID)
-	if err := a.read(func(me *user.User) error {
+	if err := a.read(context.Background(), func(me *user.User) error {
 		a.incomingWebhook = me.BotType == user.IncomingWebhook
 		return nil
 	}); err != nil {
@@ -163,8 +164,16 @@ func (r *Realm) unlockWrite() {
 	r.mu.Unlock()
 }
 
-// asMe runs fn with the acting user, or fails as a.me does.
-func (a *Actor) asMe(fn func(me *user.User) error) error {
+// asMe runs fn with the acting user, or fails as a.me does. The caller
+// holds the lock fn needs: a ctx done by then (before the call got the
+// realm, or while it waited for it) fails the call with ctx's error
+// instead, so that it changes nothing.
+func (a *Actor) asMe(ctx context.Context, fn func(me *user.User) error) error {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
 	me, err := a.me()
 	if err != nil {
 		return err
@@ -174,33 +183,35 @@ func (a *Actor) asMe(fn func(me *user.User) error) error {
 
 // checkActive reports UNAUTHORIZED unless the acting user exists and is
 // active.
-func (a *Actor) checkActive() error { return a.read(func(*user.User) error { return nil }) }
+func (a *Actor) checkActive(ctx context.Context) error {
+	return a.read(ctx, func(*user.User) error { return nil })
+}
 
 // read runs fn with the acting user under the realm's read lock.
-func (a *Actor) read(fn func(me *user.User) error) error {
+func (a *Actor) read(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.readLock()
 	defer a.r.readUnlock()
-	return a.asMe(fn)
+	return a.asMe(ctx, fn)
 }
 
 // write runs fn with the acting user under the realm's write lock. fn
 // validates everything before it changes anything, so an error leaves the
 // realm as it was.
-func (a *Actor) write(fn func(me *user.User) error) error {
+func (a *Actor) write(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.mu.Lock()
 	defer a.r.unlockWrite()
 	a.r.generation++
 	a.r.writing = true
-	return a.asMe(fn)
+	return a.asMe(ctx, fn)
 }
 
 // prepare runs a send's preparation fn with the acting user under r.mu's
 // read lock alone: fn reads nothing a commit changes, and changes
 // nothing.
-func (a *Actor) prepare(fn func(me *user.User) error) error {
+func (a *Actor) prepare(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.mu.RLock()
 	defer a.r.mu.RUnlock()
-	return a.asMe(fn)
+	return a.asMe(ctx, fn)
 }
 
 // commit runs a send's commit fn with the acting user under r.mu's read
@@ -208,17 +219,17 @@ func (a *Actor) prepare(fn func(me *user.User) error) error {
 // storing a message changes nothing another send's preparation reads
 // (recipients, permissions, what Markdown renders), only what its commit
 // reads again under this lock.
-func (a *Actor) commit(fn func(me *user.User) error) error {
+func (a *Actor) commit(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.mu.RLock()
 	defer a.r.mu.RUnlock()
 	a.r.sendLock.Lock()
 	defer a.r.sendLock.Unlock()
-	return a.asMe(fn)
+	return a.asMe(ctx, fn)
 }
 
 // writeAdmin is write for administrators only.
-func (a *Actor) writeAdmin(fn func(me *user.User) error) error {
-	return a.write(func(me *user.User) error {
+func (a *Actor) writeAdmin(ctx context.Context, fn func(me *user.User) error) error {
+	return a.write(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}

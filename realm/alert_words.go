@@ -18,7 +18,7 @@ type AlertWordsEvent struct {
 
 // AlertWords answers GET /users/me/alert_words.
 func (a *Actor) AlertWords(ctx context.Context) (words []string, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		words = a.r.alertWordList(me.ID)
 		return nil
 	})
@@ -31,7 +31,7 @@ func (a *Actor) AlertWords(ctx context.Context) (words []string, err error) {
 // user's words and tells the user's clients.
 func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []string, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		for i, w := range words {
 			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
 				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
@@ -52,7 +52,7 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 // whatever its case; words the user does not have are ignored.
 func (a *Actor) RemoveAlertWords(ctx context.Context, words []string) (list []string, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		r.alertWords[me.ID] = slices.DeleteFunc(r.alertWords[me.ID], func(h string) bool {
 			return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(h, w) })
 		})

@@ -23,7 +23,7 @@ type AttachmentsResult struct {
 func (a *Actor) Attachments(ctx context.Context) (AttachmentsResult, error) {
 	r := a.r
 	var res AttachmentsResult
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		res.Attachments = []Attachment{}
 		for _, att := range r.ownAttachments(me.ID) {
 			res.Attachments = append(res.Attachments, r.attachmentView(att))
@@ -51,7 +51,7 @@ func (r *Realm) ownAttachments(userID int) []*storedAttachment {
 // own attachment is BAD_REQUEST "Invalid attachment".
 func (a *Actor) DeleteAttachment(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		att := r.files.byID[id]
 		if att == nil || att.ownerID != me.ID {
 			return BadRequest("Invalid attachment")

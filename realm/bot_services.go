@@ -54,7 +54,7 @@ func (a *Actor) UpdateBot(ctx context.Context, botID int, req BotUpdate) (ans Up
 		return ans, BadRequest("Invalid interface type")
 	}
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		bot, err := r.accessBot(me, botID)
 		if err != nil {
 			return err

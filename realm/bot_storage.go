@@ -16,7 +16,7 @@ import (
 // of them when keys is nil. A key the storage lacks refuses the request
 // ("Key does not exist.").
 func (a *Actor) Storage(ctx context.Context, keys []string) (entries map[string]string, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		s := a.r.storage[me.ID]
 		if keys == nil {
 			entries = maps.Clone(s)
@@ -42,7 +42,7 @@ func (a *Actor) Storage(ctx context.Context, keys []string) (entries map[string]
 // would pass its limit (user.MaxStorageSize) or a key is too long, none.
 func (a *Actor) PutStorage(ctx context.Context, entries map[string]string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		s := r.storage[me.ID]
 		if err := s.CheckPut(entries); err != nil {
 			return BadRequest("%s", err.Error())
@@ -67,7 +67,7 @@ func (a *Actor) PutStorage(ctx context.Context, entries map[string]string) error
 // refuses the request, and nothing is removed.
 func (a *Actor) RemoveStorage(ctx context.Context, keys []string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		s := r.storage[me.ID]
 		if keys == nil {
 			delete(r.storage, me.ID)

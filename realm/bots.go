@@ -47,7 +47,7 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 	if req.PayloadURL != "" && !user.ValidURL(req.PayloadURL) {
 		return ans, BadRequest("payload_url is not a URL")
 	}
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if me.IsGuest() {
 			return BadRequest("Not allowed for guest users")
 		}

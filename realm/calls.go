@@ -155,7 +155,7 @@ func invalidZoomToken() *Error {
 func (a *Actor) CreateCall(ctx context.Context, provider string, req CallRequest) (string, error) {
 	r := a.r
 	var p CallProvider
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		p = r.calls.providers[provider]
 		if p == nil {
 			return notConfigured(provider)

@@ -25,7 +25,7 @@ type CreateChannelRequest struct {
 // channel's ID.
 func (a *Actor) CreateChannel(ctx context.Context, req CreateChannelRequest) (ans int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		name := strings.TrimSpace(req.Name)
 		if c := r.channels.byName[channelKey(name)]; c != nil && name != "" {
 			return &Error{Code: CodeChannelAlreadyExists, Status: statusConflict, Msg: "Channel '" + name + "' already exists"}
@@ -132,7 +132,7 @@ type channelPlan struct {
 // sight of it (stream create / delete).
 func (a *Actor) UpdateChannel(ctx context.Context, req ChannelUpdate) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		p, err := r.planChannelUpdate(me, req)
 		if err != nil {
 			return err
@@ -399,7 +399,7 @@ func sameRetention(a, b *int) bool {
 // Notification Bot says so in the channel, read by all.
 func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		ch, err := r.channelToAdminister(me, channelID)
 		if err != nil {
 			return err

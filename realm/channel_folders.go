@@ -147,7 +147,7 @@ type ChannelFoldersState struct {
 // archived ones included. It returns the new folder's ID.
 func (a *Actor) CreateChannelFolder(ctx context.Context, name, description string) (id int, err error) {
 	r := a.r
-	err = a.writeAdmin(func(me *user.User) error {
+	err = a.writeAdmin(ctx, func(me *user.User) error {
 		if err := checkFolderLengths(&name, &description); err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func (a *Actor) CreateChannelFolder(ctx context.Context, name, description strin
 // archived ones only if asked, by order (by ID below feature level 414).
 // Every user, guests included, may list them.
 func (a *Actor) ChannelFolders(ctx context.Context, includeArchived bool) (list []ChannelFolder, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		list = a.r.folderList(includeArchived)
 		return nil
 	})
@@ -186,7 +186,7 @@ func (a *Actor) ChannelFolders(ctx context.Context, includeArchived bool) (list 
 // is announced by its own update event.
 func (a *Actor) UpdateChannelFolder(ctx context.Context, id int, req ChannelFolderUpdate) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		if err := checkFolderLengths(req.Name, req.Description); err != nil {
 			return err
 		}
@@ -228,7 +228,7 @@ func (a *Actor) UpdateChannelFolder(ctx context.Context, id int, req ChannelFold
 // given.
 func (a *Actor) ReorderChannelFolders(ctx context.Context, order []int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		pos := make(map[int]int, len(order))
 		for i, id := range order {
 			pos[id] = i

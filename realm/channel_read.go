@@ -16,7 +16,7 @@ import (
 // may know it exists.
 func (a *Actor) Channel(ctx context.Context, channelID int) (ans Stream, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ch, err := r.channelWithMetadataAccess(me, channelID)
 		if err != nil {
 			return err
@@ -33,7 +33,7 @@ func (a *Actor) Channel(ctx context.Context, channelID int) (ans Stream, err err
 // ones).
 func (a *Actor) ChannelSubscribers(ctx context.Context, channelID int) (ans []int, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ch, err := r.channelWithMetadataAccess(me, channelID)
 		if err != nil {
 			return err
@@ -49,7 +49,7 @@ func (a *Actor) ChannelSubscribers(ctx context.Context, channelID int) (ans []in
 // may know exists.
 func (a *Actor) IsSubscribed(ctx context.Context, userID, channelID int) (ans bool, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		target := r.realmUser(userID)
 		switch {
 		case target == nil || target.IsBot():
@@ -73,7 +73,7 @@ func (a *Actor) IsSubscribed(ctx context.Context, userID, channelID int) (ans bo
 // caller's bots). The address is well formed but no mail reaches it.
 func (a *Actor) ChannelEmailAddress(ctx context.Context, channelID, senderID int) (ans string, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ch := r.channels.byID[channelID]
 		if ch == nil || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")

@@ -374,7 +374,7 @@ func DefaultChannelsQuery() ChannelsQuery {
 // caller may see, sorted by name.
 func (a *Actor) Channels(ctx context.Context, q ChannelsQuery) (ans []Stream, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ans = r.channelViews(me, q)
 		return nil
 	})
@@ -424,7 +424,7 @@ func (r *Realm) channelViews(me *user.User, q ChannelsQuery) []Stream {
 // caller can read, found by name in any case.
 func (a *Actor) ChannelID(ctx context.Context, name string) (ans int, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		c := r.channels.byName[channelKey(strings.TrimSpace(name))]
 		if c == nil || c.IsArchived || !r.hasContentAccess(me, c) {
 			return BadRequest("Invalid channel name '%s'", name)

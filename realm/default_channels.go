@@ -29,7 +29,7 @@ type DefaultStreamsState struct {
 // Adding one that is already default changes nothing and tells no one.
 func (a *Actor) AddDefaultChannel(ctx context.Context, channelID int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		ch := r.channels.byID[channelID]
 		if ch == nil || ch.IsArchived || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
@@ -46,7 +46,7 @@ func (a *Actor) AddDefaultChannel(ctx context.Context, channelID int) error {
 // realm is told even when the channel was not a default one.
 func (a *Actor) RemoveDefaultChannel(ctx context.Context, channelID int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		ch := r.channels.byID[channelID]
 		if ch == nil || ch.IsArchived || !r.hasMetadataAccess(me, ch) {
 			return BadRequest("Invalid channel ID")

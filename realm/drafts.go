@@ -62,7 +62,7 @@ type DraftEvent struct {
 
 // Drafts answers GET /drafts: the caller's drafts, oldest edit first.
 func (a *Actor) Drafts(ctx context.Context) (list []Draft, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		if err := checkDraftsSynced(me); err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func (a *Actor) Drafts(ctx context.Context) (list []Draft, err error) {
 // invalid, none, and returns their IDs in order.
 func (a *Actor) CreateDrafts(ctx context.Context, drafts []DraftInput) (ids []int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if err := checkDraftsSynced(me); err != nil {
 			return err
 		}
@@ -104,7 +104,7 @@ func (a *Actor) CreateDrafts(ctx context.Context, drafts []DraftInput) (ids []in
 // EditDraft answers PATCH /drafts/{id}: the draft is replaced whole.
 func (a *Actor) EditDraft(ctx context.Context, id int, in DraftInput) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := checkDraftsSynced(me); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (a *Actor) EditDraft(ctx context.Context, id int, in DraftInput) error {
 // DeleteDraft answers DELETE /drafts/{id}.
 func (a *Actor) DeleteDraft(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := checkDraftsSynced(me); err != nil {
 			return err
 		}

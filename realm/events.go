@@ -99,7 +99,7 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 // state; Register (POST /register) builds on it.
 func (a *Actor) RegisterQueue(ctx context.Context, opts QueueOptions) (ans *Queue, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) (err error) {
+	err = a.read(ctx, func(me *user.User) (err error) {
 		ans, err = r.newQueue(me, opts)
 		return err
 	})
@@ -185,7 +185,7 @@ type EventsPoll struct {
 // BAD_EVENT_QUEUE_ID.
 func (a *Actor) PollEvents(ctx context.Context, req GetEventsRequest) (EventsPoll, error) {
 	r := a.r
-	if err := a.checkActive(); err != nil {
+	if err := a.checkActive(ctx); err != nil {
 		return EventsPoll{}, err
 	}
 	pending, waited, err := r.events.Poll(ctx, eventq.GetRequest{UserID: a.id, QueueID: req.QueueID,

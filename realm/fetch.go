@@ -84,7 +84,7 @@ func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchRes
 	var msgs []*message.Message
 	var flags []message.Flags
 	var d *messageDirectory
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		q, err := r.compileNarrow(me, req.Narrow)
 		if err != nil {
 			return err
@@ -261,7 +261,7 @@ func (r *Realm) skippedAsFirstUnread(me *user.User, q *narrowQuery, m *message.M
 // flags, and its raw Markdown.
 func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (view Message, raw string, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, id)
 		if m == nil {
 			return invalidMessage()

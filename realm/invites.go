@@ -240,7 +240,7 @@ func (r *Realm) joinURL(key string) string {
 // as its URL.
 func (a *Actor) CreateInviteLink(ctx context.Context, req InviteRequest) (link string, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if err := r.normalizeInviteRequest(me, &req, r.settings.CreateMultiuseInviteGroup); err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func (a *Actor) CreateInviteLink(ctx context.Context, req InviteRequest) (link s
 // invitations first, each kind by ID.
 func (a *Actor) Invites(ctx context.Context) (ans []Invite, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		if err := memberOrAdmin(me); err != nil {
 			return err
 		}
@@ -340,8 +340,8 @@ func accessInvite(me *user.User, m map[int]*storedInvite, id int) (*storedInvite
 // actor may act on, after the checks every such request makes: the
 // actor is a human member or administrator, the invitation exists and
 // accessInvite allows it.
-func (a *Actor) withInvite(id int, pick func(*inviteState) map[int]*storedInvite, fn func(inv *storedInvite) error) error {
-	return a.write(func(me *user.User) error {
+func (a *Actor) withInvite(ctx context.Context, id int, pick func(*inviteState) map[int]*storedInvite, fn func(inv *storedInvite) error) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := memberOrAdmin(me); err != nil {
 			return err
 		}
@@ -358,7 +358,7 @@ func inviteLinks(s *inviteState) map[int]*storedInvite { return s.links }
 
 // RevokeInviteLink answers DELETE /invites/multiuse/{invite_id}.
 func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
-	return a.withInvite(id, inviteLinks, func(inv *storedInvite) error {
+	return a.withInvite(ctx, id, inviteLinks, func(inv *storedInvite) error {
 		if inv.revoked {
 			return BadRequest("Invitation has already been revoked")
 		}

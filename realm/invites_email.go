@@ -32,7 +32,7 @@ func invitationFailed(msg string, refused [][3]any, sent bool) *Error {
 func (a *Actor) SendInvites(ctx context.Context, req InviteRequest) error {
 	r := a.r
 	var partial *Error
-	err := a.write(func(me *user.User) error {
+	err := a.write(ctx, func(me *user.User) error {
 		if err := r.normalizeInviteRequest(me, &req, r.settings.CanInviteUsersGroup); err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func (r *Realm) mailInvite(inv *storedInvite) {
 // RevokeInvite answers DELETE /invites/{invite_id}: the author of an
 // email invitation, or an administrator, revokes it.
 func (a *Actor) RevokeInvite(ctx context.Context, id int) error {
-	return a.withInvite(id, emailInvites, func(inv *storedInvite) error {
+	return a.withInvite(ctx, id, emailInvites, func(inv *storedInvite) error {
 		inv.revoked = true
 		a.r.emitInvitesChanged(inv.referrerID)
 		return nil
@@ -134,7 +134,7 @@ func (a *Actor) RevokeInvite(ctx context.Context, id int) error {
 // the invitation itself is unchanged, and, as in Zulip, no
 // invites_changed event is sent.
 func (a *Actor) ResendInvite(ctx context.Context, id int) error {
-	return a.withInvite(id, emailInvites, func(inv *storedInvite) error {
+	return a.withInvite(ctx, id, emailInvites, func(inv *storedInvite) error {
 		if err := a.r.checkInviteLimit(1); err != nil {
 			return err
 		}

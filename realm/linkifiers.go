@@ -72,7 +72,7 @@ func (r *Realm) Linkifiers() []*linkifier.Linkifier {
 
 // ListLinkifiers answers GET /realm/linkifiers.
 func (a *Actor) ListLinkifiers(ctx context.Context) (list []Linkifier, err error) {
-	err = a.read(func(*user.User) error {
+	err = a.read(ctx, func(*user.User) error {
 		list = a.r.linkifierList()
 		return nil
 	})
@@ -82,7 +82,7 @@ func (a *Actor) ListLinkifiers(ctx context.Context) (list []Linkifier, err error
 // AddLinkifier answers POST /realm/filters (administrators only).
 func (a *Actor) AddLinkifier(ctx context.Context, spec linkifier.Spec) (id int, err error) {
 	r := a.r
-	err = a.writeAdmin(func(*user.User) error {
+	err = a.writeAdmin(ctx, func(*user.User) error {
 		l, err := r.checkLinkifier(r.linkifiers.nextID, spec, 0)
 		if err != nil {
 			return err
@@ -100,7 +100,7 @@ func (a *Actor) AddLinkifier(ctx context.Context, spec linkifier.Spec) (id int, 
 // template resets it to none.
 func (a *Actor) UpdateLinkifier(ctx context.Context, id int, spec linkifier.Spec) error {
 	r := a.r
-	return a.writeAdmin(func(*user.User) error {
+	return a.writeAdmin(ctx, func(*user.User) error {
 		i := r.linkifierIndex(id)
 		if i < 0 {
 			return BadRequest("Linkifier not found.")
@@ -118,7 +118,7 @@ func (a *Actor) UpdateLinkifier(ctx context.Context, id int, spec linkifier.Spec
 // DeleteLinkifier answers DELETE /realm/filters/{id}.
 func (a *Actor) DeleteLinkifier(ctx context.Context, id int) error {
 	r := a.r
-	return a.writeAdmin(func(*user.User) error {
+	return a.writeAdmin(ctx, func(*user.User) error {
 		i := r.linkifierIndex(id)
 		if i < 0 {
 			return BadRequest("Linkifier not found.")
@@ -132,7 +132,7 @@ func (a *Actor) DeleteLinkifier(ctx context.Context, id int) error {
 // ReorderLinkifiers answers PATCH /realm/linkifiers: ids must list every
 // linkifier exactly once, in the new order.
 func (a *Actor) ReorderLinkifiers(ctx context.Context, ids []int) error {
-	return a.writeAdmin(func(*user.User) error { return a.r.reorderLinkifiers(ids) })
+	return a.writeAdmin(ctx, func(*user.User) error { return a.r.reorderLinkifiers(ids) })
 }
 
 // reorderLinkifiers checks and applies a new order.

@@ -110,7 +110,7 @@ func (a *Actor) EditMessage(ctx context.Context, req EditMessageRequest) (EditMe
 	}
 	r := a.r
 	res := EditMessageResult{DetachedUploads: []Attachment{}}
-	err := a.write(func(me *user.User) error {
+	err := a.write(ctx, func(me *user.User) error {
 		p, err := r.planEdit(me, req, mode, content)
 		if err != nil {
 			return err

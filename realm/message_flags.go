@@ -119,7 +119,7 @@ type UnreadMessageDetails struct {
 // messages of channels the caller is not subscribed to.
 func (a *Actor) UpdateMessageFlags(ctx context.Context, req FlagsRequest) (ans FlagsResult, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		p, err := r.planFlags(me, req.Messages, req.Op, req.Flag)
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func (a *Actor) UpdateMessageFlagsForNarrow(ctx context.Context, req FlagsNarrow
 	numBefore := min(req.NumBefore, max(maxFlagsPerNarrowUpdate-req.NumAfter, maxFlagsPerNarrowUpdate/2))
 	numAfter := min(req.NumAfter, maxFlagsPerNarrowUpdate-numBefore)
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		q, err := r.compileNarrow(me, req.Narrow)
 		if err != nil {
 			return err
@@ -181,7 +181,7 @@ func (a *Actor) UpdateMessageFlagsForNarrow(ctx context.Context, req FlagsNarrow
 // the caller has no message in is "No such topic".
 func (a *Actor) MarkTopicAsRead(ctx context.Context, channelID int, topicName string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		ch, err := r.channelForMarking(me, channelID)
 		if err != nil {
 			return err
@@ -202,7 +202,7 @@ func (a *Actor) MarkTopicAsRead(ctx context.Context, channelID int, topicName st
 // (POST /mark_stream_as_read).
 func (a *Actor) MarkChannelAsRead(ctx context.Context, channelID int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		ch, err := r.channelForMarking(me, channelID)
 		if err != nil {
 			return err
@@ -223,7 +223,9 @@ const markAllBatch = 2000
 // all.
 func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	// The first batch is marked whatever ctx says, as Zulip marks one
+	// before it looks at the time: ctx only ends the run between batches.
+	err = a.write(context.WithoutCancel(ctx), func(me *user.User) error {
 		var ids []int64
 		r.messages.store.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
 			ids = append(ids, m.ID)

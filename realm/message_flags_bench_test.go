@@ -77,7 +77,7 @@ func BenchmarkMarkTopicAsReadBaseline(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		_ = a.write(func(*user.User) error {
+		_ = a.write(bg, func(*user.User) error {
 			r.messages.store.Unread(idIago).Up(0, func(m *message.Message) bool {
 				if m.Type == message.Channel && m.ChannelID == chID && inTopic(m.Topic) {
 					n++

@@ -32,7 +32,7 @@ type MessageSnapshot struct {
 func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicName bool) ([]MessageSnapshot, error) {
 	r := a.r
 	var out []MessageSnapshot
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, id)
 		if m == nil {
 			return invalidMessage()

@@ -84,7 +84,7 @@ func (a *Actor) ReportMessage(ctx context.Context, messageID int64, reportType, 
 	if reportType == "other" && description == "" {
 		return BadRequest("An explanation is required.")
 	}
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		ch := r.channels.byID[r.settings.ModerationRequestChannelID]
 		if ch == nil {
 			return BadRequest("Message reporting is not enabled in this organization.")

@@ -26,7 +26,7 @@ type MutedUsersEvent struct {
 // the ones they send from now on.
 func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if mutedID == me.ID {
 			return BadRequest("Cannot mute self")
 		}
@@ -49,7 +49,7 @@ func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
 // UnmuteUser answers DELETE /users/me/muted_users/{muted_user_id}.
 func (a *Actor) UnmuteUser(ctx context.Context, mutedID int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if r.realmUser(mutedID) == nil {
 			return noSuchUser()
 		}

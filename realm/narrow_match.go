@@ -24,7 +24,7 @@ type NarrowMatch struct {
 func (a *Actor) MessagesMatchingNarrow(ctx context.Context, ids []int64, narrow []message.Term) (map[string]NarrowMatch, error) {
 	r := a.r
 	out := map[string]NarrowMatch{}
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		q, err := r.compileNarrow(me, narrow)
 		if err != nil {
 			return err

@@ -39,7 +39,7 @@ type NavigationViewEvent struct {
 // NavigationViews answers GET /navigation_views: the caller's views, in
 // the order they were added.
 func (a *Actor) NavigationViews(ctx context.Context) (list []NavigationView, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		list = a.r.navigationViewList(me.ID)
 		return nil
 	})
@@ -59,7 +59,7 @@ func (r *Realm) navigationViewList(userID int) []NavigationView {
 // the fragment nor the name may be one of the caller's views already.
 func (a *Actor) AddNavigationView(ctx context.Context, fragment string, isPinned bool, name *string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		fragment = strings.TrimSpace(fragment)
 		if fragment == "" {
 			return BadRequest("fragment cannot be blank")
@@ -95,7 +95,7 @@ func (a *Actor) AddNavigationView(ctx context.Context, fragment string, isPinned
 // UpdateNavigationView answers PATCH /navigation_views/{fragment}.
 func (a *Actor) UpdateNavigationView(ctx context.Context, fragment string, req NavigationViewUpdate) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		fragment = strings.TrimSpace(fragment)
 		var name string
 		if req.Name != nil {
@@ -130,7 +130,7 @@ func (a *Actor) UpdateNavigationView(ctx context.Context, fragment string, req N
 // RemoveNavigationView answers DELETE /navigation_views/{fragment}.
 func (a *Actor) RemoveNavigationView(ctx context.Context, fragment string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		fragment = strings.TrimSpace(fragment)
 		if r.navigationView(me.ID, fragment) == nil {
 			return NotFound("Navigation view does not exist.")

@@ -32,7 +32,7 @@ type RealmPlaygroundsEvent struct {
 // have one playground of each name. It returns the new playground's ID.
 func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTemplate string) (id int, err error) {
 	r := a.r
-	err = a.writeAdmin(func(me *user.User) error {
+	err = a.writeAdmin(ctx, func(me *user.User) error {
 		p := RealmPlayground{Name: strings.TrimSpace(name), PygmentsLanguage: strings.TrimSpace(pygmentsLanguage),
 			URLTemplate: strings.TrimSpace(urlTemplate)}
 		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
@@ -61,7 +61,7 @@ func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTe
 // (administrators).
 func (a *Actor) RemovePlayground(ctx context.Context, id int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		i := slices.IndexFunc(r.playgrounds.list, func(p RealmPlayground) bool { return p.ID == id })
 		if i < 0 {
 			return BadRequest("Invalid playground")

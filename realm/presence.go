@@ -77,7 +77,7 @@ type PresenceResult struct {
 // PingOnly, returns the realm's presence.
 func (a *Actor) UpdatePresence(ctx context.Context, req PresenceRequest) (ans PresenceResult, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
@@ -104,7 +104,7 @@ func (a *Actor) UpdatePresence(ctx context.Context, req PresenceRequest) (ans Pr
 // the legacy format.
 func (a *Actor) RealmPresence(ctx context.Context) (ans PresenceResult, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ans = r.presenceResult(false, nil, nil)
 		ans.PresenceLastUpdateID = nil
 		return nil
@@ -118,7 +118,7 @@ func (a *Actor) RealmPresence(ctx context.Context) (ans PresenceResult, err erro
 // older than the offline threshold.
 func (a *Actor) GetUserPresence(ctx context.Context, userIDOrEmail string) (ans map[string]LegacyClientPresence, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		var u *user.User
 		if id, convErr := strconv.Atoi(userIDOrEmail); convErr == nil {
 			u = r.realmUser(id)

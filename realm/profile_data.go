@@ -20,7 +20,7 @@ type ProfileDataUpdate struct {
 // realm_user update event to every active user.
 func (a *Actor) UpdateProfileData(ctx context.Context, data []ProfileDataUpdate) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
@@ -45,7 +45,7 @@ func (a *Actor) UpdateProfileData(ctx context.Context, data []ProfileDataUpdate)
 // /users/me/profile_data); a field without a value is no error.
 func (a *Actor) RemoveProfileData(ctx context.Context, ids []int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}

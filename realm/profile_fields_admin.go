@@ -37,7 +37,7 @@ type CustomProfileFieldsEvent struct {
 
 // ProfileFields answers GET /realm/profile_fields: every field, in order.
 func (a *Actor) ProfileFields(ctx context.Context) (ans []CustomProfileField, err error) {
-	err = a.read(func(*user.User) error {
+	err = a.read(ctx, func(*user.User) error {
 		ans = a.r.profileFieldList()
 		return nil
 	})
@@ -49,7 +49,7 @@ func (a *Actor) ProfileFields(ctx context.Context) (ans []CustomProfileField, er
 // takes its name and hint from user.DefaultExternalAccounts.
 func (a *Actor) CreateProfileField(ctx context.Context, spec ProfileFieldSpec) (id int, err error) {
 	r := a.r
-	err = a.writeAdmin(func(me *user.User) error {
+	err = a.writeAdmin(ctx, func(me *user.User) error {
 		if spec.DisplayInProfileSummary && r.summaryFieldCount(0) >= user.MaxProfileSummaryFields {
 			return summaryLimitError()
 		}
@@ -83,7 +83,7 @@ func (a *Actor) CreateProfileField(ctx context.Context, spec ProfileFieldSpec) (
 // required and editable flags.
 func (a *Actor) UpdateProfileField(ctx context.Context, id int, up ProfileFieldUpdate) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		cur := r.profileField(id)
 		if cur == nil {
 			return BadRequest("Field id %d not found.", id)
@@ -137,7 +137,7 @@ func (a *Actor) UpdateProfileField(ctx context.Context, id int, up ProfileFieldU
 // (administrators only).
 func (a *Actor) DeleteProfileField(ctx context.Context, id int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		if r.profileField(id) == nil {
 			return BadRequest("Field id %d not found.", id)
 		}
@@ -155,7 +155,7 @@ func (a *Actor) DeleteProfileField(ctx context.Context, id int) error {
 // index in ids.
 func (a *Actor) ReorderProfileFields(ctx context.Context, ids []int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		pos := map[int]int{}
 		for i, id := range ids {
 			pos[id] = i

@@ -78,7 +78,7 @@ func checkPushToken(kind user.PushKind, token string) error {
 // and changes nothing, its app ID included.
 func (a *Actor) AddPushDevice(ctx context.Context, kind user.PushKind, token, appID *string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (a *Actor) AddPushDevice(ctx context.Context, kind user.PushKind, token, ap
 // kind.
 func (a *Actor) RemovePushDevice(ctx context.Context, kind user.PushKind, token *string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ type PushAlert struct {
 // (PushNotifications), APNs devices' first.
 func (a *Actor) SendTestPushNotification(ctx context.Context, token *string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ type E2EEPushRegistration struct {
 // refused with PUSH_SERVICE_NOT_CONFIGURED, as by a server with no push
 // notification service: there is none to register the device with.
 func (a *Actor) RegisterE2EEPushDevice(ctx context.Context, req E2EEPushRegistration) error {
-	return a.read(func(me *user.User) error {
+	return a.read(ctx, func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (a *Actor) RegisterE2EEPushDevice(ctx context.Context, req E2EEPushRegistra
 // only; as no E2EE device can be registered here, it is always
 // NO_ACTIVE_PUSH_DEVICE.
 func (a *Actor) SendE2EETestPushNotification(ctx context.Context, pushAccountID *string) error {
-	return a.read(func(me *user.User) error {
+	return a.read(ctx, func(me *user.User) error {
 		if err := refuseBots(me); err != nil {
 			return err
 		}

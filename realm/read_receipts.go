@@ -16,7 +16,7 @@ import (
 func (a *Actor) ReadReceipts(ctx context.Context, messageID int64) ([]int, error) {
 	r := a.r
 	var ids []int
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, messageID)
 		if m == nil {
 			return invalidMessage()

@@ -72,7 +72,7 @@ func (r *Realm) domainIndex(domain string) int {
 // RealmDomains answers GET /realm/domains: any user of the realm may list
 // its domains.
 func (a *Actor) RealmDomains(ctx context.Context) (ans []RealmDomain, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ans = a.r.domainList()
 		return nil
 	})
@@ -84,7 +84,7 @@ func (a *Actor) RealmDomains(ctx context.Context) (ans []RealmDomain, err error)
 // domain endpoints before it reads any parameter, so adapters call it
 // when a parameter is missing or malformed.
 func (a *Actor) CheckRealmOwner(ctx context.Context) error {
-	return a.read(func(me *user.User) error { return requireOwner(me) })
+	return a.read(ctx, func(me *user.User) error { return requireOwner(me) })
 }
 
 // requireOwner refuses anyone but organization owners, as Zulip's
@@ -97,8 +97,8 @@ func requireOwner(me *user.User) error {
 }
 
 // writeOwner runs fn under the write lock for an organization owner.
-func (a *Actor) writeOwner(fn func(me *user.User) error) error {
-	return a.write(func(me *user.User) error {
+func (a *Actor) writeOwner(ctx context.Context, fn func(me *user.User) error) error {
+	return a.write(ctx, func(me *user.User) error {
 		if err := requireOwner(me); err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (a *Actor) writeOwner(fn func(me *user.User) error) error {
 // gets a realm_domains add event.
 func (a *Actor) AddRealmDomain(ctx context.Context, domain string, allowSubdomains bool) (id int, name string, err error) {
 	r := a.r
-	err = a.writeOwner(func(me *user.User) error {
+	err = a.writeOwner(ctx, func(me *user.User) error {
 		d := strings.ToLower(strings.TrimSpace(domain))
 		if msg := domainError(d); msg != "" {
 			return BadRequest("Invalid domain: %s", msg)
@@ -137,7 +137,7 @@ func (a *Actor) AddRealmDomain(ctx context.Context, domain string, allowSubdomai
 // event, even when nothing changed, as in Zulip.
 func (a *Actor) ChangeRealmDomain(ctx context.Context, domain string, allowSubdomains bool) error {
 	r := a.r
-	return a.writeOwner(func(me *user.User) error {
+	return a.writeOwner(ctx, func(me *user.User) error {
 		i := r.domainIndex(domain)
 		if i < 0 {
 			return BadRequest("No entry found for domain %s.", domain)
@@ -155,7 +155,7 @@ func (a *Actor) ChangeRealmDomain(ctx context.Context, domain string, allowSubdo
 // does; then every active user gets a realm_domains remove event.
 func (a *Actor) RemoveRealmDomain(ctx context.Context, domain string) error {
 	r := a.r
-	return a.writeOwner(func(me *user.User) error {
+	return a.writeOwner(ctx, func(me *user.User) error {
 		i := r.domainIndex(domain)
 		if i < 0 {
 			return BadRequest("No entry found for domain %s.", domain)

@@ -74,7 +74,7 @@ func (r *Realm) seedRealmEmoji() {
 // RealmEmojiList answers GET /realm/emoji: every custom emoji by ID,
 // deactivated ones included. The list is public to the realm's users.
 func (a *Actor) RealmEmojiList(ctx context.Context) (list map[string]RealmEmoji, err error) {
-	err = a.read(func(*user.User) error {
+	err = a.read(ctx, func(*user.User) error {
 		list = a.r.realmEmojiMap()
 		return nil
 	})
@@ -87,7 +87,7 @@ func (a *Actor) RealmEmojiList(ctx context.Context) (list map[string]RealmEmoji,
 // emoji's name. Every active user gets a realm_emoji event.
 func (a *Actor) AddRealmEmoji(ctx context.Context, req EmojiUpload) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsGuest() {
 			return BadRequest("Not allowed for guest users")
 		}
@@ -136,7 +136,7 @@ func (a *Actor) AddRealmEmoji(ctx context.Context, req EmojiUpload) error {
 // Messages and reactions using it keep it.
 func (a *Actor) DeactivateRealmEmoji(ctx context.Context, name string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		e := r.activeRealmEmoji(name)
 		if e == nil {
 			return NotFound("Emoji '" + name + "' does not exist")

@@ -126,7 +126,7 @@ func (a *Actor) ExportRealm(ctx context.Context, exportType int) (id int, err er
 	if r.opts.FeatureLevel < exportTypeLevel {
 		exportType = ExportPublic // export_type is unknown there
 	}
-	err = a.writeAdmin(func(me *user.User) error {
+	err = a.writeAdmin(ctx, func(me *user.User) error {
 		if exportType != ExportPublic && exportType != ExportFullWithConsent {
 			return BadRequest("Invalid export_type: Value error, Not in the list of possible values")
 		}
@@ -195,7 +195,7 @@ func exportSuffix() string {
 // by ID.
 func (a *Actor) RealmExports(ctx context.Context) ([]RealmExport, error) {
 	var out []RealmExport
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}
@@ -209,7 +209,7 @@ func (a *Actor) RealmExports(ctx context.Context) ([]RealmExport, error) {
 // (administrators): the tarball is removed and the export marked deleted.
 func (a *Actor) DeleteRealmExport(ctx context.Context, id int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		i := slices.IndexFunc(r.exports.list, func(e *storedExport) bool { return e.id == id })
 		if i < 0 {
 			return BadRequest("Invalid data export ID")
@@ -235,7 +235,7 @@ func (a *Actor) DeleteRealmExport(ctx context.Context, id int) error {
 // by user ID.
 func (a *Actor) ExportConsents(ctx context.Context) ([]ExportConsent, error) {
 	out := []ExportConsent{}
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}

@@ -120,7 +120,7 @@ func RealmGroupSettingNames() []string {
 // settings that changed.
 func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {
 	var changes RealmChanges
-	err := a.writeAdmin(func(me *user.User) error {
+	err := a.writeAdmin(ctx, func(me *user.User) error {
 		r := a.r
 		next, ch, err := r.applyRealmUpdate(me, req)
 		if err != nil {
@@ -140,7 +140,7 @@ func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges,
 // it reads any parameter, so adapters call it when a parameter is
 // malformed.
 func (a *Actor) CheckRealmAdmin(ctx context.Context) error {
-	return a.read(func(me *user.User) error {
+	return a.read(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}

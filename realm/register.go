@@ -111,7 +111,7 @@ func (req *RegisterRequest) fetches(name string) bool {
 // change between them is lost or seen twice.
 func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans RegisterResult, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		q, err := r.newQueue(me, req.Queue)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func (it *scheduledItem) reminderView() Reminder {
 // Reminders answers GET /reminders: the caller's undelivered reminders
 // (failed ones included), by delivery time.
 func (a *Actor) Reminders(ctx context.Context) (list []Reminder, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		list = a.r.reminderList(me.ID)
 		return nil
 	})
@@ -72,7 +72,7 @@ func (r *Realm) reminderList(userID int) []Reminder {
 // the note when one is given.
 func (a *Actor) CreateReminder(ctx context.Context, messageID int64, deliverAt int64, note string) (id int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if deliverAt <= r.clock.Now().Unix() {
 			return errDeliveryNotInFuture()
 		}
@@ -98,7 +98,7 @@ func (a *Actor) CreateReminder(ctx context.Context, messageID int64, deliverAt i
 // DeleteReminder answers DELETE /reminders/{id}.
 func (a *Actor) DeleteReminder(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		it := r.scheduled[id]
 		if it == nil || it.senderID != me.ID || !it.reminder {
 			return NotFound("Reminder does not exist")

@@ -83,7 +83,7 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 		return ResumableProgress{}, BadRequest("Could not store the upload")
 	}
 	var out ResumableProgress
-	err := a.write(func(me *user.User) error {
+	err := a.write(ctx, func(me *user.User) error {
 		up := &resumableUpload{pathID: pathID, ownerID: me.ID, name: name, length: req.Length,
 			contentType: upload.ContentType(req.ContentType, name), created: r.clock.Now()}
 		r.files.resumable[pathID] = up
@@ -111,7 +111,7 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 func (a *Actor) ResumableUploadOffset(ctx context.Context, pathID string) (ResumableProgress, error) {
 	r := a.r
 	var out ResumableProgress
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		if up := r.files.resumable[pathID]; up != nil && up.ownerID == me.ID {
 			out = r.progress(up)
 			return nil
@@ -137,7 +137,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 	r := a.r
 	var up *resumableUpload
 	var remaining int64
-	err := a.write(func(me *user.User) error {
+	err := a.write(ctx, func(me *user.User) error {
 		up = r.files.resumable[pathID]
 		switch {
 		case up == nil || up.ownerID != me.ID:
@@ -189,7 +189,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 // deleted through DELETE /attachments instead.
 func (a *Actor) CancelResumableUpload(ctx context.Context, pathID string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		up := r.files.resumable[pathID]
 		if up == nil || up.ownerID != me.ID {
 			if att := r.files.byPath[pathID]; att != nil && att.ownerID == me.ID {

@@ -23,7 +23,7 @@ type SavedSnippet struct {
 
 // SavedSnippets answers GET /saved_snippets: the caller's own snippets.
 func (a *Actor) SavedSnippets(ctx context.Context) (list []SavedSnippet, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		list = a.r.snippetList(me.ID)
 		return nil
 	})
@@ -41,7 +41,7 @@ func (r *Realm) snippetList(userID int) []SavedSnippet {
 // CreateSavedSnippet answers POST /saved_snippets.
 func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (id int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if err := r.checkSnippet(&title, &content); err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (
 // content of one of the caller's snippets.
 func (a *Actor) UpdateSavedSnippet(ctx context.Context, id int, title, content *string) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		s := r.ownSnippet(me, id)
 		if s == nil {
 			return NotFound("Saved snippet does not exist.")
@@ -90,7 +90,7 @@ func (a *Actor) UpdateSavedSnippet(ctx context.Context, id int, title, content *
 // DeleteSavedSnippet answers DELETE /saved_snippets/{id}.
 func (a *Actor) DeleteSavedSnippet(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if r.ownSnippet(me, id) == nil {
 			return NotFound("Saved snippet does not exist.")
 		}

@@ -169,7 +169,7 @@ func errNoScheduledMessage() *Error { return NotFound("Scheduled message does no
 // ScheduledMessages answers GET /scheduled_messages: the caller's
 // undelivered scheduled messages (failed ones included), by delivery time.
 func (a *Actor) ScheduledMessages(ctx context.Context) (list []ScheduledMessage, err error) {
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		list = a.r.scheduledList(me.ID)
 		return nil
 	})
@@ -217,7 +217,7 @@ func (a *Actor) CreateScheduledMessage(ctx context.Context, in ScheduledMessageI
 		return 0, BadRequest("Invalid type")
 	}
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if in.DeliverAt <= r.clock.Now().Unix() {
 			return errDeliveryNotInFuture()
 		}
@@ -325,7 +325,7 @@ func (a *Actor) EditScheduledMessage(ctx context.Context, id int, e ScheduledMes
 		newKind = &kind
 	}
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if e.DeliverAt != nil && *e.DeliverAt <= r.clock.Now().Unix() {
 			return errDeliveryNotInFuture()
 		}
@@ -393,7 +393,7 @@ func (it *scheduledItem) rawTo() string {
 // DeleteScheduledMessage answers DELETE /scheduled_messages/{id}.
 func (a *Actor) DeleteScheduledMessage(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		it := r.scheduled[id]
 		if it == nil || it.senderID != me.ID || it.reminder {
 			return errNoScheduledMessage()

@@ -88,7 +88,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		p.release()
 		p = nil
 		if try <= maxSendPreparations {
-			err = a.prepare(func(sender *user.User) (err error) {
+			err = a.prepare(ctx, func(sender *user.User) (err error) {
 				p, err = r.prepareSend(sender, kind, req, content)
 				return err
 			})
@@ -100,7 +100,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 			}
 		}
 		stale := false
-		err = a.commit(func(sender *user.User) (err error) {
+		err = a.commit(ctx, func(sender *user.User) (err error) {
 			switch {
 			case p == nil:
 				if p, err = r.prepareSend(sender, kind, req, content); err != nil {
@@ -488,7 +488,7 @@ type RenderResult struct {
 func (a *Actor) RenderMessage(ctx context.Context, content string) (RenderResult, error) {
 	content = message.Truncate(content, a.r.opts.Limits.MaxMessageLength)
 	var ans RenderResult
-	err := a.read(func(me *user.User) error {
+	err := a.read(ctx, func(me *user.User) error {
 		ans.Rendered = a.r.renderAs(me, content).HTML
 		return nil
 	})

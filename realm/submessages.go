@@ -47,7 +47,7 @@ type SubmessageRequest struct {
 // topic follows its participation settings, as for a reaction.
 func (a *Actor) AddSubmessage(ctx context.Context, req SubmessageRequest) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, req.MessageID)
 		if m == nil {
 			return invalidMessage()

@@ -68,7 +68,7 @@ func checkBoolValue(name string, v any) (any, error) {
 // for each name). Every change is checked before any is made.
 func (a *Actor) UpdateSubscriptionProperties(ctx context.Context, changes []SubscriptionPropertyChange) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		type planned struct {
 			sub      *storedSubscription
 			property string
@@ -158,7 +158,7 @@ func (a *Actor) UpdateSubscriptions(ctx context.Context, req UpdateSubscriptions
 		return ans, BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
 	}
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		sub := SubscribeRequest{Channels: req.Add}
 		addPlan, err := r.planSubscribe(me, sub)
 		if err != nil {

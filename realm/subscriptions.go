@@ -93,7 +93,7 @@ var colorPattern = regexp.MustCompile(`^#[a-fA-F0-9]{3,6}$`)
 // exist. Everything is checked, in Zulip's order, before anything changes.
 func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (ans SubscribeResult, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		plan, err := r.planSubscribe(me, req)
 		if err != nil {
 			return err
@@ -464,7 +464,7 @@ type SubscriptionsRequest struct {
 // subscriptions to unarchived channels, sorted by channel name.
 func (a *Actor) Subscriptions(ctx context.Context, req SubscriptionsRequest) (ans []SubscriptionView, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ans = r.userSubscriptions(me, req.IncludeSubscribers, false)
 		return nil
 	})

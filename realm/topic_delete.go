@@ -27,7 +27,7 @@ type DeleteTopicResult struct {
 func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string) (DeleteTopicResult, error) {
 	r := a.r
 	var res DeleteTopicResult
-	err := a.writeAdmin(func(me *user.User) error {
+	err := a.writeAdmin(ctx, func(me *user.User) error {
 		ch := r.channels.byID[channelID]
 		if ch == nil || !r.hasMetadataAccess(me, ch) {
 			return BadRequest("Invalid channel ID")

@@ -30,7 +30,7 @@ type ChannelTopicsRequest struct {
 // from the per-topic index: one step per topic, not per message.
 func (a *Actor) ChannelTopics(ctx context.Context, req ChannelTopicsRequest) (ans []ChannelTopic, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ch := r.channels.byID[req.ChannelID]
 		if ch == nil || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")

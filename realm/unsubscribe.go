@@ -20,7 +20,7 @@ type UnsubscribeResult struct {
 // can_administer_channel_group for all of them).
 func (a *Actor) Unsubscribe(ctx context.Context, req UnsubscribeRequest) (ans UnsubscribeResult, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		plan, err := r.planUnsubscribe(me, req)
 		if err != nil {
 			return err

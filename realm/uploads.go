@@ -101,7 +101,7 @@ type UploadResult struct {
 // uploader's alone until a message links it; the uploader gets an
 // attachment add event.
 func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, error) {
-	if err := a.checkActive(); err != nil {
+	if err := a.checkActive(ctx); err != nil {
 		return UploadResult{}, err
 	}
 	r := a.r
@@ -114,7 +114,7 @@ func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, er
 		return UploadResult{}, uploadReadError(err, r.opts.Limits.MaxFileUploadSizeMiB)
 	}
 	var res UploadResult
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		att := r.addAttachment(me, name, pathID, upload.ContentType(req.ContentType, name), size)
 		res = r.uploadResult(att)
 		return nil
@@ -227,7 +227,7 @@ func fileNotAuthorized() *Error {
 // user may not read (see upload.MayRead).
 func (a *Actor) OpenUpload(ctx context.Context, pathID string) (*UploadedFile, error) {
 	var out *UploadedFile
-	err := a.read(func(me *user.User) (err error) {
+	err := a.read(ctx, func(me *user.User) (err error) {
 		out, err = a.r.openUpload(me, pathID)
 		return err
 	})
@@ -308,7 +308,7 @@ type temporaryURL struct {
 func (a *Actor) TemporaryUploadURL(ctx context.Context, pathID string) (string, error) {
 	r := a.r
 	var url string
-	err := a.write(func(me *user.User) error {
+	err := a.write(ctx, func(me *user.User) error {
 		att := r.files.byPath[pathID]
 		if att == nil {
 			return fileNotFound()

@@ -17,7 +17,7 @@ type RealmUserUpdateEvent struct {
 // deactivate the bot.
 func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		target := r.users.byID[userID]
 		if target == nil || target.IsSystemBot {
 			return noSuchUser()
@@ -45,7 +45,7 @@ func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 // only owner.
 func (a *Actor) DeactivateOwnUser(ctx context.Context) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if r.activeAccountCount() == 1 {
 			return cannotDeactivateLast(false)
 		}
@@ -84,7 +84,7 @@ func (r *Realm) activeAccountCount() int {
 // ReactivateUser answers POST /users/{id}/reactivate (administrators).
 func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		target := r.users.byID[userID]
 		if target == nil || target.IsSystemBot {
 			return noSuchUser()

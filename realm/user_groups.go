@@ -92,7 +92,7 @@ type GroupMemberQuery struct {
 // UserGroups answers GET /user_groups.
 func (a *Actor) UserGroups(ctx context.Context, req UserGroupsRequest) (ans []UserGroup, err error) {
 	r := a.r
-	err = a.read(func(_ *user.User) error {
+	err = a.read(ctx, func(_ *user.User) error {
 		ans = r.userGroupList(req.IncludeDeactivated)
 		return nil
 	})
@@ -114,7 +114,7 @@ type CreateGroupRequest struct {
 // can_create_groups permission.
 func (a *Actor) CreateUserGroup(ctx context.Context, req CreateGroupRequest) (ans int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if me.IsGuest() || !r.settingHas(r.settings.CanCreateGroups, me.ID) {
 			return BadRequest("Insufficient permission")
 		}
@@ -162,7 +162,7 @@ type UpdateGroupRequest struct {
 // settings of a group. Deactivated groups may be renamed and reactivated.
 func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequest) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		g, err := r.groupForUpdate(me, id)
 		if err != nil {
 			return err
@@ -239,7 +239,7 @@ func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []
 // checked before any is applied, so a refused request changes nothing.
 func (a *Actor) ChangeGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
@@ -361,7 +361,7 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err error) {
 	r := a.r
 	id, directOnly := q.GroupID, q.DirectOnly
-	err = a.read(func(_ *user.User) error {
+	err = a.read(ctx, func(_ *user.User) error {
 		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
@@ -391,7 +391,7 @@ func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err 
 func (a *Actor) GroupSubgroups(ctx context.Context, q GroupQuery) (ans []int, err error) {
 	r := a.r
 	id, directOnly := q.GroupID, q.DirectOnly
-	err = a.read(func(_ *user.User) error {
+	err = a.read(ctx, func(_ *user.User) error {
 		g := r.groups.byID[id]
 		if g == nil {
 			return BadRequest("Invalid user group")
@@ -423,7 +423,7 @@ func (a *Actor) GroupSubgroups(ctx context.Context, q GroupQuery) (ans []int, er
 func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool, err error) {
 	r := a.r
 	id, userID, directOnly := q.GroupID, q.UserID, q.DirectOnly
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
@@ -453,7 +453,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 // DeactivateUserGroup deactivates a named group that nothing uses.
 func (a *Actor) DeactivateUserGroup(ctx context.Context, id int) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		g, err := r.groupForUpdate(me, id)
 		if err != nil {
 			return err

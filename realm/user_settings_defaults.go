@@ -29,7 +29,7 @@ type RealmUserSettingsDefaultsEvent struct {
 // realm_user_settings_defaults event to the realm.
 func (a *Actor) UpdateUserSettingsDefaults(ctx context.Context, values map[string]any) error {
 	r := a.r
-	return a.writeAdmin(func(me *user.User) error {
+	return a.writeAdmin(ctx, func(me *user.User) error {
 		changes, err := r.checkSettingValues(values)
 		if err != nil {
 			return err

@@ -47,7 +47,7 @@ type TargetUsers struct {
 // and email visibility changes are realm_user events to the realm.
 func (a *Actor) UpdateSettings(ctx context.Context, req SettingsUpdate) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}

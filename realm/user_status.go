@@ -58,7 +58,7 @@ type UserStatusEvent struct {
 // active human user, empty when none is set.
 func (a *Actor) GetUserStatus(ctx context.Context, userID int) (ans UserStatus, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		u := r.realmUser(userID)
 		if u == nil || u.IsBot() {
 			return noSuchUser()
@@ -78,7 +78,7 @@ func (a *Actor) GetUserStatus(ctx context.Context, userID int) (ans UserStatus, 
 // the emoji. Every active user is told with a user_status event. Away,
 // when given, sets presence_enabled to its inverse first.
 func (a *Actor) UpdateStatus(ctx context.Context, req StatusUpdate) error {
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
@@ -90,7 +90,7 @@ func (a *Actor) UpdateStatus(ctx context.Context, req StatusUpdate) error {
 // sets another user's status, under the same rules as UpdateStatus.
 func (a *Actor) UpdateStatusFor(ctx context.Context, userID int, req StatusUpdate) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return BadRequest("Insufficient permission")
 		}

@@ -148,7 +148,7 @@ type UserTopicRequest struct {
 // An unchanged policy succeeds and sends nothing.
 func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		if req.Policy < PolicyInherit || req.Policy > PolicyFollowed {
 			return BadRequest("Invalid visibility_policy")
 		}

@@ -25,19 +25,19 @@ type UserUpdate struct {
 // taken. The last owner keeps the role. A blank name is ignored (Zulip's
 // rule). Everything is checked before anything changes.
 func (a *Actor) UpdateUser(ctx context.Context, userID int, req UserUpdate) error {
-	return a.updateUser(req, func(*user.User) *user.User { return a.r.users.byID[userID] })
+	return a.updateUser(ctx, req, func(*user.User) *user.User { return a.r.users.byID[userID] })
 }
 
 // UpdateUserByEmail is UpdateUser for PATCH /users/{email} (feature level
 // 313), the user found as GetUserByEmail finds them.
 func (a *Actor) UpdateUserByEmail(ctx context.Context, email string, req UserUpdate) error {
-	return a.updateUser(req, func(me *user.User) *user.User { return a.r.userByEmailFor(me, email) })
+	return a.updateUser(ctx, req, func(me *user.User) *user.User { return a.r.userByEmailFor(me, email) })
 }
 
 // updateUser applies req to the user find resolves, under the write lock.
-func (a *Actor) updateUser(req UserUpdate, find func(me *user.User) *user.User) error {
+func (a *Actor) updateUser(ctx context.Context, req UserUpdate, find func(me *user.User) *user.User) error {
 	r := a.r
-	return a.write(func(me *user.User) error {
+	return a.write(ctx, func(me *user.User) error {
 		target := find(me)
 		if target == nil || target.IsSystemBot {
 			return noSuchUser()

@@ -13,7 +13,7 @@ import (
 // max_message_id and (for humans) every custom profile field value.
 func (a *Actor) OwnUser(ctx context.Context) (ans OwnUser, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		ans = r.ownUserView(me)
 		return nil
 	})
@@ -25,7 +25,7 @@ func (a *Actor) OwnUser(ctx context.Context) (ans OwnUser, err error) {
 // not found).
 func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (ans User, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		u := r.realmUser(userID)
 		if u == nil {
 			return noSuchUser()
@@ -42,7 +42,7 @@ func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (ans
 // user by the ID it embeds. Matching ignores case.
 func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOptions) (ans User, err error) {
 	r := a.r
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		u := r.userByEmailFor(me, email)
 		if u == nil {
 			return noSuchUser()
@@ -76,7 +76,7 @@ func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, e
 	var env viewEnv
 	var viewer userCard
 	var cards []userCard
-	err = a.read(func(me *user.User) error {
+	err = a.read(ctx, func(me *user.User) error {
 		env, viewer = r.viewEnv(), r.userCard(me, false)
 		cards = make([]userCard, 0, len(r.users.byID))
 		for _, u := range r.users.byID {
@@ -116,7 +116,7 @@ func NewCreateUserRequest(email, password, fullName string) CreateUserRequest {
 // and its uniqueness.
 func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, err error) {
 	r := a.r
-	err = a.write(func(me *user.User) error {
+	err = a.write(ctx, func(me *user.User) error {
 		if !me.Role.IsAdmin() {
 			return UnauthorizedPrincipal("Must be an organization administrator")
 		}

@@ -20,7 +20,7 @@ const MaxWelcomeMessageCustomTextLength = 8000
 // users would receive it, and its ID is returned.
 func (a *Actor) TestWelcomeBotCustomMessage(ctx context.Context, text string) (id int64, err error) {
 	r := a.r
-	err = a.writeAdmin(func(me *user.User) error {
+	err = a.writeAdmin(ctx, func(me *user.User) error {
 		if utf8.RuneCountInString(text) > MaxWelcomeMessageCustomTextLength {
 			return BadRequest("welcome_message_custom_text is too long (limit: %d characters)", MaxWelcomeMessageCustomTextLength)
 		}
