@@ -70,9 +70,9 @@ var domains = []domain{
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
 	// the users' settings, data and views
 	// (end of the users' settings, data and views)
+	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
 	// (end of the activity)
-	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
 }
 
 func noTable(*tables) any { return nil }

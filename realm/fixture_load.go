@@ -100,7 +100,9 @@ func (r *Realm) loadEarly(f *fixture.Document) error {
 	return nil
 }
 
-// loadLate loads the other tables not yet in the domains list.
+// loadLate loads the other tables not yet in the domains list. Its row
+// comes before the activity's tables, so that nothing loads after the
+// uploads, whose load writes the files' bytes.
 func (r *Realm) loadLate(f *fixture.Document) error {
 	for _, step := range []func(*fixture.Document) error{
 		r.loadUserData,
