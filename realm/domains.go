@@ -72,6 +72,7 @@ var domains = []domain{
 	// (end of the users' settings, data and views)
 	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
+	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
 
@@ -205,7 +206,7 @@ type tables struct {
 	// mail is what the realm would have emailed, and the email changes
 	// waiting for confirmation.
 	mail  mailState
-	files uploadState // uploaded files, attachments, resumable uploads
+	files uploadTable // uploaded files, attachments, resumable uploads
 	calls callState   // video-call providers and users' tokens
 	// invites are the email invitations and reusable invitation links.
 	invites inviteState

@@ -135,10 +135,7 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	}
 	r.dumpPresence(&f)
 	r.dumpReminders(&f)
-	if err := r.dumpTables(&f); err != nil {
-		return f, err
-	}
-	err := r.dumpUploads(&f)
+	err := r.dumpTables(&f)
 	return f, err
 }
 

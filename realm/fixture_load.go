@@ -112,7 +112,6 @@ func (r *Realm) loadLate(f *fixture.Document) error {
 		r.loadPresence,
 		r.loadReminders,
 		r.loadRealmDomains,
-		r.loadUploads, // last: it writes the files' bytes
 	} {
 		if err := step(f); err != nil {
 			return err

@@ -127,7 +127,6 @@ func (r *tables) copyRest(src *tables) {
 	r.presence = clonePointerMap(src.presence)
 	r.presenceUpdates = src.presenceUpdates
 	r.mail = src.mail.clone()
-	r.files = src.files.clone()
 	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()
 	r.domains = src.domains.clone()
@@ -245,35 +244,6 @@ func (e *storedEmoji) clone() *storedEmoji {
 
 func (m mailState) clone() mailState {
 	return mailState{outbox: slices.Clone(m.outbox), pending: maps.Clone(m.pending)}
-}
-
-// clone copies the uploads' metadata; the bytes stay in the shared upload
-// store. Resumable uploads under way are not taken: like event queues,
-// they belong to connections of the moment.
-func (s uploadState) clone() uploadState {
-	c := uploadState{store: s.store, nextID: s.nextID, spaceUsed: s.spaceUsed, pinnedBelow: s.pinnedBelow,
-		byID: make(map[int]*storedAttachment, len(s.byID)), byPath: make(map[string]*storedAttachment, len(s.byPath)),
-		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(s.tokens)}
-	copies := map[*storedAttachment]*storedAttachment{}
-	cp := func(a *storedAttachment) *storedAttachment {
-		if c, ok := copies[a]; ok {
-			return c
-		}
-		ca := *a
-		ca.messageIDs = slices.Clone(a.messageIDs)
-		copies[a] = &ca
-		return &ca
-	}
-	for id, a := range s.byID {
-		c.byID[id] = cp(a)
-	}
-	for path, a := range s.byPath {
-		c.byPath[path] = cp(a)
-	}
-	if c.tokens == nil {
-		c.tokens = map[string]temporaryURL{}
-	}
-	return c
 }
 
 func (c callState) clone() callState {

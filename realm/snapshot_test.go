@@ -71,7 +71,6 @@ var legacyFields = []string{
 	"presence",
 	"presenceUpdates",
 	"mail",
-	"files",
 	"calls",
 	"invites",
 	"domains",
@@ -149,6 +148,7 @@ var emptyInDevRealm = []string{
 	"nextScheduledID",
 	"invites",
 	"push",
+	"files.spaceUsed",
 }
 
 // stateDiff compares the state (everything but messages) of two realms.
@@ -156,7 +156,7 @@ func stateDiff(a, b *tables) string {
 	return cmp.Diff(a, b,
 		cmp.Exporter(func(reflect.Type) bool { return true }),
 		cmpopts.IgnoreFields(tables{}, "messages"),
-		cmpopts.IgnoreFields(uploadState{}, "store"),
+		cmpopts.IgnoreFields(uploadTable{}, "store"),
 		cmpopts.IgnoreFields(callState{}, "providers"),
 		cmp.Comparer(func(a, b *linkifier.Linkifier) bool { return a.ID == b.ID && reflect.DeepEqual(a.Spec, b.Spec) }),
 	)
