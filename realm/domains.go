@@ -72,6 +72,7 @@ var domains = []domain{
 	// (end of the users' settings, data and views)
 	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
+	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -193,12 +194,8 @@ type tables struct {
 	// (end of the users' settings, data and views)
 
 	// The activity.
-	// scheduled holds the scheduled messages and reminders not yet
-	// delivered (failed ones included), by ID; nextScheduledID numbers
-	// them.
-	scheduled       map[int]*scheduledItem
-	nextScheduledID int
-	statuses        map[int]*storedStatus // each user's status, once set
+	scheduled scheduledTable        // scheduled messages and reminders (scheduled_table.go)
+	statuses  map[int]*storedStatus // each user's status, once set
 	// presence holds each user's presence, once reported; presenceUpdates
 	// counts the changes to it (the last_update_id of the API).
 	presence        map[int]*presenceRecord

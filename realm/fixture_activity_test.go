@@ -232,14 +232,14 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 		t.Errorf("bob's presence: %+v", p)
 	}
 	want, _ := r.reminderContent(r.users[2], mustMessage(t, r, 10), "read this")
-	if it := r.scheduled[4]; it == nil || it.content != want || !strings.Contains(it.rendered, "read this") {
+	if it := r.scheduled.byID[4]; it == nil || it.content != want || !strings.Contains(it.rendered, "read this") {
 		t.Fatalf("reminder: %+v", it)
 	}
 	// The due reminder goes out once the clock's timers run; the failed
 	// one stays.
 	clock.Advance(0)
-	if it := r.scheduled[5]; len(r.scheduled) != 2 || r.scheduled[3] == nil || it == nil || !it.failed || it.failure != "nope" {
-		t.Fatalf("scheduled after load: %+v", r.scheduled)
+	if it := r.scheduled.byID[5]; len(r.scheduled.byID) != 2 || r.scheduled.byID[3] == nil || it == nil || !it.failed || it.failure != "nope" {
+		t.Fatalf("scheduled after load: %+v", r.scheduled.byID)
 	}
 	res, err := r.As(2).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || !strings.Contains(res.Messages[0].Content, "read this") {

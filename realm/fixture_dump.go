@@ -127,14 +127,12 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	})
 	r.dumpUserData(&f)
 	r.dumpProfiles(&f)
-	r.dumpScheduled(&f)
 	r.dumpViews(&f)
 	f.RealmDomains = []fixture.Domain{}
 	for _, d := range r.domainList() {
 		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d))
 	}
 	r.dumpPresence(&f)
-	r.dumpReminders(&f)
 	err := r.dumpTables(&f)
 	return f, err
 }

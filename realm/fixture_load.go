@@ -107,10 +107,8 @@ func (r *Realm) loadLate(f *fixture.Document) error {
 	for _, step := range []func(*fixture.Document) error{
 		r.loadUserData,
 		r.loadProfiles,
-		r.loadScheduled,
 		r.loadViews,
 		r.loadPresence,
-		r.loadReminders,
 		r.loadRealmDomains,
 	} {
 		if err := step(f); err != nil {

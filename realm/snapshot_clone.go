@@ -96,14 +96,6 @@ func (r *tables) copyRest(src *tables) {
 		r.channelFolders = append(r.channelFolders, &c)
 	}
 	r.nextChannelFolderID = src.nextChannelFolderID
-	r.scheduled = nil
-	if src.scheduled != nil {
-		r.scheduled = make(map[int]*scheduledItem, len(src.scheduled))
-		for id, it := range src.scheduled {
-			r.scheduled[id] = it.clone()
-		}
-	}
-	r.nextScheduledID = src.nextScheduledID
 	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
 	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
 	r.storage = nil
