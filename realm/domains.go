@@ -73,6 +73,7 @@ var domains = []domain{
 	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
 	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
+	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -194,8 +195,8 @@ type tables struct {
 	// (end of the users' settings, data and views)
 
 	// The activity.
-	scheduled scheduledTable        // scheduled messages and reminders (scheduled_table.go)
-	statuses  map[int]*storedStatus // each user's status, once set
+	scheduled scheduledTable // scheduled messages and reminders (scheduled_table.go)
+	statuses  statusTable    // the users' statuses (user_status.go)
 	// presence holds each user's presence, once reported; presenceUpdates
 	// counts the changes to it (the last_update_id of the API).
 	presence        map[int]*presenceRecord

@@ -125,7 +125,6 @@ var stateSections = []stateSection{
 		}
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}},
-	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},
 	{"video_calls", fillVideoCalls},
 }

@@ -115,7 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.statuses = clonePointerMap(src.statuses)
 	r.presence = clonePointerMap(src.presence)
 	r.presenceUpdates = src.presenceUpdates
 	r.mail = src.mail.clone()

@@ -65,7 +65,6 @@ var legacyFields = []string{
 	"storage",
 	"nextSubmessageID",
 	"userTopics",
-	"statuses",
 	"presence",
 	"presenceUpdates",
 	"mail",
@@ -131,7 +130,7 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 var emptyInDevRealm = []string{
 	"presenceUpdates",
 	"presence",
-	"statuses",
+	"statuses.byUser",
 	"snippets",
 	"navigationViews",
 	"playgrounds",
@@ -369,7 +368,7 @@ func TestSnapshotSharesNothingMutable(t *testing.T) {
 		r.channelsByName["verona"].Permissions = map[string]GroupSetting{"x": {DirectMembers: []int{1}}}
 		days := 3
 		r.channelsByName["verona"].MessageRetentionDays = &days
-		r.statuses = map[int]*storedStatus{idIago: {text: "away"}}
+		r.statuses.byUser = map[int]*storedStatus{idIago: {text: "away"}}
 		r.presence = map[int]*presenceRecord{idIago: {updateID: 1}}
 		r.mail.pending = map[string]pendingEmailChange{"k": {userID: 1}}
 		return nil
