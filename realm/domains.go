@@ -74,6 +74,7 @@ var domains = []domain{
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
 	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
 	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
+	table("presence", func(t *tables) *presenceTable { return &t.presence }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -197,10 +198,7 @@ type tables struct {
 	// The activity.
 	scheduled scheduledTable // scheduled messages and reminders (scheduled_table.go)
 	statuses  statusTable    // the users' statuses (user_status.go)
-	// presence holds each user's presence, once reported; presenceUpdates
-	// counts the changes to it (the last_update_id of the API).
-	presence        map[int]*presenceRecord
-	presenceUpdates int
+	presence  presenceTable  // the users' presence (presence.go)
 	// mail is what the realm would have emailed, and the email changes
 	// waiting for confirmation.
 	mail  mailState

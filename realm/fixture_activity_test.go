@@ -98,8 +98,8 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 	if n := bytes.Count(first, []byte(`"content": "You requested`)); n != 1 {
 		t.Errorf("%d reminders carry their content, want only the stale one", n)
 	}
-	if loaded.presenceUpdates != len(loaded.presence) || len(loaded.presence) != 3 {
-		t.Errorf("presence: %d records, %d updates", len(loaded.presence), loaded.presenceUpdates)
+	if loaded.presence.lastUpdateID != len(loaded.presence.byUser) || len(loaded.presence.byUser) != 3 {
+		t.Errorf("presence: %d records, %d updates", len(loaded.presence.byUser), loaded.presence.lastUpdateID)
 	}
 	for _, uid := range []int{idIago, idHamlet, idOthello} {
 		a, b := r.As(uid), loaded.As(uid)
@@ -223,9 +223,9 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 	if s, _ := r.As(1).GetUserStatus(bg, 2); s.StatusText != "lunch" || s.EmojiName != "smile" || s.EmojiCode == "" || s.ReactionType != "unicode_emoji" {
 		t.Errorf("status: %+v", s)
 	}
-	if len(r.presence) != 2 || r.presence[2].updateID != 1 || r.presence[1].updateID != 2 || r.presenceUpdates != 2 ||
-		!r.presence[2].lastActive.IsZero() || r.presence[1].lastActive.Unix() != 1000 {
-		t.Errorf("presence: %+v, %d updates", r.presence, r.presenceUpdates)
+	if len(r.presence.byUser) != 2 || r.presence.byUser[2].updateID != 1 || r.presence.byUser[1].updateID != 2 || r.presence.lastUpdateID != 2 ||
+		!r.presence.byUser[2].lastActive.IsZero() || r.presence.byUser[1].lastActive.Unix() != 1000 {
+		t.Errorf("presence: %+v, %d updates", r.presence.byUser, r.presence.lastUpdateID)
 	}
 	p, _ := r.As(1).GetUserPresence(bg, "2")
 	if p["aggregated"].Status != "offline" || p["website"].Timestamp != 1200 || p["website"].Status != PresenceIdle {

@@ -132,7 +132,6 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	for _, d := range r.domainList() {
 		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d))
 	}
-	r.dumpPresence(&f)
 	err := r.dumpTables(&f)
 	return f, err
 }

@@ -108,7 +108,6 @@ func (r *Realm) loadLate(f *fixture.Document) error {
 		r.loadUserData,
 		r.loadProfiles,
 		r.loadViews,
-		r.loadPresence,
 		r.loadRealmDomains,
 	} {
 		if err := step(f); err != nil {

@@ -92,7 +92,6 @@ var stateSections = []stateSection{
 	}},
 	{"muted_users", fillMutedUsers},
 	{"navigation_views", fillNavigationViews},
-	{"presence", fillPresence},
 	{"push_device", fillPushDevices},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},

@@ -115,8 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.presence = clonePointerMap(src.presence)
-	r.presenceUpdates = src.presenceUpdates
 	r.mail = src.mail.clone()
 	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()

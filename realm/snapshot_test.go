@@ -65,8 +65,6 @@ var legacyFields = []string{
 	"storage",
 	"nextSubmessageID",
 	"userTopics",
-	"presence",
-	"presenceUpdates",
 	"mail",
 	"calls",
 	"invites",
@@ -128,8 +126,8 @@ func TestEveryRealmFieldIsClassified(t *testing.T) {
 // emptyInDevRealm are the state fields (table.field) a new dev realm
 // leaves empty.
 var emptyInDevRealm = []string{
-	"presenceUpdates",
-	"presence",
+	"presence.lastUpdateID",
+	"presence.byUser",
 	"statuses.byUser",
 	"snippets",
 	"navigationViews",
@@ -369,7 +367,7 @@ func TestSnapshotSharesNothingMutable(t *testing.T) {
 		days := 3
 		r.channelsByName["verona"].MessageRetentionDays = &days
 		r.statuses.byUser = map[int]*storedStatus{idIago: {text: "away"}}
-		r.presence = map[int]*presenceRecord{idIago: {updateID: 1}}
+		r.presence.byUser = map[int]*presenceRecord{idIago: {updateID: 1}}
 		r.mail.pending = map[string]pendingEmailChange{"k": {userID: 1}}
 		return nil
 	})
