@@ -75,6 +75,7 @@ var domains = []domain{
 	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
 	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
 	table("presence", func(t *tables) *presenceTable { return &t.presence }),
+	table("mail", func(t *tables) *mailTable { return &t.mail }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -201,7 +202,7 @@ type tables struct {
 	presence  presenceTable  // the users' presence (presence.go)
 	// mail is what the realm would have emailed, and the email changes
 	// waiting for confirmation.
-	mail  mailState
+	mail  mailTable
 	files uploadTable // uploaded files, attachments, resumable uploads
 	calls callState   // video-call providers and users' tokens
 	// invites are the email invitations and reusable invitation links.

@@ -115,7 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.mail = src.mail.clone()
 	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()
 	r.domains = src.domains.clone()
@@ -229,10 +228,6 @@ func (e *storedEmoji) clone() *storedEmoji {
 		c.StillURL = &u
 	}
 	return &c
-}
-
-func (m mailState) clone() mailState {
-	return mailState{outbox: slices.Clone(m.outbox), pending: maps.Clone(m.pending)}
 }
 
 func (c callState) clone() callState {
