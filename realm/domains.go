@@ -76,6 +76,7 @@ var domains = []domain{
 	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
 	table("presence", func(t *tables) *presenceTable { return &t.presence }),
 	table("mail", func(t *tables) *mailTable { return &t.mail }),
+	table("calls", func(t *tables) *callTable { return &t.calls }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -204,7 +205,7 @@ type tables struct {
 	// waiting for confirmation.
 	mail  mailTable
 	files uploadTable // uploaded files, attachments, resumable uploads
-	calls callState   // video-call providers and users' tokens
+	calls callTable   // video-call providers and users' tokens
 	// invites are the email invitations and reusable invitation links.
 	invites inviteState
 	// domains are the realm's email domains (realm_domains.go).

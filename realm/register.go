@@ -125,7 +125,6 @@ var stateSections = []stateSection{
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}},
 	{"user_topic", fillUserTopics},
-	{"video_calls", fillVideoCalls},
 }
 
 // fetches reports whether the request asks for a state section.

@@ -115,7 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.calls = src.calls.clone()
 	r.invites = src.invites.clone()
 	r.domains = src.domains.clone()
 	r.push = src.push.clone()
@@ -228,13 +227,4 @@ func (e *storedEmoji) clone() *storedEmoji {
 		c.StillURL = &u
 	}
 	return &c
-}
-
-func (c callState) clone() callState {
-	out := callState{providers: maps.Clone(c.providers), everyone: slices.Clone(c.everyone),
-		tokens: make(map[int]map[string]bool, len(c.tokens))}
-	for uid, m := range c.tokens {
-		out.tokens[uid] = maps.Clone(m)
-	}
-	return out
 }
