@@ -77,6 +77,7 @@ var domains = []domain{
 	table("presence", func(t *tables) *presenceTable { return &t.presence }),
 	table("mail", func(t *tables) *mailTable { return &t.mail }),
 	table("calls", func(t *tables) *callTable { return &t.calls }),
+	table("invites", func(t *tables) *inviteTable { return &t.invites }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -207,7 +208,7 @@ type tables struct {
 	files uploadTable // uploaded files, attachments, resumable uploads
 	calls callTable   // video-call providers and users' tokens
 	// invites are the email invitations and reusable invitation links.
-	invites inviteState
+	invites inviteTable
 	// domains are the realm's email domains (realm_domains.go).
 	domains domainState
 	// push holds the mobile push devices and the notifications recorded
