@@ -78,6 +78,7 @@ var domains = []domain{
 	table("mail", func(t *tables) *mailTable { return &t.mail }),
 	table("calls", func(t *tables) *callTable { return &t.calls }),
 	table("invites", func(t *tables) *inviteTable { return &t.invites }),
+	table("domains", func(t *tables) *realmDomainTable { return &t.domains }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -210,7 +211,7 @@ type tables struct {
 	// invites are the email invitations and reusable invitation links.
 	invites inviteTable
 	// domains are the realm's email domains (realm_domains.go).
-	domains domainState
+	domains realmDomainTable
 	// push holds the mobile push devices and the notifications recorded
 	// for them (push_devices.go).
 	push pushState

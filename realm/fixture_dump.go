@@ -128,10 +128,6 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	r.dumpUserData(&f)
 	r.dumpProfiles(&f)
 	r.dumpViews(&f)
-	f.RealmDomains = []fixture.Domain{}
-	for _, d := range r.domainList() {
-		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d))
-	}
 	err := r.dumpTables(&f)
 	return f, err
 }

@@ -108,7 +108,6 @@ func (r *Realm) loadLate(f *fixture.Document) error {
 		r.loadUserData,
 		r.loadProfiles,
 		r.loadViews,
-		r.loadRealmDomains,
 	} {
 		if err := step(f); err != nil {
 			return err

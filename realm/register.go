@@ -102,7 +102,6 @@ var stateSections = []stateSection{
 	{"realm_playgrounds", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 		out.RealmPlaygroundsState = &RealmPlaygroundsState{RealmPlaygrounds: r.playgroundList()}
 	}},
-	{"realm_domains", fillRealmDomains},
 	{"realm_bot", fillRealmBots},
 	{"realm_user", fillRealmUsers},
 	{"realm_user_groups", fillUserGroupsState},

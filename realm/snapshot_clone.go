@@ -115,7 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.domains = src.domains.clone()
 	r.push = src.push.clone()
 }
 

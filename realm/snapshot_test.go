@@ -65,7 +65,6 @@ var legacyFields = []string{
 	"storage",
 	"nextSubmessageID",
 	"userTopics",
-	"domains",
 	"push",
 }
 
