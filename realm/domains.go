@@ -79,6 +79,7 @@ var domains = []domain{
 	table("calls", func(t *tables) *callTable { return &t.calls }),
 	table("invites", func(t *tables) *inviteTable { return &t.invites }),
 	table("domains", func(t *tables) *realmDomainTable { return &t.domains }),
+	table("push", func(t *tables) *pushTable { return &t.push }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -214,7 +215,7 @@ type tables struct {
 	domains realmDomainTable
 	// push holds the mobile push devices and the notifications recorded
 	// for them (push_devices.go).
-	push pushState
+	push pushTable
 	// exports are the data exports requested (realm_export.go).
 	exports exportState
 	// (end of the activity)

@@ -92,7 +92,6 @@ var stateSections = []stateSection{
 	}},
 	{"muted_users", fillMutedUsers},
 	{"navigation_views", fillNavigationViews},
-	{"push_device", fillPushDevices},
 	{"realm", fillRealmState},
 	{"realm_emoji", fillRealmEmoji},
 	{"realm_filters", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

@@ -115,7 +115,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.push = src.push.clone()
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value
