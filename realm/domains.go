@@ -80,6 +80,7 @@ var domains = []domain{
 	table("invites", func(t *tables) *inviteTable { return &t.invites }),
 	table("domains", func(t *tables) *realmDomainTable { return &t.domains }),
 	table("push", func(t *tables) *pushTable { return &t.push }),
+	table("exports", func(t *tables) *exportTable { return &t.exports }),
 	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
 	// (end of the activity)
 }
@@ -217,6 +218,6 @@ type tables struct {
 	// for them (push_devices.go).
 	push pushTable
 	// exports are the data exports requested (realm_export.go).
-	exports exportState
+	exports exportTable
 	// (end of the activity)
 }

@@ -120,7 +120,7 @@ func New(opts ...Option) *Realm {
 			nextLinkifierID:     1,
 			nextSnippetID:       1,
 			nextPlaygroundID:    1,
-			exports:             exportState{nextID: 1},
+			exports:             exportTable{nextID: 1},
 			nextChannelFolderID: 1,
 			settingsDefaults:    user.DefaultSettings(),
 		},

@@ -89,7 +89,6 @@ func (r *tables) copyRest(src *tables) {
 	r.settingsDefaults = src.settingsDefaults
 	r.playgrounds = slices.Clone(src.playgrounds)
 	r.nextPlaygroundID = src.nextPlaygroundID
-	r.exports = src.exports.clone()
 	r.channelFolders = nil
 	for _, f := range src.channelFolders {
 		c := *f

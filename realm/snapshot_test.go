@@ -55,7 +55,6 @@ var legacyFields = []string{
 	"navigationViews",
 	"playgrounds",
 	"nextPlaygroundID",
-	"exports",
 	"channelFolders",
 	"nextChannelFolderID",
 	"settingsDefaults",
@@ -146,6 +145,7 @@ var emptyInDevRealm = []string{
 	"push.sent",
 	"files.spaceUsed",
 	"calls.everyone",
+	"exports.list",
 }
 
 // stateDiff compares the state (everything but messages) of two realms.
