@@ -202,22 +202,15 @@ type tables struct {
 	// (end of the users' settings, data and views)
 
 	// The activity.
-	scheduled scheduledTable // scheduled messages and reminders (scheduled_table.go)
-	statuses  statusTable    // the users' statuses (user_status.go)
-	presence  presenceTable  // the users' presence (presence.go)
-	// mail is what the realm would have emailed, and the email changes
-	// waiting for confirmation.
-	mail  mailTable
-	files uploadTable // uploaded files, attachments, resumable uploads
-	calls callTable   // video-call providers and users' tokens
-	// invites are the email invitations and reusable invitation links.
-	invites inviteTable
-	// domains are the realm's email domains (realm_domains.go).
-	domains realmDomainTable
-	// push holds the mobile push devices and the notifications recorded
-	// for them (push_devices.go).
-	push pushTable
-	// exports are the data exports requested (realm_export.go).
-	exports exportTable
+	scheduled scheduledTable   // scheduled messages and reminders (scheduled_table.go)
+	statuses  statusTable      // the users' statuses (user_status.go)
+	presence  presenceTable    // the users' presence (presence.go)
+	mail      mailTable        // what the realm would have emailed, pending email changes (email_change.go)
+	calls     callTable        // video-call providers and users' tokens (calls.go)
+	invites   inviteTable      // email invitations and reusable invitation links (invites.go)
+	domains   realmDomainTable // the realm's email domains (realm_domains.go)
+	push      pushTable        // mobile push devices, the notifications recorded (push_devices.go)
+	exports   exportTable      // the data exports requested (realm_export.go)
+	files     uploadTable      // uploaded files, attachments, resumable uploads (uploads.go)
 	// (end of the activity)
 }
