@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -88,10 +89,10 @@ func (f *FakeCallProvider) CreateCall(ctx context.Context, req CallRequest) (str
 	return url, nil
 }
 
-// callState holds the configured providers and which users hold a token
+// callTable holds the configured providers and which users hold a token
 // for the providers that need one.
-type callState struct {
-	providers map[string]CallProvider
+type callTable struct {
+	providers map[string]CallProvider // the configured providers, by name
 	// tokens are the users' own token states, by user and provider.
 	tokens map[int]map[string]bool
 	// everyone are the providers whose token every user holds unless
@@ -99,20 +100,29 @@ type callState struct {
 	everyone []string
 }
 
-func (c *callState) init(providers []CallProvider) {
-	c.providers = map[string]CallProvider{}
-	c.tokens = map[int]map[string]bool{}
+func (t *callTable) init(providers []CallProvider) {
+	t.providers = map[string]CallProvider{}
+	t.tokens = map[int]map[string]bool{}
 	for _, p := range providers {
-		c.providers[p.Name()] = p
+		t.providers[p.Name()] = p
 	}
 }
 
+func (t *callTable) clone() callTable {
+	out := callTable{providers: maps.Clone(t.providers), everyone: slices.Clone(t.everyone),
+		tokens: make(map[int]map[string]bool, len(t.tokens))}
+	for uid, m := range t.tokens {
+		out.tokens[uid] = maps.Clone(m)
+	}
+	return out
+}
+
 // hasToken reports whether userID holds a token for provider.
-func (c *callState) hasToken(userID int, provider string) bool {
-	if has, ok := c.tokens[userID][provider]; ok {
+func (t *callTable) hasToken(userID int, provider string) bool {
+	if has, ok := t.tokens[userID][provider]; ok {
 		return has
 	}
-	return slices.Contains(c.everyone, provider)
+	return slices.Contains(t.everyone, provider)
 }
 
 // callProviderInfo is what the API says about each known provider: its
@@ -255,6 +265,9 @@ func (r *Realm) availableCallProviders() map[string]VideoChatProvider {
 	return out
 }
 
-func fillVideoCalls(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	out.VideoCallsState = &VideoCallsState{HasZoomToken: r.calls.hasToken(me.ID, CallZoom)}
+// register fills the video_calls section.
+func (t *callTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("video_calls") {
+		out.VideoCallsState = &VideoCallsState{HasZoomToken: t.hasToken(me.ID, CallZoom)}
+	}
 }

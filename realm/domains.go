@@ -76,9 +76,19 @@ var domains = []domain{
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
 	// the users' settings, data and views
 	// (end of the users' settings, data and views)
-	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
-	// (end of the activity)
 	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
+	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
+	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
+	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
+	table("presence", func(t *tables) *presenceTable { return &t.presence }),
+	table("mail", func(t *tables) *mailTable { return &t.mail }),
+	table("calls", func(t *tables) *callTable { return &t.calls }),
+	table("invites", func(t *tables) *inviteTable { return &t.invites }),
+	table("domains", func(t *tables) *realmDomainTable { return &t.domains }),
+	table("push", func(t *tables) *pushTable { return &t.push }),
+	table("exports", func(t *tables) *exportTable { return &t.exports }),
+	table("files", func(t *tables) *uploadTable { return &t.files }), // last: its load writes the files' bytes
+	// (end of the activity)
 }
 
 func noTable(*tables) any { return nil }
@@ -174,29 +184,15 @@ type tables struct {
 	// (end of the users' settings, data and views)
 
 	// The activity.
-	// scheduled holds the scheduled messages and reminders not yet
-	// delivered (failed ones included), by ID; nextScheduledID numbers
-	// them.
-	scheduled       map[int]*scheduledItem
-	nextScheduledID int
-	statuses        map[int]*storedStatus // each user's status, once set
-	// presence holds each user's presence, once reported; presenceUpdates
-	// counts the changes to it (the last_update_id of the API).
-	presence        map[int]*presenceRecord
-	presenceUpdates int
-	// mail is what the realm would have emailed, and the email changes
-	// waiting for confirmation.
-	mail  mailState
-	files uploadState // uploaded files, attachments, resumable uploads
-	calls callState   // video-call providers and users' tokens
-	// invites are the email invitations and reusable invitation links.
-	invites inviteState
-	// domains are the realm's email domains (realm_domains.go).
-	domains domainState
-	// push holds the mobile push devices and the notifications recorded
-	// for them (push_devices.go).
-	push pushState
-	// exports are the data exports requested (realm_export.go).
-	exports exportState
+	scheduled scheduledTable   // scheduled messages and reminders (scheduled_table.go)
+	statuses  statusTable      // the users' statuses (user_status.go)
+	presence  presenceTable    // the users' presence (presence.go)
+	mail      mailTable        // what the realm would have emailed, pending email changes (email_change.go)
+	calls     callTable        // video-call providers and users' tokens (calls.go)
+	invites   inviteTable      // email invitations and reusable invitation links (invites.go)
+	domains   realmDomainTable // the realm's email domains (realm_domains.go)
+	push      pushTable        // mobile push devices, the notifications recorded (push_devices.go)
+	exports   exportTable      // the data exports requested (realm_export.go)
+	files     uploadTable      // uploaded files, attachments, resumable uploads (uploads.go)
 	// (end of the activity)
 }

@@ -3,6 +3,7 @@ package realm
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"maps"
 	"slices"
 	"time"
 
@@ -25,10 +26,14 @@ type OutboxEmail struct {
 	Sent            time.Time
 }
 
-// mailState is the realm's outbox and its pending email changes.
-type mailState struct {
-	outbox  []OutboxEmail
-	pending map[string]pendingEmailChange // by confirmation key
+// mailTable is the realm's outbox and its pending email changes.
+type mailTable struct {
+	outbox  []OutboxEmail                 // the emails the realm would have sent, oldest first
+	pending map[string]pendingEmailChange // the email changes awaiting confirmation, by key
+}
+
+func (t *mailTable) clone() mailTable {
+	return mailTable{outbox: slices.Clone(t.outbox), pending: maps.Clone(t.pending)}
 }
 
 // pendingEmailChange is an email change waiting for its confirmation.

@@ -98,8 +98,8 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 	if n := bytes.Count(first, []byte(`"content": "You requested`)); n != 1 {
 		t.Errorf("%d reminders carry their content, want only the stale one", n)
 	}
-	if loaded.presenceUpdates != len(loaded.presence) || len(loaded.presence) != 3 {
-		t.Errorf("presence: %d records, %d updates", len(loaded.presence), loaded.presenceUpdates)
+	if loaded.presence.lastUpdateID != len(loaded.presence.byUser) || len(loaded.presence.byUser) != 3 {
+		t.Errorf("presence: %d records, %d updates", len(loaded.presence.byUser), loaded.presence.lastUpdateID)
 	}
 	for _, uid := range []int{idIago, idHamlet, idOthello} {
 		a, b := r.As(uid), loaded.As(uid)
@@ -223,23 +223,23 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 	if s, _ := r.As(1).GetUserStatus(bg, 2); s.StatusText != "lunch" || s.EmojiName != "smile" || s.EmojiCode == "" || s.ReactionType != "unicode_emoji" {
 		t.Errorf("status: %+v", s)
 	}
-	if len(r.presence) != 2 || r.presence[2].updateID != 1 || r.presence[1].updateID != 2 || r.presenceUpdates != 2 ||
-		!r.presence[2].lastActive.IsZero() || r.presence[1].lastActive.Unix() != 1000 {
-		t.Errorf("presence: %+v, %d updates", r.presence, r.presenceUpdates)
+	if len(r.presence.byUser) != 2 || r.presence.byUser[2].updateID != 1 || r.presence.byUser[1].updateID != 2 || r.presence.lastUpdateID != 2 ||
+		!r.presence.byUser[2].lastActive.IsZero() || r.presence.byUser[1].lastActive.Unix() != 1000 {
+		t.Errorf("presence: %+v, %d updates", r.presence.byUser, r.presence.lastUpdateID)
 	}
 	p, _ := r.As(1).GetUserPresence(bg, "2")
 	if p["aggregated"].Status != "offline" || p["website"].Timestamp != 1200 || p["website"].Status != PresenceIdle {
 		t.Errorf("bob's presence: %+v", p)
 	}
 	want, _ := r.reminderContent(r.users.byID[2], mustMessage(t, r, 10), "read this")
-	if it := r.scheduled[4]; it == nil || it.content != want || !strings.Contains(it.rendered, "read this") {
+	if it := r.scheduled.byID[4]; it == nil || it.content != want || !strings.Contains(it.rendered, "read this") {
 		t.Fatalf("reminder: %+v", it)
 	}
 	// The due reminder goes out once the clock's timers run; the failed
 	// one stays.
 	clock.Advance(0)
-	if it := r.scheduled[5]; len(r.scheduled) != 2 || r.scheduled[3] == nil || it == nil || !it.failed || it.failure != "nope" {
-		t.Fatalf("scheduled after load: %+v", r.scheduled)
+	if it := r.scheduled.byID[5]; len(r.scheduled.byID) != 2 || r.scheduled.byID[3] == nil || it == nil || !it.failed || it.failure != "nope" {
+		t.Fatalf("scheduled after load: %+v", r.scheduled.byID)
 	}
 	res, err := r.As(2).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || !strings.Contains(res.Messages[0].Content, "read this") {

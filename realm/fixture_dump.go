@@ -35,17 +35,7 @@ func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format}
 	r.dumpUserData(&f)
 	r.dumpProfiles(&f)
-	r.dumpScheduled(&f)
 	r.dumpViews(&f)
-	f.RealmDomains = []fixture.Domain{}
-	for _, d := range r.domainList() {
-		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d))
-	}
-	r.dumpPresence(&f)
-	r.dumpReminders(&f)
-	if err := r.dumpTables(&f); err != nil {
-		return f, err
-	}
-	err := r.dumpUploads(&f)
+	err := r.dumpTables(&f)
 	return f, err
 }

@@ -232,8 +232,8 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 	// The due message goes out once the clock's timers run; the failed
 	// one stays, failed.
 	clock.Advance(0)
-	if it := r.scheduled[8]; len(r.scheduled) != 1 || it == nil || !it.failed || it.failure != "nope" || it.readBySender {
-		t.Fatalf("scheduled after load: %+v", r.scheduled)
+	if it := r.scheduled.byID[8]; len(r.scheduled.byID) != 1 || it == nil || !it.failed || it.failure != "nope" || it.readBySender {
+		t.Fatalf("scheduled after load: %+v", r.scheduled.byID)
 	}
 	res, err := r.As(2).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || res.Messages[0].Content != "due" {

@@ -86,19 +86,21 @@ type storedInvite struct {
 	spent bool
 }
 
-// inviteState holds the realm's invitations. Email invitations and links
+// inviteTable holds the realm's invitations. Email invitations and links
 // are numbered separately, as Zulip stores them in two tables; IDs are
 // never reused, and revoked invitations are kept.
-type inviteState struct {
-	email, links            map[int]*storedInvite
-	nextEmailID, nextLinkID int
+type inviteTable struct {
+	email       map[int]*storedInvite // the email invitations, by ID
+	links       map[int]*storedInvite // the reusable invitation links, by ID
+	lastEmailID int                   // the last email invitation ID given
+	lastLinkID  int                   // the last link ID given
 	// sent are when the invitation emails of the last day went (resent
 	// ones included), for the daily limit (invites_limit.go).
 	sent []time.Time
 }
 
 // clone copies the invitations deeply.
-func (s inviteState) clone() inviteState {
+func (t *inviteTable) clone() inviteTable {
 	cp := func(m map[int]*storedInvite) map[int]*storedInvite {
 		if m == nil {
 			return nil
@@ -111,8 +113,8 @@ func (s inviteState) clone() inviteState {
 		}
 		return out
 	}
-	return inviteState{email: cp(s.email), links: cp(s.links), nextEmailID: s.nextEmailID, nextLinkID: s.nextLinkID,
-		sent: slices.Clone(s.sent)}
+	return inviteTable{email: cp(t.email), links: cp(t.links), lastEmailID: t.lastEmailID, lastLinkID: t.lastLinkID,
+		sent: slices.Clone(t.sent)}
 }
 
 // validInviteRoles are the roles an invitation may give.
@@ -250,8 +252,8 @@ func (a *Actor) CreateInviteLink(ctx context.Context, req InviteRequest) (link s
 		req.NotifyReferrerOnJoin = false // links do not notify
 		inv := r.newInvite(me, req)
 		inv.multiuse = true
-		r.invites.nextLinkID++
-		inv.id = r.invites.nextLinkID
+		r.invites.lastLinkID++
+		inv.id = r.invites.lastLinkID
 		if r.invites.links == nil {
 			r.invites.links = map[int]*storedInvite{}
 		}
@@ -340,7 +342,7 @@ func accessInvite(me *user.User, m map[int]*storedInvite, id int) (*storedInvite
 // actor may act on, after the checks every such request makes: the
 // actor is a human member or administrator, the invitation exists and
 // accessInvite allows it.
-func (a *Actor) withInvite(ctx context.Context, id int, pick func(*inviteState) map[int]*storedInvite, fn func(inv *storedInvite) error) error {
+func (a *Actor) withInvite(ctx context.Context, id int, pick func(*inviteTable) map[int]*storedInvite, fn func(inv *storedInvite) error) error {
 	return a.write(ctx, func(me *user.User) error {
 		if err := memberOrAdmin(me); err != nil {
 			return err
@@ -354,7 +356,7 @@ func (a *Actor) withInvite(ctx context.Context, id int, pick func(*inviteState) 
 }
 
 // inviteLinks picks the reusable invitation links for withInvite.
-func inviteLinks(s *inviteState) map[int]*storedInvite { return s.links }
+func inviteLinks(s *inviteTable) map[int]*storedInvite { return s.links }
 
 // RevokeInviteLink answers DELETE /invites/multiuse/{invite_id}.
 func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {

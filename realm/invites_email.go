@@ -69,8 +69,8 @@ func (a *Actor) SendInvites(ctx context.Context, req InviteRequest) error {
 		for _, email := range good {
 			inv := r.newInvite(me, req)
 			inv.email = email
-			r.invites.nextEmailID++
-			inv.id = r.invites.nextEmailID
+			r.invites.lastEmailID++
+			inv.id = r.invites.lastEmailID
 			if r.invites.email == nil {
 				r.invites.email = map[int]*storedInvite{}
 			}
@@ -144,4 +144,4 @@ func (a *Actor) ResendInvite(ctx context.Context, id int) error {
 }
 
 // emailInvites picks the email invitations for withInvite.
-func emailInvites(s *inviteState) map[int]*storedInvite { return s.email }
+func emailInvites(s *inviteTable) map[int]*storedInvite { return s.email }

@@ -2,9 +2,13 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -41,6 +45,16 @@ type presenceRecord struct {
 	lastActive    time.Time
 	lastConnected time.Time
 	updateID      int
+}
+
+// presenceTable holds the users' presence and numbers its changes.
+type presenceTable struct {
+	byUser       map[int]*presenceRecord // each user's presence, once reported
+	lastUpdateID int                     // the last change's number (the API's last_update_id)
+}
+
+func (t *presenceTable) clone() presenceTable {
+	return presenceTable{byUser: clonePointerMap(t.byUser), lastUpdateID: t.lastUpdateID}
 }
 
 // PresenceRequest is POST /users/me/presence.
@@ -131,7 +145,7 @@ func (a *Actor) GetUserPresence(ctx context.Context, userIDOrEmail string) (ans 
 		if u.IsBot() {
 			return BadRequest("Presence is not supported for bot users.")
 		}
-		rec := r.presence[u.ID]
+		rec := r.presence.byUser[u.ID]
 		if rec == nil {
 			return BadRequest("No presence data for %s", userIDOrEmail)
 		}
@@ -156,17 +170,17 @@ func (a *Actor) GetUserPresence(ctx context.Context, userIDOrEmail string) (ans 
 // online after missing pings, and of every forced update. The caller holds
 // the write lock.
 func (r *Realm) recordPresence(u *user.User, at time.Time, active, force bool) {
-	rec := r.presence[u.ID]
+	rec := r.presence.byUser[u.ID]
 	created := rec == nil
 	if created {
 		rec = &presenceRecord{lastConnected: at}
 		if active {
 			rec.lastActive = at
 		}
-		if r.presence == nil {
-			r.presence = map[int]*presenceRecord{}
+		if r.presence.byUser == nil {
+			r.presence.byUser = map[int]*presenceRecord{}
 		}
-		r.presence[u.ID] = rec
+		r.presence.byUser[u.ID] = rec
 	}
 	sinceActive, sinceConnected := 24*time.Hour, 24*time.Hour
 	if !rec.lastActive.IsZero() {
@@ -189,8 +203,8 @@ func (r *Realm) recordPresence(u *user.User, at time.Time, active, force bool) {
 		changed = true
 	}
 	if changed {
-		r.presenceUpdates++
-		rec.updateID = r.presenceUpdates
+		r.presence.lastUpdateID++
+		rec.updateID = r.presence.lastUpdateID
 	}
 	if force || created || cameOnline {
 		r.emitPresence(u, rec)
@@ -210,8 +224,74 @@ func (r *Realm) setPresenceEnabled(u *user.User, enabled bool) {
 		r.recordPresence(u, now, true, true)
 		return
 	}
-	delete(r.presence, u.ID)
+	delete(r.presence.byUser, u.ID)
 	r.recordPresence(u, now.Add(-presenceDisabledAge), false, true)
+}
+
+// dump adds the users' presence to f, in update order.
+func (t *presenceTable) dump(r *Realm, f *fixture.Document) error {
+	recs := slices.SortedFunc(maps.Keys(t.byUser), func(a, b int) int {
+		return t.byUser[a].updateID - t.byUser[b].updateID
+	})
+	for _, uid := range recs {
+		rec := t.byUser[uid]
+		fp := fixture.Presence{UserID: uid, IdleTimestamp: rec.lastConnected.Unix()}
+		if !rec.lastActive.IsZero() {
+			fp.ActiveTimestamp = rec.lastActive.Unix()
+		}
+		f.Presence = append(f.Presence, fp)
+	}
+	return nil
+}
+
+// load checks each presence of f: a human user listed once, a last
+// report, and a last active report no later than it. The updates are
+// numbered in the order listed. The realm's seeded presence
+// (WithSeededPresence) is not made: the document's is the realm's.
+func (t *presenceTable) load(r *Realm, f *fixture.Document) error {
+	for i, fp := range f.Presence {
+		at := fmt.Sprintf("presence[%d]", i)
+		u, err := r.fixtureHuman(at, fp.UserID)
+		if err != nil {
+			return err
+		}
+		if t.byUser[u.ID] != nil {
+			return badItem(at+".user_id", "user %d has another presence", u.ID)
+		}
+		if fp.IdleTimestamp <= 0 {
+			return badItem(at+".idle_timestamp", "%d is not a time", fp.IdleTimestamp)
+		}
+		if fp.ActiveTimestamp < 0 || fp.ActiveTimestamp > fp.IdleTimestamp {
+			return badItem(at+".active_timestamp", "%d is not a time at or before idle_timestamp %d", fp.ActiveTimestamp, fp.IdleTimestamp)
+		}
+		rec := &presenceRecord{lastConnected: time.Unix(fp.IdleTimestamp, 0), updateID: i + 1}
+		if fp.ActiveTimestamp > 0 {
+			rec.lastActive = time.Unix(fp.ActiveTimestamp, 0)
+		}
+		if t.byUser == nil {
+			t.byUser = map[int]*presenceRecord{}
+		}
+		t.byUser[u.ID] = rec
+	}
+	t.lastUpdateID = len(f.Presence)
+	return nil
+}
+
+// register fills the presence section.
+func (t *presenceTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if !req.fetches("presence") {
+		return
+	}
+	days := req.PresenceHistoryLimitDays
+	if r.opts.FeatureLevel < presenceHistoryLimitLevel {
+		days = nil
+	}
+	res := r.presenceResult(req.Queue.SlimPresence, nil, days)
+	state := &PresenceState{Presences: *res.Presences, ServerTimestamp: *res.ServerTimestamp}
+	if r.opts.FeatureLevel >= presenceLastUpdateIDLevel {
+		state.PresenceLastUpdateID = res.PresenceLastUpdateID
+	}
+	out.PresenceState = state
 }
 
 // seedPresence gives every human of the dev realm a presence, active at

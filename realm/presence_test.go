@@ -17,7 +17,7 @@ func ping(t *testing.T, r *Realm, userID int, status string) {
 func modernPresenceOf(r *Realm, userID int) (ModernPresence, int, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	rec := r.presence[userID]
+	rec := r.presence.byUser[userID]
 	if rec == nil {
 		return ModernPresence{}, 0, false
 	}
@@ -120,7 +120,7 @@ func TestSeededPresence(t *testing.T) {
 	r, clock := newTestRealm(t, WithSeededPresence())
 	created := clock.Now().Unix()
 	for id, u := range r.users.byID {
-		rec := r.presence[id]
+		rec := r.presence.byUser[id]
 		switch {
 		case u.IsBot() && rec != nil:
 			t.Errorf("bot %d has a presence", id)
@@ -129,7 +129,7 @@ func TestSeededPresence(t *testing.T) {
 		}
 	}
 	plain, _ := newTestRealm(t)
-	if len(plain.presence) != 0 {
-		t.Fatalf("without the option: %d presences", len(plain.presence))
+	if len(plain.presence.byUser) != 0 {
+		t.Fatalf("without the option: %d presences", len(plain.presence.byUser))
 	}
 }

@@ -111,7 +111,7 @@ func (r *Realm) presenceResult(modern bool, lastUpdateID, historyDays *int) Pres
 	} else {
 		out.Legacy = map[string]LegacyPresence{}
 	}
-	for id, rec := range r.presence {
+	for id, rec := range r.presence.byUser {
 		if lastUpdateID != nil && rec.updateID <= *lastUpdateID {
 			continue
 		}
@@ -146,17 +146,4 @@ type PresenceState struct {
 	Presences            Presences `json:"presences"`
 	ServerTimestamp      float64   `json:"server_timestamp"`
 	PresenceLastUpdateID *int      `json:"presence_last_update_id,omitempty"`
-}
-
-func fillPresence(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	days := req.PresenceHistoryLimitDays
-	if r.opts.FeatureLevel < presenceHistoryLimitLevel {
-		days = nil
-	}
-	res := r.presenceResult(req.Queue.SlimPresence, nil, days)
-	state := &PresenceState{Presences: *res.Presences, ServerTimestamp: *res.ServerTimestamp}
-	if r.opts.FeatureLevel >= presenceLastUpdateIDLevel {
-		state.PresenceLastUpdateID = res.PresenceLastUpdateID
-	}
-	out.PresenceState = state
 }

@@ -28,17 +28,23 @@ type PushDevice struct {
 	Registered time.Time `json:"registered"`
 }
 
-// pushState holds the registered devices, in registration order, and the
-// notifications recorded for them, oldest first (plain values: copying
-// the slices copies them).
-type pushState struct {
-	devices []PushDevice
-	sent    []PushNotification
+// pushTable holds the registered devices and the notifications recorded
+// for them (plain values: copying the slices copies them).
+type pushTable struct {
+	devices []PushDevice       // in registration order
+	sent    []PushNotification // the notifications recorded, oldest first
 }
 
-// clone copies the devices and the record.
-func (s pushState) clone() pushState {
-	return pushState{devices: slices.Clone(s.devices), sent: slices.Clone(s.sent)}
+func (t *pushTable) clone() pushTable {
+	return pushTable{devices: slices.Clone(t.devices), sent: slices.Clone(t.sent)}
+}
+
+// register fills the push_device section (feature level 406): no
+// devices, as none can be registered for end-to-end encrypted push.
+func (t *pushTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("push_device") && r.opts.FeatureLevel >= pushDevicesLevel {
+		out.PushDevicesState = &PushDevicesState{PushDevices: map[string]PushDeviceStatus{}}
+	}
 }
 
 // refuseBots is Zulip's human_users_only.

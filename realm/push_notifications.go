@@ -255,9 +255,3 @@ type PushDeviceStatus struct {
 type PushDevicesState struct {
 	PushDevices map[string]PushDeviceStatus `json:"push_devices"`
 }
-
-func fillPushDevices(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if r.opts.FeatureLevel >= pushDevicesLevel {
-		out.PushDevicesState = &PushDevicesState{PushDevices: map[string]PushDeviceStatus{}}
-	}
-}

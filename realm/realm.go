@@ -130,7 +130,7 @@ func New(opts ...Option) *Realm {
 			linkifiers:       linkifierTable{nextID: 1},
 			nextSnippetID:    1,
 			playgrounds:      playgroundTable{nextID: 1},
-			exports:          exportState{nextID: 1},
+			exports:          exportTable{nextID: 1},
 			channelFolders:   folderTable{nextID: 1},
 			settingsDefaults: user.DefaultSettings(),
 		},

@@ -2,11 +2,13 @@ package realm
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -20,22 +22,20 @@ type storedDomain struct {
 	RealmDomain
 }
 
-// domainState holds the realm's email domains in the order added; IDs
-// are never reused.
-type domainState struct {
-	list   []storedDomain
-	nextID int
+// realmDomainTable holds the realm's email domains; IDs are never reused.
+type realmDomainTable struct {
+	list   []storedDomain // the domains, in the order added
+	nextID int            // the next domain ID to give
 }
 
-// clone copies the domains.
-func (s domainState) clone() domainState {
-	return domainState{list: slices.Clone(s.list), nextID: s.nextID}
+func (t *realmDomainTable) clone() realmDomainTable {
+	return realmDomainTable{list: slices.Clone(t.list), nextID: t.nextID}
 }
 
 // seed gives a new realm the dev realm's one domain, zulip.com,
 // without subdomains.
-func (s *domainState) seed() {
-	*s = domainState{list: []storedDomain{{id: 1, RealmDomain: RealmDomain{Domain: "zulip.com"}}}, nextID: 2}
+func (t *realmDomainTable) seed() {
+	*t = realmDomainTable{list: []storedDomain{{id: 1, RealmDomain: RealmDomain{Domain: "zulip.com"}}}, nextID: 2}
 }
 
 // RealmDomainsEvent is a realm_domains event: op "add" and "change" carry
@@ -51,8 +51,48 @@ type RealmDomainsState struct {
 	RealmDomains []RealmDomain `json:"realm_domains"`
 }
 
-func fillRealmDomains(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	out.RealmDomainsState = &RealmDomainsState{RealmDomains: r.domainList()}
+// dump adds the realm's domains to f, in the order added (an empty list
+// when there are none).
+func (t *realmDomainTable) dump(r *Realm, f *fixture.Document) error {
+	f.RealmDomains = []fixture.Domain{}
+	for _, d := range t.list {
+		f.RealmDomains = append(f.RealmDomains, fixture.Domain(d.RealmDomain))
+	}
+	return nil
+}
+
+// load replaces the realm's email domains with the document's,
+// checked as POST /realm/domains checks a new one (a valid, lower-case
+// domain name, not listed twice). An absent list keeps a new realm's
+// zulip.com; an empty one leaves the realm without domains.
+func (t *realmDomainTable) load(r *Realm, f *fixture.Document) error {
+	if f.RealmDomains == nil {
+		return nil
+	}
+	var state realmDomainTable
+	state.nextID = 1
+	seen := map[string]bool{}
+	for i, d := range f.RealmDomains {
+		at := fmt.Sprintf("realm_domains[%d].domain", i)
+		if msg := domainError(d.Domain); msg != "" {
+			return badItem(at, "invalid domain %q: %s", d.Domain, msg)
+		}
+		if seen[d.Domain] {
+			return badItem(at, "duplicate domain %s", d.Domain)
+		}
+		seen[d.Domain] = true
+		state.list = append(state.list, storedDomain{id: state.nextID, RealmDomain: RealmDomain(d)})
+		state.nextID++
+	}
+	*t = state
+	return nil
+}
+
+// register fills the realm_domains section.
+func (t *realmDomainTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm_domains") {
+		out.RealmDomainsState = &RealmDomainsState{RealmDomains: r.domainList()}
+	}
 }
 
 // domainList is the realm's domains in the order added, never nil.

@@ -65,16 +65,15 @@ func (e *storedExport) pending() bool {
 	return e.succeeded.IsZero() && e.failed.IsZero() && e.deleted.IsZero()
 }
 
-// exportState is the realm's data exports, by ID; IDs are never reused.
-type exportState struct {
-	list   []*storedExport
-	nextID int
+// exportTable is the realm's data exports; IDs are never reused.
+type exportTable struct {
+	list   []*storedExport // the exports, by ID
+	nextID int             // the next export ID to give
 }
 
-// clone copies the exports for a snapshot.
-func (s exportState) clone() exportState {
-	out := exportState{nextID: s.nextID}
-	for _, e := range s.list {
+func (t *exportTable) clone() exportTable {
+	out := exportTable{nextID: t.nextID}
+	for _, e := range t.list {
 		c := *e
 		out.list = append(out.list, &c)
 	}

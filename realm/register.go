@@ -85,16 +85,9 @@ var stateSections = []stateSection{
 	}},
 	{"muted_users", fillMutedUsers},
 	{"navigation_views", fillNavigationViews},
-	{"presence", fillPresence},
-	{"push_device", fillPushDevices},
-	{"realm_domains", fillRealmDomains},
 	{"realm_user_settings_defaults", fillUserSettingsDefaults},
-	{"reminders", fillReminders},
 	{"saved_snippets", fillSavedSnippets},
-	{"scheduled_messages", fillScheduledMessages},
-	{"user_status", fillUserStatus},
 	{"user_topic", fillUserTopics},
-	{"video_calls", fillVideoCalls},
 }
 
 // fetches reports whether the request asks for a state section.

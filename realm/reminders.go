@@ -99,11 +99,11 @@ func (a *Actor) CreateReminder(ctx context.Context, messageID int64, deliverAt i
 func (a *Actor) DeleteReminder(ctx context.Context, id int) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		it := r.scheduled[id]
+		it := r.scheduled.byID[id]
 		if it == nil || it.senderID != me.ID || !it.reminder {
 			return NotFound("Reminder does not exist")
 		}
-		delete(r.scheduled, id)
+		delete(r.scheduled.byID, id)
 		if it.deliverAt == r.delivery.at {
 			r.armDelivery()
 		}
@@ -217,11 +217,4 @@ func unusedFence(content string) string {
 		n = max(n, len(f[1])+1)
 	}
 	return strings.Repeat("`", n)
-}
-
-// fillReminders is the reminders register section (feature level 399).
-func fillReminders(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if r.opts.FeatureLevel >= remindersLevel {
-		out.RemindersState = &RemindersState{Reminders: r.reminderList(me.ID)}
-	}
 }

@@ -113,7 +113,7 @@ func TestReminderRefusals(t *testing.T) {
 	wantCode(t, err, CodeBadRequest, "Scheduled delivery time must be in the future.")
 	_, err = othello.CreateReminder(bg, public.ID, at, strings.Repeat("n", MaxReminderNoteLength+1))
 	wantCode(t, err, CodeBadRequest, "Maximum reminder note length: 1000 characters")
-	if list, _ := othello.Reminders(bg); len(list) != 0 || r.nextScheduledID != 0 {
+	if list, _ := othello.Reminders(bg); len(list) != 0 || r.scheduled.lastID != 0 {
 		t.Fatalf("refused reminders stored: %+v", list)
 	}
 	if evs := pending(t, r, idOthello, q, -1); len(evs) != 0 {
@@ -217,7 +217,7 @@ func TestReminderDeliveryEdgeCases(t *testing.T) {
 	if r.messages.nextID != count {
 		t.Fatal("a reminder of a deactivated user was sent")
 	}
-	if it := r.scheduled[rid]; it == nil || !it.failed || it.failure != "Account is deactivated" {
+	if it := r.scheduled.byID[rid]; it == nil || !it.failed || it.failure != "Account is deactivated" {
 		t.Fatalf("reminder %+v", it)
 	}
 }

@@ -24,7 +24,7 @@ func BenchmarkScheduleThenDeliver(b *testing.B) {
 		}
 		clock.Advance(time.Second)
 	}
-	if len(r.scheduled) != 0 {
+	if len(r.scheduled.byID) != 0 {
 		b.Fatal("not delivered")
 	}
 }

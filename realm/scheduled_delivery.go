@@ -34,7 +34,7 @@ func (d *deliveryTimer) stop() {
 // failed, or stops it when there is none. The caller holds the write lock.
 func (r *Realm) armDelivery() {
 	var next *scheduledItem
-	for _, it := range r.scheduled {
+	for _, it := range r.scheduled.byID {
 		if !it.failed && (next == nil || compareDelivery(it, next) < 0) {
 			next = it
 		}
@@ -59,7 +59,7 @@ func (r *Realm) deliverDue() {
 		r.delivery.stop()
 		now := r.clock.Now().Unix()
 		var due []*scheduledItem
-		for _, it := range r.scheduled {
+		for _, it := range r.scheduled.byID {
 			if !it.failed && it.deliverAt <= now {
 				due = append(due, it)
 			}
@@ -91,7 +91,7 @@ func (r *Realm) deliver(it *scheduledItem) {
 		err = r.sendScheduled(sender, it)
 	}
 	if err == nil {
-		delete(r.scheduled, it.id)
+		delete(r.scheduled.byID, it.id)
 		if it.reminder {
 			r.emit("reminders", RemindersEvent{Op: "remove", ReminderID: it.id}, it.senderID)
 		} else {

@@ -189,7 +189,7 @@ func (r *Realm) scheduledList(userID int) []ScheduledMessage {
 // time then ID.
 func (r *Realm) itemsOf(userID int, reminders bool) []*scheduledItem {
 	var out []*scheduledItem
-	for _, it := range r.scheduled {
+	for _, it := range r.scheduled.byID {
 		if it.senderID == userID && it.reminder == reminders {
 			out = append(out, it)
 		}
@@ -291,12 +291,12 @@ func (r *Realm) checkSendNow(sender *user.User, kind message.Type, req SendReque
 // addScheduled numbers and stores a checked item and sets the delivery
 // timer for it. The caller holds the write lock.
 func (r *Realm) addScheduled(me *user.User, it *scheduledItem) {
-	r.nextScheduledID++
-	it.id, it.senderID = r.nextScheduledID, me.ID
-	if r.scheduled == nil {
-		r.scheduled = map[int]*scheduledItem{}
+	r.scheduled.lastID++
+	it.id, it.senderID = r.scheduled.lastID, me.ID
+	if r.scheduled.byID == nil {
+		r.scheduled.byID = map[int]*scheduledItem{}
 	}
-	r.scheduled[it.id] = it
+	r.scheduled.byID[it.id] = it
 	if r.delivery.timer == nil || it.deliverAt < r.delivery.at {
 		r.armDelivery()
 	}
@@ -329,7 +329,7 @@ func (a *Actor) EditScheduledMessage(ctx context.Context, id int, e ScheduledMes
 		if e.DeliverAt != nil && *e.DeliverAt <= r.clock.Now().Unix() {
 			return errDeliveryNotInFuture()
 		}
-		it := r.scheduled[id]
+		it := r.scheduled.byID[id]
 		if it == nil || it.senderID != me.ID || it.reminder {
 			return errNoScheduledMessage()
 		}
@@ -376,7 +376,7 @@ func (a *Actor) EditScheduledMessage(ctx context.Context, id int, e ScheduledMes
 			next.client = message.NormalizeClientName(e.Client)
 		}
 		next.failed, next.failure = false, ""
-		r.scheduled[id] = next
+		r.scheduled.byID[id] = next
 		r.armDelivery()
 		v := next.view()
 		r.emit("scheduled_messages", ScheduledMessagesEvent{Op: "update", ScheduledMessage: &v}, me.ID)
@@ -394,23 +394,15 @@ func (it *scheduledItem) rawTo() string {
 func (a *Actor) DeleteScheduledMessage(ctx context.Context, id int) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		it := r.scheduled[id]
+		it := r.scheduled.byID[id]
 		if it == nil || it.senderID != me.ID || it.reminder {
 			return errNoScheduledMessage()
 		}
-		delete(r.scheduled, id)
+		delete(r.scheduled.byID, id)
 		if it.deliverAt == r.delivery.at {
 			r.armDelivery()
 		}
 		r.emit("scheduled_messages", ScheduledMessagesEvent{Op: "remove", ScheduledMessageID: id}, me.ID)
 		return nil
 	})
-}
-
-// fillScheduledMessages is the scheduled_messages register section (feature
-// level 179).
-func fillScheduledMessages(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if r.opts.FeatureLevel >= scheduledMessagesLevel {
-		out.ScheduledMessagesState = &ScheduledMessagesState{ScheduledMessages: r.scheduledList(me.ID)}
-	}
 }

@@ -157,7 +157,7 @@ func TestScheduledMessageRefusals(t *testing.T) {
 		_, err := r.As(idHamlet).CreateScheduledMessage(bg, c.in)
 		wantCode(t, err, c.code, c.msg)
 	}
-	if list, _ := r.As(idHamlet).ScheduledMessages(bg); len(list) != 0 || r.nextScheduledID != 0 {
+	if list, _ := r.As(idHamlet).ScheduledMessages(bg); len(list) != 0 || r.scheduled.lastID != 0 {
 		t.Fatalf("refused requests stored %+v", list)
 	}
 	if evs := pending(t, r, idHamlet, q, -1); len(evs) != 0 {
@@ -396,7 +396,7 @@ func TestScheduledMessageOfDeactivatedSender(t *testing.T) {
 	if r.messages.nextID != count {
 		t.Fatal("a message was sent")
 	}
-	for _, it := range r.scheduled {
+	for _, it := range r.scheduled.byID {
 		if !it.failed || it.failure != "Account is deactivated" {
 			t.Fatalf("item %+v", it)
 		}

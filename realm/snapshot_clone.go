@@ -27,15 +27,6 @@ func (r *tables) copyRest(src *tables) {
 	r.navigationViews = cloneNested(src.navigationViews, func(v *NavigationView) *NavigationView { c := *v; return &c })
 	r.nextSnippetID = src.nextSnippetID
 	r.settingsDefaults = src.settingsDefaults
-	r.exports = src.exports.clone()
-	r.scheduled = nil
-	if src.scheduled != nil {
-		r.scheduled = make(map[int]*scheduledItem, len(src.scheduled))
-		for id, it := range src.scheduled {
-			r.scheduled[id] = it.clone()
-		}
-	}
-	r.nextScheduledID = src.nextScheduledID
 	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
 	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
 	r.storage = nil
@@ -55,15 +46,6 @@ func (r *tables) copyRest(src *tables) {
 		r.userTopics[uid] = m
 	}
 
-	r.statuses = clonePointerMap(src.statuses)
-	r.presence = clonePointerMap(src.presence)
-	r.presenceUpdates = src.presenceUpdates
-	r.mail = src.mail.clone()
-	r.files = src.files.clone()
-	r.calls = src.calls.clone()
-	r.invites = src.invites.clone()
-	r.domains = src.domains.clone()
-	r.push = src.push.clone()
 }
 
 // clonePointerMap copies a map of pointers to plain structs, each value
@@ -119,46 +101,4 @@ func cloneUser(u *user.User) *user.User {
 	c.ProfileData = maps.Clone(u.ProfileData)
 	c.EditedSettings = maps.Clone(u.EditedSettings)
 	return &c
-}
-
-func (m mailState) clone() mailState {
-	return mailState{outbox: slices.Clone(m.outbox), pending: maps.Clone(m.pending)}
-}
-
-// clone copies the uploads' metadata; the bytes stay in the shared upload
-// store. Resumable uploads under way are not taken: like event queues,
-// they belong to connections of the moment.
-func (s uploadState) clone() uploadState {
-	c := uploadState{store: s.store, nextID: s.nextID, spaceUsed: s.spaceUsed, pinnedBelow: s.pinnedBelow,
-		byID: make(map[int]*storedAttachment, len(s.byID)), byPath: make(map[string]*storedAttachment, len(s.byPath)),
-		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(s.tokens)}
-	copies := map[*storedAttachment]*storedAttachment{}
-	cp := func(a *storedAttachment) *storedAttachment {
-		if c, ok := copies[a]; ok {
-			return c
-		}
-		ca := *a
-		ca.messageIDs = slices.Clone(a.messageIDs)
-		copies[a] = &ca
-		return &ca
-	}
-	for id, a := range s.byID {
-		c.byID[id] = cp(a)
-	}
-	for path, a := range s.byPath {
-		c.byPath[path] = cp(a)
-	}
-	if c.tokens == nil {
-		c.tokens = map[string]temporaryURL{}
-	}
-	return c
-}
-
-func (c callState) clone() callState {
-	out := callState{providers: maps.Clone(c.providers), everyone: slices.Clone(c.everyone),
-		tokens: make(map[int]map[string]bool, len(c.tokens))}
-	for uid, m := range c.tokens {
-		out.tokens[uid] = maps.Clone(m)
-	}
-	return out
 }

@@ -1,13 +1,21 @@
 package realm
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/upload"
 	"github.com/minizulip/minizulip/user"
 )
@@ -32,14 +40,14 @@ const (
 // example an upload.DirStore).
 func WithUploadStore(s upload.Store) Option { return func(o *Options) { o.UploadStore = s } }
 
-// uploadState is the realm's files: the stored attachments and the
+// uploadTable is the realm's files: the stored attachments and the
 // resumable uploads under way.
-type uploadState struct {
-	store     upload.Store
-	byID      map[int]*storedAttachment
-	byPath    map[string]*storedAttachment
-	nextID    int
-	spaceUsed int64
+type uploadTable struct {
+	store     upload.Store                 // the files' bytes, shared by snapshots and forks
+	byID      map[int]*storedAttachment    // the attachments by ID
+	byPath    map[string]*storedAttachment // the same attachments by path_id
+	nextID    int                          // the next attachment ID to give
+	spaceUsed int64                        // the attachments' total size in bytes
 	// resumable are the tus uploads not finished, by path_id.
 	resumable map[string]*resumableUpload
 	// tokens are the temporary URLs handed out, by token.
@@ -50,12 +58,41 @@ type uploadState struct {
 	pinnedBelow int
 }
 
-func (s *uploadState) init(store upload.Store) {
+func (t *uploadTable) init(store upload.Store) {
 	if store == nil {
 		store = upload.NewMemoryStore()
 	}
-	*s = uploadState{store: store, byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
+	*t = uploadTable{store: store, byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
 		nextID: 1, resumable: map[string]*resumableUpload{}, tokens: map[string]temporaryURL{}}
+}
+
+// clone copies the uploads' metadata; the bytes stay in the shared upload
+// store. Resumable uploads under way are not taken: like event queues,
+// they belong to connections of the moment.
+func (t *uploadTable) clone() uploadTable {
+	c := uploadTable{store: t.store, nextID: t.nextID, spaceUsed: t.spaceUsed, pinnedBelow: t.pinnedBelow,
+		byID: make(map[int]*storedAttachment, len(t.byID)), byPath: make(map[string]*storedAttachment, len(t.byPath)),
+		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(t.tokens)}
+	copies := map[*storedAttachment]*storedAttachment{}
+	cp := func(a *storedAttachment) *storedAttachment {
+		if c, ok := copies[a]; ok {
+			return c
+		}
+		ca := *a
+		ca.messageIDs = slices.Clone(a.messageIDs)
+		copies[a] = &ca
+		return &ca
+	}
+	for id, a := range t.byID {
+		c.byID[id] = cp(a)
+	}
+	for path, a := range t.byPath {
+		c.byPath[path] = cp(a)
+	}
+	if c.tokens == nil {
+		c.tokens = map[string]temporaryURL{}
+	}
+	return c
 }
 
 // UploadStore is where the realm keeps uploaded files.
@@ -190,6 +227,17 @@ func (r *Realm) armUnclaimedSweep(att *storedAttachment) {
 			return nil
 		})
 	})
+}
+
+// armUnclaimedSweeps arms the sweep of each loaded file no message
+// claims, which goes UnclaimedUploadLifetime after its creation. The
+// caller holds the write lock.
+func (r *Realm) armUnclaimedSweeps() {
+	for _, id := range slices.Sorted(maps.Keys(r.files.byID)) {
+		if att := r.files.byID[id]; len(att.messageIDs) == 0 {
+			r.armUnclaimedSweep(att)
+		}
+	}
 }
 
 // deleteAttachment removes the file and its record and tells the owner;
@@ -372,4 +420,115 @@ func (r *Realm) AuthenticateFileKey(apiKey string) (*Actor, error) {
 		return bad
 	})
 	return actor, err
+}
+
+// dump adds the uploaded files to f, by ID, with their bytes read from
+// the upload store.
+func (t *uploadTable) dump(r *Realm, f *fixture.Document) error {
+	for _, id := range slices.Sorted(maps.Keys(t.byID)) {
+		att := t.byID[id]
+		data, err := t.read(att.pathID)
+		if err != nil {
+			return fmt.Errorf("upload %d (%s): %w", att.id, att.pathID, err)
+		}
+		fu := fixture.Upload{ID: att.id, OwnerID: att.ownerID, Name: att.name, PathID: att.pathID,
+			CreateTime: att.created.Unix(), MessageIDs: slices.Clone(att.messageIDs),
+			Data: base64.StdEncoding.EncodeToString(data)}
+		if att.contentType != upload.ContentType("", att.name) {
+			fu.ContentType = att.contentType
+		}
+		f.Uploads = append(f.Uploads, fu)
+	}
+	return nil
+}
+
+// read is the stored file's bytes.
+func (t *uploadTable) read(pathID string) ([]byte, error) {
+	blob, err := t.store.Open(pathID)
+	if err != nil {
+		return nil, err
+	}
+	defer blob.Close()
+	return io.ReadAll(blob)
+}
+
+// load checks each file (a user owns it, a name, a path_id as an
+// upload makes them for this realm, base64 bytes within the upload size
+// limit, messages of the document that link it), then writes the bytes
+// to the upload store, replacing any file it holds at that path_id. It is
+// the load's last step (the last row of domains), so that a refused
+// document leaves no bytes behind; should a write fail, those written
+// are deleted.
+func (t *uploadTable) load(r *Realm, f *fixture.Document) error {
+	realmPrefix := strconv.Itoa(UploadRealmID)
+	now := r.clock.Now()
+	data := make([][]byte, len(f.Uploads))
+	ids := []int{}
+	for i, fu := range f.Uploads {
+		at := fmt.Sprintf("uploads[%d]", i)
+		if fu.ID <= 0 || t.byID[fu.ID] != nil {
+			return badItem(at+".id", "%s upload ID %d", invalidOrDuplicate(fu.ID <= 0), fu.ID)
+		}
+		if r.realmUser(fu.OwnerID) == nil {
+			return badItem(at+".owner_id", "no user %d", fu.OwnerID)
+		}
+		if strings.TrimSpace(fu.Name) == "" || strings.ContainsAny(fu.Name, `/\`) {
+			return badItem(at+".name", "%q is not a file name", fu.Name)
+		}
+		if !upload.ValidPathID(fu.PathID) || upload.RealmIDOf(fu.PathID) != realmPrefix {
+			return badItem(at+".path_id", "%q is not a path_id of this realm (%s/<hex>/<token>/<name>)", fu.PathID, realmPrefix)
+		}
+		if t.byPath[fu.PathID] != nil {
+			return badItem(at+".path_id", "duplicate path_id %q", fu.PathID)
+		}
+		b, err := base64.StdEncoding.DecodeString(fu.Data)
+		if err != nil {
+			return badItem(at+".data", "not base64: %v", err)
+		}
+		if int64(len(b)) > r.uploadLimit() {
+			return badItem(at+".data", "%s", fileTooLarge(r.opts.Limits.MaxFileUploadSizeMiB).Msg)
+		}
+		if fu.CreateTime < 0 {
+			return badItem(at+".create_time", "%d is not a time", fu.CreateTime)
+		}
+		var last int64
+		for j, id := range fu.MessageIDs {
+			m, ok := r.messages.store.Message(id)
+			jat := fmt.Sprintf("%s.message_ids[%d]", at, j)
+			switch {
+			case id <= last:
+				return badItem(jat, "message IDs must be positive and ascending (%d after %d)", id, last)
+			case !ok:
+				return badItem(jat, "no message %d", id)
+			case !slices.Contains(upload.LinkedPathIDs(m.Content), fu.PathID):
+				return badItem(jat, "message %d does not link %s", id, upload.URL(fu.PathID))
+			}
+			last = id
+		}
+		created := now
+		if fu.CreateTime != 0 {
+			created = time.Unix(fu.CreateTime, 0)
+		}
+		contentType := fu.ContentType
+		if contentType == "" {
+			contentType = upload.ContentType("", fu.Name)
+		}
+		att := &storedAttachment{id: fu.ID, ownerID: fu.OwnerID, name: fu.Name, pathID: fu.PathID,
+			contentType: contentType, size: int64(len(b)), created: created, messageIDs: slices.Clone(fu.MessageIDs)}
+		t.byID[att.id], t.byPath[att.pathID] = att, att
+		t.spaceUsed += att.size
+		data[i] = b
+		ids = append(ids, fu.ID)
+	}
+	t.nextID = nextAfter(1, ids...)
+	for i, fu := range f.Uploads {
+		_ = t.store.Delete(fu.PathID)
+		if _, err := t.store.Append(fu.PathID, bytes.NewReader(data[i])); err != nil {
+			for _, written := range f.Uploads[:i+1] {
+				_ = t.store.Delete(written.PathID)
+			}
+			return badItem(fmt.Sprintf("uploads[%d].data", i), "cannot store the file: %v", err)
+		}
+	}
+	return nil
 }

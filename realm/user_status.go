@@ -1,12 +1,17 @@
 package realm
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/emoji"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -32,6 +37,13 @@ type storedStatus struct {
 	text                        string
 	emojiName, emojiCode, emoji string // emoji is the reaction_type
 }
+
+// statusTable holds the users' statuses.
+type statusTable struct {
+	byUser map[int]*storedStatus // each user's status, once set
+}
+
+func (t *statusTable) clone() statusTable { return statusTable{byUser: clonePointerMap(t.byUser)} }
 
 // StatusUpdate is POST /users/me/status: nil fields are left as they are.
 type StatusUpdate struct {
@@ -116,13 +128,13 @@ func (r *Realm) updateStatus(u *user.User, req StatusUpdate) error {
 	if req.Away != nil {
 		r.setPresenceEnabled(u, !*req.Away)
 	}
-	s := r.statuses[u.ID]
+	s := r.statuses.byUser[u.ID]
 	if s == nil {
 		s = &storedStatus{emoji: emoji.Unicode}
-		if r.statuses == nil {
-			r.statuses = map[int]*storedStatus{}
+		if r.statuses.byUser == nil {
+			r.statuses.byUser = map[int]*storedStatus{}
 		}
-		r.statuses[u.ID] = s
+		r.statuses.byUser[u.ID] = s
 	}
 	if ev.StatusText != nil {
 		s.text = *ev.StatusText
@@ -193,7 +205,7 @@ func nonEmpty(s *string) bool { return s != nil && *s != "" }
 
 // statusOf is u's status as others see it: empty when u never set one.
 func (r *Realm) statusOf(u *user.User) UserStatus {
-	s := r.statuses[u.ID]
+	s := r.statuses.byUser[u.ID]
 	if s == nil {
 		return UserStatus{}
 	}
@@ -204,11 +216,73 @@ func (r *Realm) statusOf(u *user.User) UserStatus {
 	return out
 }
 
-// fillUserStatus is the user_status section: the status of every active
+// dump adds the users' statuses to f, by user ID.
+func (t *statusTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(t.byUser)) {
+		s := t.byUser[uid]
+		fs := fixture.UserStatus{UserID: uid, StatusText: s.text}
+		if s.emojiName != "" {
+			fs.EmojiName, fs.EmojiCode, fs.ReactionType = s.emojiName, s.emojiCode, s.emoji
+		}
+		f.UserStatuses = append(f.UserStatuses, fs)
+	}
+	return nil
+}
+
+// load checks each status of f as POST /users/me/status does: a
+// human user, status text trimmed and within its limit, an emoji named
+// (its code and type looked up when absent) that exists; a custom emoji
+// deactivated since is kept, as statuses keep theirs. A user has one
+// status.
+func (t *statusTable) load(r *Realm, f *fixture.Document) error {
+	for i, fs := range f.UserStatuses {
+		at := fmt.Sprintf("user_statuses[%d]", i)
+		u, err := r.fixtureHuman(at, fs.UserID)
+		if err != nil {
+			return err
+		}
+		if t.byUser[fs.UserID] != nil {
+			return badItem(at+".user_id", "user %d has another status", fs.UserID)
+		}
+		text, err := checkStatusText(fs.StatusText)
+		if err != nil {
+			return badItem(at+".status_text", "%s", reason(err))
+		}
+		s := &storedStatus{text: text, emoji: emoji.Unicode}
+		if fs.EmojiName == "" && (fs.EmojiCode != "" || fs.ReactionType != "") {
+			return badItem(at, "Client must pass emoji_name if they pass either emoji_code or reaction_type.")
+		}
+		if fs.EmojiName != "" {
+			code, typ := fs.EmojiCode, emoji.CanonicalType(fs.ReactionType)
+			if code == "" || typ == "" {
+				foundCode, foundType, err := r.emojiByName(fs.EmojiName)
+				if err != nil {
+					return badItem(at+".emoji_name", "%s", reason(err))
+				}
+				code, typ = cmp.Or(code, foundCode), cmp.Or(typ, foundType)
+			}
+			re, err := r.fixtureReaction(at, fixture.Reaction{UserID: u.ID, EmojiName: fs.EmojiName, EmojiCode: code, ReactionType: typ})
+			if err != nil {
+				return err
+			}
+			s.emojiName, s.emojiCode, s.emoji = re.EmojiName, re.EmojiCode, re.ReactionType
+		}
+		if t.byUser == nil {
+			t.byUser = map[int]*storedStatus{}
+		}
+		t.byUser[u.ID] = s
+	}
+	return nil
+}
+
+// register fills the user_status section: the status of every active
 // user who set a non-empty one, keyed by user ID.
-func fillUserStatus(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+func (t *statusTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if !req.fetches("user_status") {
+		return
+	}
 	m := map[string]UserStatus{}
-	for id := range r.statuses {
+	for id := range t.byUser {
 		u := r.realmUser(id)
 		if u == nil || !u.IsActive {
 			continue
@@ -218,4 +292,17 @@ func fillUserStatus(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		}
 	}
 	out.UserStatusState = &UserStatusState{UserStatus: m}
+}
+
+// fixtureHuman finds the human user an item at path names: statuses and
+// presence are refused to bots, as their endpoints refuse bot requests.
+func (r *Realm) fixtureHuman(path string, userID int) (*user.User, error) {
+	u := r.realmUser(userID)
+	if u == nil {
+		return nil, badItem(path+".user_id", "no user %d", userID)
+	}
+	if u.IsBot() {
+		return nil, badItem(path+".user_id", "This endpoint does not accept bot requests.")
+	}
+	return u, nil
 }
