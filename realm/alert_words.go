@@ -2,11 +2,14 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -37,10 +40,10 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
 			}
 		}
-		if r.alertWords == nil {
-			r.alertWords = map[int][]string{}
+		if r.alertWords.byUser == nil {
+			r.alertWords.byUser = map[int][]string{}
 		}
-		r.alertWords[me.ID] = addAlertWords(r.alertWords[me.ID], words)
+		r.alertWords.byUser[me.ID] = addAlertWords(r.alertWords.byUser[me.ID], words)
 		list = r.alertWordList(me.ID)
 		r.emit("alert_words", AlertWordsEvent{AlertWords: list}, me.ID)
 		return nil
@@ -53,7 +56,7 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 func (a *Actor) RemoveAlertWords(ctx context.Context, words []string) (list []string, err error) {
 	r := a.r
 	err = a.write(ctx, func(me *user.User) error {
-		r.alertWords[me.ID] = slices.DeleteFunc(r.alertWords[me.ID], func(h string) bool {
+		r.alertWords.byUser[me.ID] = slices.DeleteFunc(r.alertWords.byUser[me.ID], func(h string) bool {
 			return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(h, w) })
 		})
 		list = r.alertWordList(me.ID)
@@ -65,7 +68,7 @@ func (a *Actor) RemoveAlertWords(ctx context.Context, words []string) (list []st
 
 // alertWordList is a copy of the user's alert words, in the order added.
 func (r *Realm) alertWordList(userID int) []string {
-	return append([]string{}, r.alertWords[userID]...)
+	return append([]string{}, r.alertWords.byUser[userID]...)
 }
 
 // alertedUsers are the users among userIDs and more with an alert word in
@@ -74,13 +77,13 @@ func (r *Realm) alertWordList(userID int) []string {
 // realm without alert words pays nothing, and nothing is allocated until
 // a user has words.
 func (r *Realm) alertedUsers(content string, userIDs []int, more ...int) map[int]bool {
-	if len(r.alertWords) == 0 {
+	if len(r.alertWords.byUser) == 0 {
 		return nil
 	}
 	var text []rune
 	var out map[int]bool
 	check := func(id int) {
-		for _, w := range r.alertWords[id] {
+		for _, w := range r.alertWords.byUser[id] {
 			if text == nil {
 				text = message.AlertText(content)
 			}
@@ -102,10 +105,6 @@ func (r *Realm) alertedUsers(content string, userIDs []int, more ...int) map[int
 	return out
 }
 
-func fillAlertWords(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	out.AlertWordsState = &AlertWordsState{AlertWords: r.alertWordList(me.ID)}
-}
-
 // addAlertWords appends words to have as Zulip adds alert words: trimmed,
 // blank ones and those already there (in any case) left out.
 func addAlertWords(have, words []string) []string {
@@ -117,4 +116,58 @@ func addAlertWords(have, words []string) []string {
 		have = append(have, w)
 	}
 	return have
+}
+
+// alertWordTable holds each user's alert words, in the order added.
+type alertWordTable struct {
+	byUser map[int][]string
+}
+
+func (t *alertWordTable) clone() alertWordTable {
+	return alertWordTable{byUser: cloneNested(t.byUser, func(w string) string { return w })}
+}
+
+// dump adds the alert words to f, by user.
+func (t *alertWordTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.alertWords.byUser)) {
+		if words := r.alertWords.byUser[uid]; len(words) > 0 {
+			f.AlertWords = append(f.AlertWords, fixture.AlertWords{UserID: uid, Words: slices.Clone(words)})
+		}
+	}
+	return nil
+}
+
+// load checks each user's words as POST /users/me/alert_words
+// does (the length limit; words are trimmed, and empty ones or repeats
+// ignoring case dropped); a user has one entry.
+func (t *alertWordTable) load(r *Realm, f *fixture.Document) error {
+	for i, fa := range f.AlertWords {
+		at := fmt.Sprintf("alert_words[%d]", i)
+		if r.realmUser(fa.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fa.UserID)
+		}
+		if _, dup := r.alertWords.byUser[fa.UserID]; dup {
+			return badItem(at+".user_id", "user %d has another entry", fa.UserID)
+		}
+		for j, w := range fa.Words {
+			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
+				return badItem(fmt.Sprintf("%s.words[%d]", at, j), "alert word is too long (limit: %d characters)", message.MaxAlertWordLength)
+			}
+		}
+		if r.alertWords.byUser == nil {
+			r.alertWords.byUser = map[int][]string{}
+		}
+		r.alertWords.byUser[fa.UserID] = addAlertWords([]string{}, fa.Words)
+	}
+	return nil
+}
+
+func (t *alertWordTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("alert_words") {
+		fillAlertWords(r, me, req, out)
+	}
+}
+
+func fillAlertWords(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	out.AlertWordsState = &AlertWordsState{AlertWords: r.alertWordList(me.ID)}
 }

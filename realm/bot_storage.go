@@ -2,8 +2,11 @@ package realm
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"slices"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -17,7 +20,7 @@ import (
 // ("Key does not exist.").
 func (a *Actor) Storage(ctx context.Context, keys []string) (entries map[string]string, err error) {
 	err = a.read(ctx, func(me *user.User) error {
-		s := a.r.storage[me.ID]
+		s := a.r.storage.byUser[me.ID]
 		if keys == nil {
 			entries = maps.Clone(s)
 			if entries == nil {
@@ -43,7 +46,7 @@ func (a *Actor) Storage(ctx context.Context, keys []string) (entries map[string]
 func (a *Actor) PutStorage(ctx context.Context, entries map[string]string) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		s := r.storage[me.ID]
+		s := r.storage.byUser[me.ID]
 		if err := s.CheckPut(entries); err != nil {
 			return BadRequest("%s", err.Error())
 		}
@@ -52,10 +55,10 @@ func (a *Actor) PutStorage(ctx context.Context, entries map[string]string) error
 		}
 		if s == nil {
 			s = user.Storage{}
-			if r.storage == nil {
-				r.storage = map[int]user.Storage{}
+			if r.storage.byUser == nil {
+				r.storage.byUser = map[int]user.Storage{}
 			}
-			r.storage[me.ID] = s
+			r.storage.byUser[me.ID] = s
 		}
 		maps.Copy(s, entries)
 		return nil
@@ -68,9 +71,9 @@ func (a *Actor) PutStorage(ctx context.Context, entries map[string]string) error
 func (a *Actor) RemoveStorage(ctx context.Context, keys []string) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		s := r.storage[me.ID]
+		s := r.storage.byUser[me.ID]
 		if keys == nil {
-			delete(r.storage, me.ID)
+			delete(r.storage.byUser, me.ID)
 			return nil
 		}
 		if err := s.CheckHas(keys); err != nil {
@@ -80,8 +83,59 @@ func (a *Actor) RemoveStorage(ctx context.Context, keys []string) error {
 			delete(s, k)
 		}
 		if len(s) == 0 {
-			delete(r.storage, me.ID)
+			delete(r.storage.byUser, me.ID)
 		}
 		return nil
 	})
+}
+
+// storageTable holds each user's key-value storage.
+type storageTable struct {
+	byUser map[int]user.Storage
+}
+
+func (t *storageTable) clone() storageTable {
+	c := storageTable{}
+	for uid, s := range t.byUser {
+		if c.byUser == nil {
+			c.byUser = make(map[int]user.Storage, len(t.byUser))
+		}
+		c.byUser[uid] = maps.Clone(s)
+	}
+	return c
+}
+
+// dump adds the storage to f, by user.
+func (t *storageTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.storage.byUser)) {
+		f.BotStorage = append(f.BotStorage, fixture.Storage{UserID: uid, Storage: maps.Clone(r.storage.byUser[uid])})
+	}
+	return nil
+}
+
+// load checks each user's storage as PUT /bot_storage does (key
+// length, the size limit); a user has one entry.
+func (t *storageTable) load(r *Realm, f *fixture.Document) error {
+	seen := map[int]bool{}
+	for i, fs := range f.BotStorage {
+		at := fmt.Sprintf("bot_storage[%d]", i)
+		if r.realmUser(fs.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fs.UserID)
+		}
+		if seen[fs.UserID] {
+			return badItem(at+".user_id", "user %d has another entry", fs.UserID)
+		}
+		seen[fs.UserID] = true
+		if err := user.Storage(nil).CheckPut(fs.Storage); err != nil {
+			return badItem(at+".storage", "%s", err.Error())
+		}
+		if len(fs.Storage) == 0 {
+			continue
+		}
+		if r.storage.byUser == nil {
+			r.storage.byUser = map[int]user.Storage{}
+		}
+		r.storage.byUser[fs.UserID] = maps.Clone(fs.Storage)
+	}
+	return nil
 }

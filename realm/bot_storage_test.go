@@ -39,13 +39,13 @@ func TestStorage(t *testing.T) {
 	wantCode(t, err, CodeBadRequest, "Key does not exist.")
 
 	wantCode(t, hamlet.RemoveStorage(bg, []string{"a", "zz"}), CodeBadRequest, "Key does not exist.")
-	if len(r.storage[idHamlet]) != 3 {
-		t.Fatalf("a refused remove removed something: %v", r.storage[idHamlet])
+	if len(r.storage.byUser[idHamlet]) != 3 {
+		t.Fatalf("a refused remove removed something: %v", r.storage.byUser[idHamlet])
 	}
 	big := strings.Repeat("x", 10_000_000)
 	wantCode(t, hamlet.PutStorage(bg, map[string]string{"d": "4", "e": big}), CodeBadRequest,
 		"Request exceeds storage limit by 11 characters. The limit is 10000000 characters.")
-	if _, ok := r.storage[idHamlet]["d"]; ok {
+	if _, ok := r.storage.byUser[idHamlet]["d"]; ok {
 		t.Fatal("a refused put stored part of its entries")
 	}
 	if err := hamlet.RemoveStorage(bg, []string{"a"}); err != nil {
@@ -57,7 +57,7 @@ func TestStorage(t *testing.T) {
 	if err := hamlet.RemoveStorage(bg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if all, _ := hamlet.Storage(bg, nil); len(all) != 0 || r.storage[idHamlet] != nil {
+	if all, _ := hamlet.Storage(bg, nil); len(all) != 0 || r.storage.byUser[idHamlet] != nil {
 		t.Fatalf("after removing everything: %v", all)
 	}
 }

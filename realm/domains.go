@@ -26,9 +26,6 @@ type domain struct {
 	of func(t *tables) any
 	// copy makes dst's table a copy of src's.
 	copy func(dst, src *tables)
-	// steps, set only on the rows that stand for the tables not yet
-	// moved into this list, loads them from a fixture.
-	steps func(r *Realm, f *fixture.Document) error
 }
 
 // cloner is what every table has: a clone method on its pointer type.
@@ -75,8 +72,14 @@ var domains = []domain{
 	// the users' own things
 	table("drafts", func(t *tables) *draftTable { return &t.drafts }),
 	// the users' settings, data and views
-	// (end of the users' settings, data and views)
-	{name: "late", of: noTable, copy: func(dst, src *tables) {}, steps: (*Realm).loadLate},
+	table("mutedUsers", func(t *tables) *mutedUserTable { return &t.mutedUsers }),
+	table("alertWords", func(t *tables) *alertWordTable { return &t.alertWords }),
+	table("storage", func(t *tables) *storageTable { return &t.storage }),
+	table("userTopics", func(t *tables) *userTopicTable { return &t.userTopics }),
+	table("profileFields", func(t *tables) *profileFieldTable { return &t.profileFields }),
+	table("navigationViews", func(t *tables) *navigationViewTable { return &t.navigationViews }),
+	table("snippets", func(t *tables) *snippetTable { return &t.snippets }),
+	table("settingsDefaults", func(t *tables) *settingsDefaultsTable { return &t.settingsDefaults }),
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
 	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
 	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
@@ -91,14 +94,11 @@ var domains = []domain{
 	// (end of the activity)
 }
 
-func noTable(*tables) any { return nil }
-
 // copyFrom makes t a copy of src, table by table.
 func (t *tables) copyFrom(src *tables) {
 	for _, d := range domains {
 		d.copy(t, src)
 	}
-	t.copyRest(src)
 }
 
 // dumpTables writes every table that fixtures hold into f.
@@ -117,11 +117,6 @@ func (r *Realm) dumpTables(f *fixture.Document) error {
 // domains' order.
 func (r *Realm) loadTables(f *fixture.Document) error {
 	for _, d := range domains {
-		if d.steps != nil {
-			if err := d.steps(r, f); err != nil {
-				return err
-			}
-		}
 		if t, ok := d.of(&r.tables).(loader); ok {
 			if err := t.load(r, f); err != nil {
 				return err
@@ -166,22 +161,14 @@ type tables struct {
 	drafts draftTable
 
 	// The users' settings, data and views.
-	mutedUsers map[int][]MutedUser  // each user's muted users, in muting order
-	alertWords map[int][]string     // each user's alert words, in the order added
-	storage    map[int]user.Storage // each user's key-value storage (bot_storage.go)
-	// userTopics holds each user's visibility policies by topic.
-	userTopics    map[int]map[topicRef]*UserTopic
-	profileFields []CustomProfileField // custom profile fields, by order
-	// nextProfileFieldID numbers new fields; IDs are never reused.
-	nextProfileFieldID int
-	// navigationViews are each user's navigation views, in the order added.
-	navigationViews map[int][]*NavigationView
-	snippets        map[int][]*SavedSnippet // each user's saved snippets
-	nextSnippetID   int
-	// settingsDefaults are the personal settings new users start with
-	// (an EmailAddressVisibility of 0 follows the realm's setting).
-	settingsDefaults user.Settings
-	// (end of the users' settings, data and views)
+	mutedUsers       mutedUserTable
+	alertWords       alertWordTable
+	storage          storageTable
+	userTopics       userTopicTable
+	profileFields    profileFieldTable
+	navigationViews  navigationViewTable
+	snippets         snippetTable
+	settingsDefaults settingsDefaultsTable
 
 	// The activity.
 	scheduled scheduledTable   // scheduled messages and reminders (scheduled_table.go)

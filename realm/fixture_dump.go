@@ -33,9 +33,6 @@ func (r *Realm) Dump() ([]byte, error) {
 // be read; the caller holds the lock.
 func (r *Realm) fixture() (fixture.Document, error) {
 	f := fixture.Document{Format: fixture.Format}
-	r.dumpUserData(&f)
-	r.dumpProfiles(&f)
-	r.dumpViews(&f)
 	err := r.dumpTables(&f)
 	return f, err
 }

@@ -78,22 +78,6 @@ func (r *Realm) loadFixture(f *fixture.Document) error {
 	return r.loadTables(f)
 }
 
-// loadLate loads the other tables not yet in the domains list. Its row
-// comes before the activity's tables, so that nothing loads after the
-// uploads, whose load writes the files' bytes.
-func (r *Realm) loadLate(f *fixture.Document) error {
-	for _, step := range []func(*fixture.Document) error{
-		r.loadUserData,
-		r.loadProfiles,
-		r.loadViews,
-	} {
-		if err := step(f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // nextAfter is one more than the highest of ids and floor-1.
 func nextAfter(floor int, ids ...int) int {
 	next := floor

@@ -82,16 +82,16 @@ func TestDumpLoadCarriesUserState(t *testing.T) {
 			t.Errorf("the dump lacks %s", want)
 		}
 	}
-	if diff := cmp.Diff(r.mutedUsers, loaded.mutedUsers); diff != "" || len(loaded.mutedUsers[idHamlet]) != 2 {
+	if diff := cmp.Diff(r.mutedUsers.byUser, loaded.mutedUsers.byUser); diff != "" || len(loaded.mutedUsers.byUser[idHamlet]) != 2 {
 		t.Errorf("muted users (-original +loaded):\n%s", diff)
 	}
-	if diff := cmp.Diff(r.userTopics, loaded.userTopics, cmp.AllowUnexported(topicRef{})); diff != "" {
+	if diff := cmp.Diff(r.userTopics.byUser, loaded.userTopics.byUser, cmp.AllowUnexported(topicRef{})); diff != "" {
 		t.Errorf("user topics (-original +loaded):\n%s", diff)
 	}
 	if loaded.userTopicPolicy(idIago, channelID(t, r, "Verona"), "castle") != PolicyUnmuted {
 		t.Error("iago's policy for castle is lost")
 	}
-	if loaded.settingsDefaults != r.settingsDefaults || !loaded.settingsDefaults.EnterSends {
+	if loaded.settingsDefaults.values != r.settingsDefaults.values || !loaded.settingsDefaults.values.EnterSends {
 		t.Error("settings defaults differ")
 	}
 	// What each user's clients see.
@@ -197,22 +197,22 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := clock.Now().Unix()
-	if m := r.mutedUsers[1]; len(m) != 1 || m[0] != (MutedUser{ID: 2, Timestamp: now}) {
+	if m := r.mutedUsers.byUser[1]; len(m) != 1 || m[0] != (MutedUser{ID: 2, Timestamp: now}) {
 		t.Errorf("muted: %+v", m)
 	}
-	if w := r.alertWords[2]; !slices.Equal(w, []string{"lunch", "tea"}) {
+	if w := r.alertWords.byUser[2]; !slices.Equal(w, []string{"lunch", "tea"}) {
 		t.Errorf("alert words: %q", w)
 	}
 	if got, err := r.As(3).Storage(bg, nil); err != nil || got["count"] != "2" || len(got) != 1 {
 		t.Errorf("storage: %v %v", got, err)
 	}
-	if ut := r.userTopics[2][topicRef{1, "news"}]; ut == nil || ut.Policy != PolicyFollowed || ut.LastUpdated != now {
+	if ut := r.userTopics.byUser[2][topicRef{1, "news"}]; ut == nil || ut.Policy != PolicyFollowed || ut.LastUpdated != now {
 		t.Errorf("user topic: %+v", ut)
 	}
 	fields := r.profileFieldList()
 	if len(fields) != 3 || fields[0].ID != 2 || fields[1].ID != 3 || fields[1].Name != "GitHub username" || !fields[2].EditableByUser ||
-		fields[2].Order != 4 || r.nextProfileFieldID != 5 {
-		t.Errorf("profile fields: %+v, next %d", fields, r.nextProfileFieldID)
+		fields[2].Order != 4 || r.profileFields.nextID != 5 {
+		t.Errorf("profile fields: %+v, next %d", fields, r.profileFields.nextID)
 	}
 	if pd := r.users.byID[2].ProfileData; pd[2].Value != "[1]" || pd[4].Value != "555" {
 		t.Errorf("profile data: %+v", pd)
@@ -223,11 +223,11 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 	if v := r.navigationViewList(2); len(v) != 2 || v[0].IsPinned || *v[1].Name != "DMs" {
 		t.Errorf("views: %+v", v)
 	}
-	if s := r.snippets[2]; len(s) != 1 || s[0].DateCreated != now || r.nextSnippetID != 10 {
+	if s := r.snippets.byUser[2]; len(s) != 1 || s[0].DateCreated != now || r.snippets.nextID != 10 {
 		t.Errorf("snippets: %+v", s)
 	}
-	if !r.settingsDefaults.EnterSends || r.settingsDefaults.ColorScheme != 2 {
-		t.Errorf("settings defaults: %+v", r.settingsDefaults)
+	if !r.settingsDefaults.values.EnterSends || r.settingsDefaults.values.ColorScheme != 2 {
+		t.Errorf("settings defaults: %+v", r.settingsDefaults.values)
 	}
 	// The due message goes out once the clock's timers run; the failed
 	// one stays, failed.

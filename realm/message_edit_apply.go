@@ -209,8 +209,8 @@ func (r *Realm) moveUserTopics(oldCh *storedChannel, oldTopic string, newCh *sto
 	if oldCh.ID == newCh.ID && topic.Key(oldTopic) == topic.Key(newTopic) {
 		return
 	}
-	uids := make([]int, 0, len(r.userTopics))
-	for uid := range r.userTopics {
+	uids := make([]int, 0, len(r.userTopics.byUser))
+	for uid := range r.userTopics.byUser {
 		uids = append(uids, uid)
 	}
 	slices.Sort(uids)

@@ -110,7 +110,7 @@ func (r *Realm) emitUserTopic(userID, channelID int, name string, policy int) {
 // mutedTopicsList is the legacy [[channel name, topic, timestamp], …] list.
 func (r *Realm) mutedTopicsList(userID int) []MutedTopic {
 	out := []MutedTopic{}
-	for _, ut := range r.userTopics[userID] {
+	for _, ut := range r.userTopics.byUser[userID] {
 		if ut.Policy == PolicyMuted {
 			if ch := r.channels.byID[ut.ChannelID]; ch != nil {
 				out = append(out, MutedTopic{ChannelName: ch.Name, Topic: ut.TopicName, Timestamp: ut.LastUpdated})

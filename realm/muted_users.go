@@ -2,9 +2,12 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -36,10 +39,10 @@ func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
 		if r.hasMuted(me.ID, mutedID) {
 			return BadRequest("User already muted")
 		}
-		if r.mutedUsers == nil {
-			r.mutedUsers = map[int][]MutedUser{}
+		if r.mutedUsers.byUser == nil {
+			r.mutedUsers.byUser = map[int][]MutedUser{}
 		}
-		r.mutedUsers[me.ID] = append(r.mutedUsers[me.ID], MutedUser{ID: mutedID, Timestamp: r.clock.Now().Unix()})
+		r.mutedUsers.byUser[me.ID] = append(r.mutedUsers.byUser[me.ID], MutedUser{ID: mutedID, Timestamp: r.clock.Now().Unix()})
 		r.markRead(me, func(m *message.Message) bool { return m.SenderID == mutedID })
 		r.emit("muted_users", MutedUsersEvent{MutedUsers: r.mutedUserList(me.ID)}, me.ID)
 		return nil
@@ -56,7 +59,7 @@ func (a *Actor) UnmuteUser(ctx context.Context, mutedID int) error {
 		if !r.hasMuted(me.ID, mutedID) {
 			return BadRequest("User is not muted")
 		}
-		r.mutedUsers[me.ID] = slices.DeleteFunc(r.mutedUsers[me.ID], func(m MutedUser) bool { return m.ID == mutedID })
+		r.mutedUsers.byUser[me.ID] = slices.DeleteFunc(r.mutedUsers.byUser[me.ID], func(m MutedUser) bool { return m.ID == mutedID })
 		r.emit("muted_users", MutedUsersEvent{MutedUsers: r.mutedUserList(me.ID)}, me.ID)
 		return nil
 	})
@@ -64,12 +67,67 @@ func (a *Actor) UnmuteUser(ctx context.Context, mutedID int) error {
 
 // hasMuted reports whether userID muted mutedID.
 func (r *Realm) hasMuted(userID, mutedID int) bool {
-	return slices.ContainsFunc(r.mutedUsers[userID], func(m MutedUser) bool { return m.ID == mutedID })
+	return slices.ContainsFunc(r.mutedUsers.byUser[userID], func(m MutedUser) bool { return m.ID == mutedID })
 }
 
 // mutedUserList is a copy of the user's muted users, in muting order.
 func (r *Realm) mutedUserList(userID int) []MutedUser {
-	return append([]MutedUser{}, r.mutedUsers[userID]...)
+	return append([]MutedUser{}, r.mutedUsers.byUser[userID]...)
+}
+
+// mutedUserTable holds each user's muted users, in muting order.
+type mutedUserTable struct {
+	byUser map[int][]MutedUser
+}
+
+func (t *mutedUserTable) clone() mutedUserTable {
+	return mutedUserTable{byUser: cloneNested(t.byUser, func(m MutedUser) MutedUser { return m })}
+}
+
+// dump adds the mutings to f, by user and in muting order.
+func (t *mutedUserTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.mutedUsers.byUser)) {
+		for _, m := range r.mutedUsers.byUser[uid] {
+			f.MutedUsers = append(f.MutedUsers, fixture.MutedUser{UserID: uid, MutedUserID: m.ID, Timestamp: m.Timestamp})
+		}
+	}
+	return nil
+}
+
+// load checks each muting as POST /users/me/muted_users/{id}
+// does: two users of the realm (not a system bot), not oneself, not twice.
+func (t *mutedUserTable) load(r *Realm, f *fixture.Document) error {
+	now := r.clock.Now().Unix()
+	for i, fm := range f.MutedUsers {
+		at := fmt.Sprintf("muted_users[%d]", i)
+		if r.realmUser(fm.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fm.UserID)
+		}
+		if r.realmUser(fm.MutedUserID) == nil {
+			return badItem(at+".muted_user_id", "no user %d", fm.MutedUserID)
+		}
+		if fm.MutedUserID == fm.UserID {
+			return badItem(at+".muted_user_id", "Cannot mute self")
+		}
+		if r.hasMuted(fm.UserID, fm.MutedUserID) {
+			return badItem(at, "User already muted (user %d mutes user %d twice)", fm.UserID, fm.MutedUserID)
+		}
+		ts := fm.Timestamp
+		if ts == 0 {
+			ts = now
+		}
+		if r.mutedUsers.byUser == nil {
+			r.mutedUsers.byUser = map[int][]MutedUser{}
+		}
+		r.mutedUsers.byUser[fm.UserID] = append(r.mutedUsers.byUser[fm.UserID], MutedUser{ID: fm.MutedUserID, Timestamp: ts})
+	}
+	return nil
+}
+
+func (t *mutedUserTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("muted_users") {
+		fillMutedUsers(r, me, req, out)
+	}
 }
 
 func fillMutedUsers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

@@ -2,9 +2,12 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -48,7 +51,7 @@ func (a *Actor) NavigationViews(ctx context.Context) (list []NavigationView, err
 
 func (r *Realm) navigationViewList(userID int) []NavigationView {
 	out := []NavigationView{}
-	for _, v := range r.navigationViews[userID] {
+	for _, v := range r.navigationViews.byUser[userID] {
 		out = append(out, *v)
 	}
 	return out
@@ -82,10 +85,10 @@ func (a *Actor) AddNavigationView(ctx context.Context, fragment string, isPinned
 			return BadRequest("Navigation view already exists.")
 		}
 		v := &NavigationView{Fragment: fragment, IsPinned: isPinned, Name: name}
-		if r.navigationViews == nil {
-			r.navigationViews = map[int][]*NavigationView{}
+		if r.navigationViews.byUser == nil {
+			r.navigationViews.byUser = map[int][]*NavigationView{}
 		}
-		r.navigationViews[me.ID] = append(r.navigationViews[me.ID], v)
+		r.navigationViews.byUser[me.ID] = append(r.navigationViews.byUser[me.ID], v)
 		added := *v
 		r.emit("navigation_view", NavigationViewEvent{Op: "add", NavigationView: &added}, me.ID)
 		return nil
@@ -135,7 +138,7 @@ func (a *Actor) RemoveNavigationView(ctx context.Context, fragment string) error
 		if r.navigationView(me.ID, fragment) == nil {
 			return NotFound("Navigation view does not exist.")
 		}
-		r.navigationViews[me.ID] = slices.DeleteFunc(r.navigationViews[me.ID], func(v *NavigationView) bool { return v.Fragment == fragment })
+		r.navigationViews.byUser[me.ID] = slices.DeleteFunc(r.navigationViews.byUser[me.ID], func(v *NavigationView) bool { return v.Fragment == fragment })
 		r.emit("navigation_view", NavigationViewEvent{Op: "remove", Fragment: fragment}, me.ID)
 		return nil
 	})
@@ -143,7 +146,7 @@ func (a *Actor) RemoveNavigationView(ctx context.Context, fragment string) error
 
 // navigationView is the user's view with this fragment, or nil.
 func (r *Realm) navigationView(userID int, fragment string) *NavigationView {
-	for _, v := range r.navigationViews[userID] {
+	for _, v := range r.navigationViews.byUser[userID] {
 		if v.Fragment == fragment {
 			return v
 		}
@@ -153,7 +156,76 @@ func (r *Realm) navigationView(userID int, fragment string) *NavigationView {
 
 // navigationViewNamed reports whether one of the user's views has this name.
 func (r *Realm) navigationViewNamed(userID int, name string) bool {
-	return slices.ContainsFunc(r.navigationViews[userID], func(v *NavigationView) bool { return v.Name != nil && *v.Name == name })
+	return slices.ContainsFunc(r.navigationViews.byUser[userID], func(v *NavigationView) bool { return v.Name != nil && *v.Name == name })
+}
+
+// navigationViewTable holds each user's navigation views, in the order added.
+type navigationViewTable struct {
+	byUser map[int][]*NavigationView
+}
+
+func (t *navigationViewTable) clone() navigationViewTable {
+	return navigationViewTable{byUser: cloneNested(t.byUser, func(v *NavigationView) *NavigationView { c := *v; return &c })}
+}
+
+// dump adds the navigation views to f, by user and in the order added.
+func (t *navigationViewTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.navigationViews.byUser)) {
+		for _, v := range r.navigationViews.byUser[uid] {
+			fv := fixture.NavigationView{UserID: uid, Fragment: v.Fragment, IsPinned: v.IsPinned}
+			if v.Name != nil {
+				name := *v.Name
+				fv.Name = &name
+			}
+			f.NavigationViews = append(f.NavigationViews, fv)
+		}
+	}
+	return nil
+}
+
+// load checks each view as POST /navigation_views does:
+// a fragment, a name for custom views and none for built-in ones, and
+// neither the fragment nor the name twice for a user.
+func (t *navigationViewTable) load(r *Realm, f *fixture.Document) error {
+	for i, fv := range f.NavigationViews {
+		at := fmt.Sprintf("navigation_views[%d]", i)
+		if r.realmUser(fv.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fv.UserID)
+		}
+		fragment := strings.TrimSpace(fv.Fragment)
+		if fragment == "" {
+			return badItem(at+".fragment", "fragment cannot be blank")
+		}
+		var name *string
+		if fv.Name != nil {
+			trimmed := strings.TrimSpace(*fv.Name)
+			if trimmed == "" {
+				return badItem(at+".name", "name cannot be blank")
+			}
+			name = &trimmed
+		}
+		if slices.Contains(builtInViewFragments, fragment) {
+			if name != nil {
+				return badItem(at+".name", "Built-in views cannot have a custom name.")
+			}
+		} else if name == nil {
+			return badItem(at+".name", "Custom views must have a valid name.")
+		}
+		if r.navigationView(fv.UserID, fragment) != nil || name != nil && r.navigationViewNamed(fv.UserID, *name) {
+			return badItem(at, "Navigation view already exists.")
+		}
+		if r.navigationViews.byUser == nil {
+			r.navigationViews.byUser = map[int][]*NavigationView{}
+		}
+		r.navigationViews.byUser[fv.UserID] = append(r.navigationViews.byUser[fv.UserID], &NavigationView{Fragment: fragment, IsPinned: fv.IsPinned, Name: name})
+	}
+	return nil
+}
+
+func (t *navigationViewTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("navigation_views") {
+		fillNavigationViews(r, me, req, out)
+	}
 }
 
 func fillNavigationViews(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

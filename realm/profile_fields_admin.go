@@ -65,10 +65,10 @@ func (a *Actor) CreateProfileField(ctx context.Context, spec ProfileFieldSpec) (
 		if r.profileFieldNamed(f.Name, 0) {
 			return BadRequest("A field with that label already exists.")
 		}
-		f.ID = r.nextProfileFieldID
+		f.ID = r.profileFields.nextID
 		f.Order = f.ID
-		r.nextProfileFieldID++
-		r.profileFields = append(r.profileFields, f)
+		r.profileFields.nextID++
+		r.profileFields.list = append(r.profileFields.list, f)
 		r.sortProfileFields()
 		r.emitProfileFields()
 		id = f.ID
@@ -141,7 +141,7 @@ func (a *Actor) DeleteProfileField(ctx context.Context, id int) error {
 		if r.profileField(id) == nil {
 			return BadRequest("Field id %d not found.", id)
 		}
-		r.profileFields = slices.DeleteFunc(r.profileFields, func(f CustomProfileField) bool { return f.ID == id })
+		r.profileFields.list = slices.DeleteFunc(r.profileFields.list, func(f CustomProfileField) bool { return f.ID == id })
 		for _, u := range r.users.byID {
 			delete(u.ProfileData, id)
 		}
@@ -160,13 +160,13 @@ func (a *Actor) ReorderProfileFields(ctx context.Context, ids []int) error {
 		for i, id := range ids {
 			pos[id] = i
 		}
-		for _, f := range r.profileFields {
+		for _, f := range r.profileFields.list {
 			if _, ok := pos[f.ID]; !ok {
 				return BadRequest("Invalid order mapping.")
 			}
 		}
-		for i := range r.profileFields {
-			r.profileFields[i].Order = pos[r.profileFields[i].ID]
+		for i := range r.profileFields.list {
+			r.profileFields.list[i].Order = pos[r.profileFields.list[i].ID]
 		}
 		r.sortProfileFields()
 		r.emitProfileFields()
@@ -206,7 +206,7 @@ func summaryLimitError() *Error {
 // field except.
 func (r *Realm) summaryFieldCount(except int) int {
 	n := 0
-	for _, f := range r.profileFields {
+	for _, f := range r.profileFields.list {
 		if f.DisplayInProfileSummary && f.ID != except {
 			n++
 		}
@@ -216,7 +216,7 @@ func (r *Realm) summaryFieldCount(except int) int {
 
 // profileFieldNamed reports whether a field other than except has name.
 func (r *Realm) profileFieldNamed(name string, except int) bool {
-	return slices.ContainsFunc(r.profileFields, func(f CustomProfileField) bool { return f.Name == name && f.ID != except })
+	return slices.ContainsFunc(r.profileFields.list, func(f CustomProfileField) bool { return f.Name == name && f.ID != except })
 }
 
 // clearRemovedChoices removes users' values of select field id that are
@@ -234,7 +234,7 @@ func (r *Realm) clearRemovedChoices(id int, fieldData string) {
 }
 
 func (r *Realm) sortProfileFields() {
-	slices.SortStableFunc(r.profileFields, func(a, b CustomProfileField) int {
+	slices.SortStableFunc(r.profileFields.list, func(a, b CustomProfileField) int {
 		if a.Order != b.Order {
 			return a.Order - b.Order
 		}

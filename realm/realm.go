@@ -128,11 +128,11 @@ func New(opts ...Option) *Realm {
 			recipients:       recipientTable{nextID: 1, personal: map[int]int{}, conversations: map[string]*conversation{}},
 			messages:         messageTable{store: store.New(), nextID: 1},
 			linkifiers:       linkifierTable{nextID: 1},
-			nextSnippetID:    1,
+			snippets:         snippetTable{nextID: 1},
 			playgrounds:      playgroundTable{nextID: 1},
 			exports:          exportTable{nextID: 1},
 			channelFolders:   folderTable{nextID: 1},
-			settingsDefaults: user.DefaultSettings(),
+			settingsDefaults: settingsDefaultsTable{values: user.DefaultSettings()},
 		},
 	}
 	r.createdAt = r.clock.Now()

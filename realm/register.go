@@ -3,7 +3,6 @@ package realm
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -75,20 +74,7 @@ type stateSection struct {
 
 // stateSections lists every state section the realm can fetch, in the
 // order they are filled.
-var stateSections = []stateSection{
-	{"alert_words", fillAlertWords},
-	{"custom_profile_fields", fillCustomProfileFields},
-	{"muted_topics", func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-		if !req.fetches("user_topic") {
-			out.MutedTopicsState = &MutedTopicsState{MutedTopics: r.mutedTopicsList(me.ID)}
-		}
-	}},
-	{"muted_users", fillMutedUsers},
-	{"navigation_views", fillNavigationViews},
-	{"realm_user_settings_defaults", fillUserSettingsDefaults},
-	{"saved_snippets", fillSavedSnippets},
-	{"user_topic", fillUserTopics},
-}
+var stateSections = []stateSection{}
 
 // fetches reports whether the request asks for a state section.
 func (req *RegisterRequest) fetches(name string) bool {
@@ -121,18 +107,4 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 		return nil
 	})
 	return ans, err
-}
-
-func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	list := []UserTopic{}
-	for _, ut := range r.userTopics[me.ID] {
-		list = append(list, *ut)
-	}
-	slices.SortFunc(list, func(a, b UserTopic) int {
-		if a.ChannelID != b.ChannelID {
-			return a.ChannelID - b.ChannelID
-		}
-		return strings.Compare(a.TopicName, b.TopicName)
-	})
-	out.UserTopicState = &UserTopicState{UserTopics: list}
 }

@@ -2,10 +2,13 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -32,7 +35,7 @@ func (a *Actor) SavedSnippets(ctx context.Context) (list []SavedSnippet, err err
 
 func (r *Realm) snippetList(userID int) []SavedSnippet {
 	out := []SavedSnippet{}
-	for _, s := range r.snippets[userID] {
+	for _, s := range r.snippets.byUser[userID] {
 		out = append(out, *s)
 	}
 	return out
@@ -45,12 +48,12 @@ func (a *Actor) CreateSavedSnippet(ctx context.Context, title, content string) (
 		if err := r.checkSnippet(&title, &content); err != nil {
 			return err
 		}
-		s := &SavedSnippet{ID: r.nextSnippetID, Title: title, Content: content, DateCreated: r.clock.Now().Unix()}
-		r.nextSnippetID++
-		if r.snippets == nil {
-			r.snippets = map[int][]*SavedSnippet{}
+		s := &SavedSnippet{ID: r.snippets.nextID, Title: title, Content: content, DateCreated: r.clock.Now().Unix()}
+		r.snippets.nextID++
+		if r.snippets.byUser == nil {
+			r.snippets.byUser = map[int][]*SavedSnippet{}
 		}
-		r.snippets[me.ID] = append(r.snippets[me.ID], s)
+		r.snippets.byUser[me.ID] = append(r.snippets.byUser[me.ID], s)
 		r.emit("saved_snippets", SavedSnippetEvent{Op: "add", SavedSnippet: s}, me.ID)
 		id = s.ID
 		return nil
@@ -94,14 +97,14 @@ func (a *Actor) DeleteSavedSnippet(ctx context.Context, id int) error {
 		if r.ownSnippet(me, id) == nil {
 			return NotFound("Saved snippet does not exist.")
 		}
-		r.snippets[me.ID] = slices.DeleteFunc(r.snippets[me.ID], func(s *SavedSnippet) bool { return s.ID == id })
+		r.snippets.byUser[me.ID] = slices.DeleteFunc(r.snippets.byUser[me.ID], func(s *SavedSnippet) bool { return s.ID == id })
 		r.emit("saved_snippets", SavedSnippetEvent{Op: "remove", SavedSnippetID: id}, me.ID)
 		return nil
 	})
 }
 
 func (r *Realm) ownSnippet(me *user.User, id int) *SavedSnippet {
-	for _, s := range r.snippets[me.ID] {
+	for _, s := range r.snippets.byUser[me.ID] {
 		if s.ID == id {
 			return s
 		}
@@ -138,6 +141,65 @@ type SavedSnippetEvent struct {
 	Op             string        `json:"op"`
 	SavedSnippet   *SavedSnippet `json:"saved_snippet,omitempty"`
 	SavedSnippetID int           `json:"saved_snippet_id,omitempty"`
+}
+
+// snippetTable holds each user's saved snippets; nextID numbers new ones.
+type snippetTable struct {
+	byUser map[int][]*SavedSnippet
+	nextID int
+}
+
+func (t *snippetTable) clone() snippetTable {
+	return snippetTable{nextID: t.nextID, byUser: cloneNested(t.byUser, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })}
+}
+
+// dump adds the saved snippets to f, by user and in the order added.
+func (t *snippetTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.snippets.byUser)) {
+		for _, s := range r.snippets.byUser[uid] {
+			f.SavedSnippets = append(f.SavedSnippets, fixture.SavedSnippet{ID: s.ID, UserID: uid, Title: s.Title,
+				Content: s.Content, DateCreated: s.DateCreated})
+		}
+	}
+	return nil
+}
+
+// load checks each snippet as POST /saved_snippets does (title
+// and content); a snippet without a creation date was created when
+// loaded.
+func (t *snippetTable) load(r *Realm, f *fixture.Document) error {
+	ids := []int{}
+	now := r.clock.Now().Unix()
+	for i, fs := range f.SavedSnippets {
+		at := fmt.Sprintf("saved_snippets[%d]", i)
+		if fs.ID <= 0 || slices.Contains(ids, fs.ID) {
+			return badItem(at+".id", "%s saved snippet ID %d", invalidOrDuplicate(fs.ID <= 0), fs.ID)
+		}
+		if r.realmUser(fs.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", fs.UserID)
+		}
+		title, content := fs.Title, fs.Content
+		if err := r.checkSnippet(&title, &content); err != nil {
+			return badItem(at, "%s", reason(err))
+		}
+		created := fs.DateCreated
+		if created == 0 {
+			created = now
+		}
+		if r.snippets.byUser == nil {
+			r.snippets.byUser = map[int][]*SavedSnippet{}
+		}
+		r.snippets.byUser[fs.UserID] = append(r.snippets.byUser[fs.UserID], &SavedSnippet{ID: fs.ID, Title: title, Content: content, DateCreated: created})
+		ids = append(ids, fs.ID)
+	}
+	r.snippets.nextID = nextAfter(1, ids...)
+	return nil
+}
+
+func (t *snippetTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("saved_snippets") {
+		fillSavedSnippets(r, me, req, out)
+	}
 }
 
 func fillSavedSnippets(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

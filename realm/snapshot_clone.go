@@ -2,7 +2,6 @@ package realm
 
 import (
 	"maps"
-	"slices"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -13,40 +12,6 @@ import (
 // nothing one realm (or snapshot) changes in place is seen by another.
 // What may be shared is what is never changed in place: strings, linkifiers
 // (replaced whole on update), emoji images and uploaded bytes.
-
-// copyStateFrom makes r's state a copy of src's: every table, counter and
-// message. The caller holds r's write lock and has src to itself (src's
-// store is marked shared as it is cloned). It leaves alone what is not
-// state: options, clock, renderer, event queues, snapshot bookkeeping,
-// the delivery timer (rearmAfterCopy sets it for the items copied).
-func (r *tables) copyRest(src *tables) {
-
-	r.profileFields = slices.Clone(src.profileFields)
-	r.nextProfileFieldID = src.nextProfileFieldID
-	r.snippets = cloneNested(src.snippets, func(s *SavedSnippet) *SavedSnippet { c := *s; return &c })
-	r.navigationViews = cloneNested(src.navigationViews, func(v *NavigationView) *NavigationView { c := *v; return &c })
-	r.nextSnippetID = src.nextSnippetID
-	r.settingsDefaults = src.settingsDefaults
-	r.mutedUsers = cloneNested(src.mutedUsers, func(m MutedUser) MutedUser { return m })
-	r.alertWords = cloneNested(src.alertWords, func(w string) string { return w })
-	r.storage = nil
-	for uid, s := range src.storage {
-		if r.storage == nil {
-			r.storage = make(map[int]user.Storage, len(src.storage))
-		}
-		r.storage[uid] = maps.Clone(s)
-	}
-	r.userTopics = make(map[int]map[topicRef]*UserTopic, len(src.userTopics))
-	for uid, byTopic := range src.userTopics {
-		m := make(map[topicRef]*UserTopic, len(byTopic))
-		for ref, ut := range byTopic {
-			c := *ut
-			m[ref] = &c
-		}
-		r.userTopics[uid] = m
-	}
-
-}
 
 // clonePointerMap copies a map of pointers to plain structs, each value
 // copied.

@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -39,8 +40,8 @@ func (a *Actor) UpdateUserSettingsDefaults(ctx context.Context, values map[strin
 			if c.def.Get(&defaults) == c.value {
 				continue
 			}
-			c.def.Set(&r.settingsDefaults, c.value)
-			value := c.def.Get(&r.settingsDefaults)
+			c.def.Set(&r.settingsDefaults.values, c.value)
+			value := c.def.Get(&r.settingsDefaults.values)
 			if c.def.Name == "web_home_view" {
 				value = user.WebHomeViewName(value.(string), r.opts.FeatureLevel)
 			}
@@ -55,11 +56,53 @@ func (a *Actor) UpdateUserSettingsDefaults(ctx context.Context, values map[strin
 // defaults, with the realm's email address visibility unless an
 // administrator set a default of its own.
 func (r *Realm) userSettingsDefaults() user.Settings {
-	s := r.settingsDefaults
+	s := r.settingsDefaults.values
 	if s.EmailAddressVisibility == 0 {
 		s.EmailAddressVisibility = r.settings.EmailAddressVisibility
 	}
 	return s
+}
+
+// settingsDefaultsTable holds the personal settings new users start with (an
+// EmailAddressVisibility of 0 follows the realm's setting).
+type settingsDefaultsTable struct {
+	values user.Settings
+}
+
+func (t *settingsDefaultsTable) clone() settingsDefaultsTable {
+	return *t
+}
+
+// dump adds the defaults that differ from a new realm's to f.
+func (t *settingsDefaultsTable) dump(r *Realm, f *fixture.Document) error {
+	defaults := user.DefaultSettings()
+	for _, d := range user.SettingDefs {
+		if v := d.Get(&r.settingsDefaults.values); v != d.Get(&defaults) {
+			if f.UserSettingsDefaults == nil {
+				f.UserSettingsDefaults = map[string]any{}
+			}
+			f.UserSettingsDefaults[d.Name] = v
+		}
+	}
+	return nil
+}
+
+// load checks the settings defaults as PATCH
+// /realm/user_settings_defaults does: known personal settings, each
+// with a value it takes.
+func (t *settingsDefaultsTable) load(r *Realm, f *fixture.Document) error {
+	s, err := r.fixtureUserSettings("realm_user_default", f.UserSettingsDefaults)
+	if err != nil {
+		return err
+	}
+	r.settingsDefaults.values = s
+	return nil
+}
+
+func (t *settingsDefaultsTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("realm_user_settings_defaults") {
+		fillUserSettingsDefaults(r, me, req, out)
+	}
 }
 
 func fillUserSettingsDefaults(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {

@@ -16,7 +16,7 @@ func TestRealmUserSettingsDefaults(t *testing.T) {
 	// One bad value refuses the whole request.
 	wantCode(t, r.As(idIago).UpdateUserSettingsDefaults(bg, map[string]any{"enter_sends": true, "color_scheme": 42}), CodeBadRequest, "")
 	wantCode(t, r.As(idIago).UpdateUserSettingsDefaults(bg, map[string]any{"no_such_setting": true}), CodeBadRequest, "Invalid setting: no_such_setting")
-	if r.settingsDefaults.EnterSends {
+	if r.settingsDefaults.values.EnterSends {
 		t.Fatal("a refused update changed the defaults")
 	}
 	err := r.As(idIago).UpdateUserSettingsDefaults(bg, map[string]any{"enter_sends": true, "email_address_visibility": 5,

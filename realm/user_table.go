@@ -68,7 +68,7 @@ func (r *Realm) addUser(u *user.User) *user.User {
 		u.APIKey = r.fixedAPIKey(u.DeliveryEmail)
 	}
 	if u.Settings == (user.Settings{}) {
-		u.Settings = r.settingsDefaults
+		u.Settings = r.settingsDefaults.values
 	}
 	r.users.byID[u.ID] = u
 	r.users.byEmail[user.NormalizeEmail(u.DeliveryEmail)] = u

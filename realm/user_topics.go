@@ -2,8 +2,13 @@ package realm
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/topic"
 	"github.com/minizulip/minizulip/user"
 )
@@ -32,7 +37,7 @@ type UserTopic struct {
 
 // userTopicPolicy returns the user's policy for a topic (0 when none).
 func (r *Realm) userTopicPolicy(userID, channelID int, name string) int {
-	if ut := r.userTopics[userID][topicRef{channelID, topic.Key(name)}]; ut != nil {
+	if ut := r.userTopics.byUser[userID][topicRef{channelID, topic.Key(name)}]; ut != nil {
 		return ut.Policy
 	}
 	return PolicyInherit
@@ -42,16 +47,16 @@ func (r *Realm) userTopicPolicy(userID, channelID int, name string) int {
 func (r *Realm) setUserTopicPolicy(userID, channelID int, name string, policy int) {
 	ref := topicRef{channelID, topic.Key(name)}
 	if policy == PolicyInherit {
-		delete(r.userTopics[userID], ref)
+		delete(r.userTopics.byUser[userID], ref)
 		return
 	}
-	if r.userTopics == nil {
-		r.userTopics = map[int]map[topicRef]*UserTopic{}
+	if r.userTopics.byUser == nil {
+		r.userTopics.byUser = map[int]map[topicRef]*UserTopic{}
 	}
-	if r.userTopics[userID] == nil {
-		r.userTopics[userID] = map[topicRef]*UserTopic{}
+	if r.userTopics.byUser[userID] == nil {
+		r.userTopics.byUser[userID] = map[topicRef]*UserTopic{}
 	}
-	r.userTopics[userID][ref] = &UserTopic{ChannelID: channelID, TopicName: name, LastUpdated: r.clock.Now().Unix(), Policy: policy}
+	r.userTopics.byUser[userID][ref] = &UserTopic{ChannelID: channelID, TopicName: name, LastUpdated: r.clock.Now().Unix(), Policy: policy}
 }
 
 // applyAutomaticTopicPolicy runs Zulip's automatic follow/unmute rules
@@ -175,4 +180,101 @@ func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 		r.emitUserTopic(me.ID, ch.ID, name, req.Policy)
 		return nil
 	})
+}
+
+// userTopicTable holds each user's visibility policies by topic.
+type userTopicTable struct {
+	byUser map[int]map[topicRef]*UserTopic
+}
+
+func (t *userTopicTable) clone() userTopicTable {
+	c := userTopicTable{byUser: make(map[int]map[topicRef]*UserTopic, len(t.byUser))}
+	for uid, byTopic := range t.byUser {
+		m := make(map[topicRef]*UserTopic, len(byTopic))
+		for ref, ut := range byTopic {
+			cu := *ut
+			m[ref] = &cu
+		}
+		c.byUser[uid] = m
+	}
+	return c
+}
+
+// dump adds the topic policies to f, by user, channel and topic.
+func (t *userTopicTable) dump(r *Realm, f *fixture.Document) error {
+	for _, uid := range slices.Sorted(maps.Keys(r.userTopics.byUser)) {
+		refs := slices.SortedFunc(maps.Keys(r.userTopics.byUser[uid]), func(a, b topicRef) int {
+			if a.channel != b.channel {
+				return a.channel - b.channel
+			}
+			return strings.Compare(a.key, b.key)
+		})
+		for _, ref := range refs {
+			ut := r.userTopics.byUser[uid][ref]
+			f.UserTopics = append(f.UserTopics, fixture.UserTopic{UserID: uid, ChannelID: ut.ChannelID, Topic: ut.TopicName,
+				VisibilityPolicy: ut.Policy, LastUpdated: ut.LastUpdated})
+		}
+	}
+	return nil
+}
+
+// load checks each policy as POST /user_topics does: a known
+// policy other than inherit, a channel the user can access, a valid
+// topic; a user has one policy per topic.
+func (t *userTopicTable) load(r *Realm, f *fixture.Document) error {
+	now := r.clock.Now().Unix()
+	for i, ft := range f.UserTopics {
+		at := fmt.Sprintf("user_topics[%d]", i)
+		if r.realmUser(ft.UserID) == nil {
+			return badItem(at+".user_id", "no user %d", ft.UserID)
+		}
+		ch := r.channels.byID[ft.ChannelID]
+		if ch == nil {
+			return badItem(at+".channel_id", "no channel %d", ft.ChannelID)
+		}
+		if !r.historyReadableBy(ch, ft.UserID) && !r.isSubscribed(ch.ID, ft.UserID) {
+			return badItem(at+".channel_id", "user %d cannot access channel %d", ft.UserID, ft.ChannelID)
+		}
+		if ft.VisibilityPolicy < PolicyMuted || ft.VisibilityPolicy > PolicyFollowed {
+			return badItem(at+".visibility_policy", "Invalid visibility_policy %d (1 muted, 2 unmuted, 3 followed)", ft.VisibilityPolicy)
+		}
+		name, err := r.topicRules().Stored(ft.Topic)
+		if err != nil {
+			return badItem(at+".topic", "%s", err.Error())
+		}
+		if r.userTopicPolicy(ft.UserID, ch.ID, name) != PolicyInherit {
+			return badItem(at+".topic", "user %d has another policy for topic %q of channel %d", ft.UserID, ft.Topic, ft.ChannelID)
+		}
+		r.setUserTopicPolicy(ft.UserID, ch.ID, name, ft.VisibilityPolicy)
+		ts := ft.LastUpdated
+		if ts == 0 {
+			ts = now
+		}
+		r.userTopics.byUser[ft.UserID][topicRef{ch.ID, topic.Key(name)}].LastUpdated = ts
+	}
+	return nil
+}
+
+// register fills user_topic, and muted_topics for clients that do not
+// fetch user_topic.
+func (t *userTopicTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	if req.fetches("user_topic") {
+		fillUserTopics(r, me, req, out)
+	} else if req.fetches("muted_topics") {
+		out.MutedTopicsState = &MutedTopicsState{MutedTopics: r.mutedTopicsList(me.ID)}
+	}
+}
+
+func fillUserTopics(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
+	list := []UserTopic{}
+	for _, ut := range r.userTopics.byUser[me.ID] {
+		list = append(list, *ut)
+	}
+	slices.SortFunc(list, func(a, b UserTopic) int {
+		if a.ChannelID != b.ChannelID {
+			return a.ChannelID - b.ChannelID
+		}
+		return strings.Compare(a.TopicName, b.TopicName)
+	})
+	out.UserTopicState = &UserTopicState{UserTopics: list}
 }

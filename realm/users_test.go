@@ -471,12 +471,12 @@ func TestAddUser(t *testing.T) {
 
 func TestProfileFieldsSeed(t *testing.T) {
 	r, _ := newTestRealm(t)
-	if len(r.profileFields) != 9 {
-		t.Fatalf("%d fields", len(r.profileFields))
+	if len(r.profileFields.list) != 9 {
+		t.Fatalf("%d fields", len(r.profileFields.list))
 	}
 	names := []string{"Phone number", "Biography", "Favorite food", "Favorite editor", "Birthday", "Favorite website",
 		"Mentor", "GitHub username", "Pronouns"}
-	for i, f := range r.profileFields {
+	for i, f := range r.profileFields.list {
 		if f.ID != i+1 || f.Order != i+1 || f.Name != names[i] || f.Type != []int{1, 2, 1, 3, 4, 5, 6, 7, 8}[i] {
 			t.Errorf("field %d: %+v", i+1, f)
 		}
