@@ -147,7 +147,7 @@ func checkStore(t *testing.T, r *Realm) {
 		users = append(users, id)
 	}
 	conversationOf := func(m *message.Message) int {
-		if c := r.recipients.conversations[joinIDs(m.DMUserIDs)]; c != nil {
+		if c := r.recipients.conversations[conversationKey(m.DMUserIDs)]; c != nil {
 			return c.id
 		}
 		return -1

@@ -95,7 +95,7 @@ func verifyIndexes(t *testing.T, r *Realm) {
 		users = append(users, id)
 	}
 	if err := r.messages.store.Verify(func(m *message.Message) int {
-		if c := r.recipients.conversations[joinIDs(m.DMUserIDs)]; c != nil {
+		if c := r.recipients.conversations[conversationKey(m.DMUserIDs)]; c != nil {
 			return c.id
 		}
 		return -1

@@ -143,7 +143,7 @@ func (r *Realm) compileDMTerm(me *user.User, q *narrowQuery, t message.Term, ids
 		set := append([]int{me.ID}, ids...)
 		slices.Sort(set)
 		set = slices.Compact(set)
-		key := joinIDs(set)
+		key := conversationKey(set)
 		conv := r.recipients.conversations[key]
 		if !t.Negated {
 			q.conv, q.noConv = conv, conv == nil
@@ -292,15 +292,4 @@ func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
 		}
 	}
 	return true
-}
-
-func joinIDs(ids []int) string {
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(id))
-	}
-	return b.String()
 }

@@ -3,6 +3,8 @@ package realm
 import (
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/minizulip/minizulip/realm/fixture"
 )
@@ -46,8 +48,22 @@ func (t *recipientTable) load(r *Realm, f *fixture.Document) error {
 	return nil
 }
 
+// allocRecipient gives the next recipient ID.
 func (r *Realm) allocRecipient() int {
 	id := r.recipients.nextID
 	r.recipients.nextID++
 	return id
+}
+
+// conversationKey is the key of the conversation of a sorted set of
+// users in recipientTable.conversations.
+func conversationKey(ids []int) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(id))
+	}
+	return b.String()
 }

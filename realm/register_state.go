@@ -80,7 +80,7 @@ func (r *Realm) unreadMessages(me *user.User, allowEmptyTopicName bool) UnreadMe
 			}
 			s.UnreadMessageIDs = append(s.UnreadMessageIDs, m.ID)
 		case len(m.DMUserIDs) > 2:
-			key := joinIDs(m.DMUserIDs)
+			key := conversationKey(m.DMUserIDs)
 			h := huddles[key]
 			if h == nil {
 				h = &unreadHuddle{UserIDsString: key}
@@ -124,7 +124,7 @@ func fillRecentPrivateConversations(r *Realm, me *user.User, req *RegisterReques
 		if m.Type != message.Direct {
 			return true
 		}
-		key := joinIDs(m.DMUserIDs)
+		key := conversationKey(m.DMUserIDs)
 		if latest[key] == nil {
 			others := []int{}
 			for _, id := range m.DMUserIDs {

@@ -451,7 +451,7 @@ func (r *Realm) directRecipients(sender *user.User, to message.To) ([]int, error
 // conversationFor returns the stored conversation of exactly these users,
 // creating it on first use.
 func (r *Realm) conversationFor(ids []int) *conversation {
-	key := joinIDs(ids)
+	key := conversationKey(ids)
 	if c := r.recipients.conversations[key]; c != nil {
 		return c
 	}

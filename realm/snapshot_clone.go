@@ -1,17 +1,12 @@
 package realm
 
-import (
-	"maps"
-
-	"github.com/minizulip/minizulip/user"
-)
-
-// This file copies a realm's state for snapshots, restores and forks.
-// Messages and personal copies are shared copy-on-write (store.Clone and
-// message_cow.go); everything else is small and copied deeply, so that
-// nothing one realm (or snapshot) changes in place is seen by another.
-// What may be shared is what is never changed in place: strings, linkifiers
-// (replaced whole on update), emoji images and uploaded bytes.
+// This file holds the helpers of the tables' clone methods. Snapshots,
+// restores and forks copy every table (domains.go): messages and personal
+// copies are shared copy-on-write (store.Clone and message_cow.go);
+// everything else is small and copied deeply, so that nothing one realm
+// (or snapshot) changes in place is seen by another. What may be shared
+// is what is never changed in place: strings, linkifiers (replaced whole
+// on update), emoji images and uploaded bytes.
 
 // clonePointerMap copies a map of pointers to plain structs, each value
 // copied.
@@ -59,11 +54,4 @@ func cloneBoolPtr(p *bool) *bool {
 	}
 	v := *p
 	return &v
-}
-
-func cloneUser(u *user.User) *user.User {
-	c := *u
-	c.ProfileData = maps.Clone(u.ProfileData)
-	c.EditedSettings = maps.Clone(u.EditedSettings)
-	return &c
 }

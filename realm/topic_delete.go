@@ -67,7 +67,7 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 		return
 	}
 	removed := r.messages.store.RemoveMany(msgs, func(m *message.Message) int {
-		return r.recipients.conversations[joinIDs(m.DMUserIDs)].id
+		return r.recipients.conversations[conversationKey(m.DMUserIDs)].id
 	})
 	audience := make([]int, 0, len(removed))
 	for uid := range removed {

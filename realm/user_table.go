@@ -38,6 +38,14 @@ func (t *userTable) clone() userTable {
 	return c
 }
 
+// cloneUser copies an account, sharing no map with it.
+func cloneUser(u *user.User) *user.User {
+	c := *u
+	c.ProfileData = maps.Clone(u.ProfileData)
+	c.EditedSettings = maps.Clone(u.EditedSettings)
+	return &c
+}
+
 // sorted lists every account by ID.
 func (t *userTable) sorted() []*user.User {
 	out := make([]*user.User, 0, len(t.byID))
