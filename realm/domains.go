@@ -180,6 +180,6 @@ type tables struct {
 	domains   realmDomainTable // the realm's email domains (realm_domains.go)
 	push      pushTable        // mobile push devices, the notifications recorded (push_devices.go)
 	exports   exportTable      // the data exports requested (realm_export.go)
-	files     uploadTable      // uploaded files, attachments, resumable uploads (uploads.go)
+	files     uploadTable      // uploaded files, attachments, resumable uploads (upload.go)
 	// (end of the activity)
 }

@@ -25,7 +25,7 @@ import (
 type messageTable struct {
 	store  *store.Store
 	nextID int64
-	// lastSubmessageID is the last submessage ID given (submessages.go).
+	// lastSubmessageID is the last submessage ID given (message_submessages.go).
 	lastSubmessageID int64
 }
 

@@ -193,7 +193,7 @@ func (r *Realm) messageAudience(m *message.Message) []int {
 
 // messageHolders lists the active users holding a copy of m, and the
 // subscribers of shared (nil for none), in ascending order. Submessages
-// reach the holders alone (submessages.go).
+// reach the holders alone (message_submessages.go).
 func (r *Realm) messageHolders(m *message.Message, shared *storedChannel) []int {
 	var out []int
 	for uid, u := range r.users.byID {
