@@ -104,7 +104,7 @@ func TestTestServerCallsServices(t *testing.T) {
 		t.Fatalf("payload %v", p)
 	}
 	r.WaitForOutgoingWebhooks()
-	m, _, err := r.As(hamlet).GetMessage(context.Background(), sent.ID+1, realm.ViewOptions{})
+	m, _, err := r.As(hamlet).Message(context.Background(), sent.ID+1, realm.ViewOptions{})
 	if err != nil || m.SenderID != bot.UserID || m.Content != "pong" {
 		t.Fatalf("reply %+v %v", m, err)
 	}

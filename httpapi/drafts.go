@@ -74,7 +74,7 @@ func editDraft(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, c.actor.EditDraft(c.ctx(), id, d)
+	return nil, c.actor.UpdateDraft(c.ctx(), id, d)
 }
 
 func deleteDraft(c *call) (any, error) {

@@ -125,7 +125,7 @@ func updateGroupMembers(c *call) (any, error) {
 	if change.AddSubgroups, change.DeleteSubgroups, err = intListPair(c, "add_subgroups", "delete_subgroups"); err != nil {
 		return nil, err
 	}
-	return nil, c.actor.ChangeGroupMembership(c.ctx(), id, change)
+	return nil, c.actor.UpdateGroupMembership(c.ctx(), id, change)
 }
 
 // membersListAnswer is the body of GET /user_groups/{id}/members.

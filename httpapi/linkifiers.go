@@ -21,7 +21,7 @@ type linkifiersAnswer struct {
 }
 
 func listLinkifiers(c *call) (any, error) {
-	list, err := c.actor.ListLinkifiers(c.ctx())
+	list, err := c.actor.Linkifiers(c.ctx())
 	if err != nil {
 		return nil, err
 	}

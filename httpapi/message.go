@@ -109,7 +109,7 @@ func getMessages(c *call) (any, error) {
 			return nil, realm.VariableInvalid("narrow", raw)
 		}
 	}
-	return c.actor.GetMessages(c.ctx(), req)
+	return c.actor.Messages(c.ctx(), req)
 }
 
 // singleMessage is the answer of GET /messages/{id}.
@@ -127,7 +127,7 @@ func getMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, raw, err := c.actor.GetMessage(c.ctx(), int64(id), o)
+	m, raw, err := c.actor.Message(c.ctx(), int64(id), o)
 	if err != nil {
 		return nil, err
 	}

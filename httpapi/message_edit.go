@@ -17,7 +17,7 @@ func editMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := realm.EditMessageRequest{MessageID: int64(id)}
+	req := realm.UpdateMessageRequest{MessageID: int64(id)}
 	if v, ok := c.p.str("content"); ok {
 		req.Content = &v
 	}
@@ -45,7 +45,7 @@ func editMessage(c *call) (any, error) {
 	if v, ok := c.p.str("prev_content_sha256"); ok {
 		req.PrevContentSHA256 = &v
 	}
-	return c.actor.EditMessage(c.ctx(), req)
+	return c.actor.UpdateMessage(c.ctx(), req)
 }
 
 // messageHistoryResult is the answer of GET /messages/{id}/history.

@@ -62,5 +62,5 @@ func updateNavigationView(c *call) (any, error) {
 }
 
 func removeNavigationView(c *call) (any, error) {
-	return nil, c.actor.RemoveNavigationView(c.ctx(), c.req.PathValue("fragment"))
+	return nil, c.actor.DeleteNavigationView(c.ctx(), c.req.PathValue("fragment"))
 }

@@ -35,5 +35,5 @@ func removePlayground(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, c.actor.RemovePlayground(c.ctx(), id)
+	return nil, c.actor.DeletePlayground(c.ctx(), id)
 }

@@ -61,7 +61,7 @@ type userPresenceAnswer struct {
 }
 
 func getUserPresence(c *call) (any, error) {
-	p, err := c.actor.GetUserPresence(c.ctx(), c.req.PathValue("user_id_or_email"))
+	p, err := c.actor.UserPresence(c.ctx(), c.req.PathValue("user_id_or_email"))
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func changeRealmDomain(c *call) (any, error) {
 	if err != nil {
 		return nil, ownerFirst(c, err)
 	}
-	return nil, c.actor.ChangeRealmDomain(c.ctx(), c.req.PathValue("domain"), allow)
+	return nil, c.actor.UpdateRealmDomain(c.ctx(), c.req.PathValue("domain"), allow)
 }
 
 func removeRealmDomain(c *call) (any, error) {

@@ -77,7 +77,7 @@ func editScheduledMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var e realm.ScheduledMessageEdit
+	var e realm.ScheduledMessageUpdate
 	if v, ok := c.p.str("type"); ok {
 		e.Type = &v
 	}
@@ -96,7 +96,7 @@ func editScheduledMessage(c *call) (any, error) {
 	}
 	clientParam, _ := c.p.str("client")
 	e.Client = clientName(clientParam, c.req)
-	return nil, c.actor.EditScheduledMessage(c.ctx(), id, e)
+	return nil, c.actor.UpdateScheduledMessage(c.ctx(), id, e)
 }
 
 func deleteScheduledMessage(c *call) (any, error) {

@@ -50,9 +50,9 @@ func getUser(c *call) (any, error) {
 	key := c.req.PathValue("user")
 	var u realm.User
 	if id, ok := digitsID(key); ok {
-		u, err = c.actor.GetUser(c.ctx(), id, o)
+		u, err = c.actor.User(c.ctx(), id, o)
 	} else {
-		u, err = c.actor.GetUserByEmail(c.ctx(), key, o)
+		u, err = c.actor.UserByEmail(c.ctx(), key, o)
 	}
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func listUsers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := c.actor.ListUsers(c.ctx(), realm.UserListOptions{UserViewOptions: o, UserIDs: ids})
+	members, err := c.actor.Users(c.ctx(), realm.UserListOptions{UserViewOptions: o, UserIDs: ids})
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func getUserStatus(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := c.actor.GetUserStatus(c.ctx(), id)
+	st, err := c.actor.UserStatus(c.ctx(), id)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func BenchmarkFetchNewestInTopic(b *testing.B) {
 				View:   ViewOptions{ApplyMarkdown: true}}
 			a := r.As(idIago)
 			fetch := func() {
-				res, err := a.GetMessages(bg, req)
+				res, err := a.Messages(bg, req)
 				if err != nil || len(res.Messages) != 100 {
 					b.Fatalf("%v, %d messages", err, len(res.Messages))
 				}

@@ -89,7 +89,7 @@ func TestAdvanceClockWakesLongPollAndExpiresQueues(t *testing.T) {
 	q := mustQueue(t, r, idIago, QueueOptions{LifespanSecs: 600})
 	got := make(chan []Event, 1)
 	go func() {
-		evs, _ := r.As(idIago).GetEvents(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: -1})
+		evs, _ := r.As(idIago).Events(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: -1})
 		got <- evs
 	}()
 	for !r.IsPolling(q.ID()) {
@@ -105,6 +105,6 @@ func TestAdvanceClockWakesLongPollAndExpiresQueues(t *testing.T) {
 	if err := r.AdvanceClock(601 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
+	_, err := r.As(idIago).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "Bad event queue ID: "+q.ID())
 }

@@ -44,7 +44,7 @@ func TestConcurrentSendsReadsAndPollsKeepTheStoreConsistent(t *testing.T) {
 					_ = a.DeleteMessage(ctx, res.ID)
 				case 5:
 					moved := topicName + " moved"
-					if _, err := a.EditMessage(ctx, EditMessageRequest{MessageID: res.ID, Topic: &moved}); err != nil {
+					if _, err := a.UpdateMessage(ctx, UpdateMessageRequest{MessageID: res.ID, Topic: &moved}); err != nil {
 						t.Errorf("moving %d: %v", res.ID, err)
 					}
 				}
@@ -70,7 +70,7 @@ func TestConcurrentSendsReadsAndPollsKeepTheStoreConsistent(t *testing.T) {
 			}
 			defer l.Close()
 			for {
-				res, err := a.GetMessages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 30, IncludeAnchor: true,
+				res, err := a.Messages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 30, IncludeAnchor: true,
 					Narrow: narrow(t, `[["channel","Verona"]]`)})
 				if err != nil {
 					t.Error(err)

@@ -43,7 +43,7 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 	}
 	write("edit", func(j int) error {
 		id := ids[j%len(ids)]
-		_, err := iago.EditMessage(bg, EditMessageRequest{MessageID: id, Content: str(fmt.Sprintf("version %d of %d", j+1, j%len(ids)))})
+		_, err := iago.UpdateMessage(bg, UpdateMessageRequest{MessageID: id, Content: str(fmt.Sprintf("version %d of %d", j+1, j%len(ids)))})
 		return err
 	})
 	write("react", func(j int) error { // no (message, emoji) pair twice in the rounds
@@ -61,12 +61,12 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 		if j%3 == 0 {
 			id, mode = ids[0], ChangeAll // the whole topic of the first message
 		}
-		v, _, err := iago.GetMessage(bg, id, ViewOptions{})
+		v, _, err := iago.Message(bg, id, ViewOptions{})
 		if err != nil {
 			return err
 		}
 		to := map[string]string{"a": "b", "b": "a"}[v.Subject]
-		_, err = iago.EditMessage(bg, EditMessageRequest{MessageID: id, Topic: str(to), PropagateMode: mode})
+		_, err = iago.UpdateMessage(bg, UpdateMessageRequest{MessageID: id, Topic: str(to), PropagateMode: mode})
 		return err
 	})
 	write("rename", func(j int) error {
@@ -83,7 +83,7 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 			defer readers.Done()
 			a := r.As(uid)
 			for n := 0; ; n++ {
-				res, err := a.GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
+				res, err := a.Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
 					Narrow: narrow(t, `[["channel","Verona"]]`), View: ViewOptions{ApplyMarkdown: n%2 == 0}})
 				if err != nil {
 					t.Error(err)
@@ -92,7 +92,7 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 				for _, m := range res.Messages {
 					checkVersion(t, m)
 				}
-				users, err := a.ListUsers(bg, UserListOptions{})
+				users, err := a.Users(bg, UserListOptions{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -114,7 +114,7 @@ func TestReadsOutsideTheLockRaceEditsReactionsAndMoves(t *testing.T) {
 	readers.Wait()
 	verifyIndexes(t, r)
 	// Quiet now: a fetch shows what the store holds.
-	res, err := r.As(idOthello).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1000, IncludeAnchor: true,
+	res, err := r.As(idOthello).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1000, IncludeAnchor: true,
 		Narrow: narrow(t, `[["channel","Verona"]]`)})
 	if err != nil {
 		t.Fatal(err)

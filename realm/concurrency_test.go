@@ -49,7 +49,7 @@ func TestConcurrentUse(t *testing.T) {
 			}
 			defer l.Close()
 			for j := 0; j < 20; j++ {
-				if _, err := a.GetMessages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 20, IncludeAnchor: true,
+				if _, err := a.Messages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 20, IncludeAnchor: true,
 					Narrow: narrow(t, `[["channel","Verona"]]`)}); err != nil {
 					t.Error(err)
 					return
@@ -58,7 +58,7 @@ func TestConcurrentUse(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				_, _ = a.ListUsers(ctx, UserListOptions{})
+				_, _ = a.Users(ctx, UserListOptions{})
 				_, _ = a.UserGroups(ctx, UserGroupsRequest{})
 			}
 		}()

@@ -59,11 +59,11 @@ func benchContendedSend(b *testing.B, senders, readers int, elsewhere bool) {
 			defer readersDone.Done()
 			a := readRealm.As(senderIDs[(i+1)%len(senderIDs)])
 			for ctx.Err() == nil {
-				res, err := a.GetMessages(bg, fetch)
+				res, err := a.Messages(bg, fetch)
 				if err != nil || len(res.Messages) != 100 {
 					panic(fmt.Sprintf("reader: %v, %d messages", err, len(res.Messages)))
 				}
-				if _, err := a.ListUsers(bg, UserListOptions{}); err != nil {
+				if _, err := a.Users(bg, UserListOptions{}); err != nil {
 					panic(err)
 				}
 				reads.Add(1)

@@ -27,7 +27,7 @@ func TestDoneContextChangesNothing(t *testing.T) {
 	if _, err := r.As(idHamlet).CreateDrafts(done, []DraftInput{{Content: "never"}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("draft: %v, want context.Canceled", err)
 	}
-	if _, _, err := r.As(idHamlet).GetMessage(done, sent.ID, ViewOptions{}); !errors.Is(err, context.Canceled) {
+	if _, _, err := r.As(idHamlet).Message(done, sent.ID, ViewOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("read: %v, want context.Canceled", err)
 	}
 	if diff := stateDiff(before, &r.tables); diff != "" || messagesOf(&r.tables) != beforeMsgs {

@@ -101,8 +101,8 @@ func (a *Actor) CreateDrafts(ctx context.Context, drafts []DraftInput) (ids []in
 	return ids, err
 }
 
-// EditDraft answers PATCH /drafts/{id}: the draft is replaced whole.
-func (a *Actor) EditDraft(ctx context.Context, id int, in DraftInput) error {
+// UpdateDraft answers PATCH /drafts/{id}: the draft is replaced whole.
+func (a *Actor) UpdateDraft(ctx context.Context, id int, in DraftInput) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
 		if err := checkDraftsSynced(me); err != nil {

@@ -33,7 +33,7 @@ func (l *Listener) QueueID() string { return l.queue }
 // Next waits for events (or a heartbeat) and returns them; each call
 // acknowledges the events the previous call returned.
 func (l *Listener) Next(ctx context.Context) ([]Event, error) {
-	evs, err := l.actor.GetEvents(ctx, GetEventsRequest{QueueID: l.queue, LastEventID: l.last})
+	evs, err := l.actor.Events(ctx, GetEventsRequest{QueueID: l.queue, LastEventID: l.last})
 	if err != nil {
 		return nil, err
 	}

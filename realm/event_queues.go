@@ -162,11 +162,11 @@ type GetEventsRequest struct {
 	DontBlock bool
 }
 
-// GetEvents answers GET /events: it acknowledges events up to
+// Events answers GET /events: it acknowledges events up to
 // LastEventID and returns the rest, waiting for one when there is none
 // and DontBlock is false. A wait ends with a heartbeat after the realm's
 // heartbeat interval, on the realm's clock.
-func (a *Actor) GetEvents(ctx context.Context, req GetEventsRequest) ([]Event, error) {
+func (a *Actor) Events(ctx context.Context, req GetEventsRequest) ([]Event, error) {
 	p, err := a.PollEvents(ctx, req)
 	return p.Events, err
 }

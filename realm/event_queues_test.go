@@ -21,7 +21,7 @@ func mustQueue(t *testing.T, r *Realm, userID int, opts QueueOptions) *Queue {
 
 func pending(t *testing.T, r *Realm, userID int, q *Queue, last int) []Event {
 	t.Helper()
-	evs, err := r.As(userID).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: last, DontBlock: true})
+	evs, err := r.As(userID).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: last, DontBlock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,11 +133,11 @@ func TestGetEventsAcknowledgesAndErrors(t *testing.T) {
 	if evs := pending(t, r, idIago, q, 1); len(evs) != 1 || evs[0].ID != 2 {
 		t.Fatalf("after ack 1: %+v", evs)
 	}
-	_, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
+	_, err := r.As(idIago).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
 	wantCode(t, err, CodeBadRequest, "An event newer than 0 has already been pruned!")
-	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 7, DontBlock: true})
+	_, err = r.As(idIago).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 7, DontBlock: true})
 	wantCode(t, err, CodeBadRequest, "Event 7 was not in this queue")
-	_, err = r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
+	_, err = r.As(idHamlet).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
 	re := wantCode(t, err, CodeBadEventQueueID, "Bad event queue ID: "+q.ID())
 	if re.Extra["queue_id"] != q.ID() {
 		t.Fatalf("extra %v", re.Extra)
@@ -148,7 +148,7 @@ func TestGetEventsAcknowledgesAndErrors(t *testing.T) {
 	if err := r.As(idIago).DeleteQueue(bg, q.ID()); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
+	_, err = r.As(idIago).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
 }
 
@@ -161,14 +161,14 @@ func TestQueueGarbageCollectionAndOverflow(t *testing.T) {
 	if r.QueueCount() != 2 {
 		t.Fatalf("queues after 601 s: %d, want 2 (idle one collected)", r.QueueCount())
 	}
-	_, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
+	_, err := r.As(idIago).Events(bg, GetEventsRequest{QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
 	for i := 0; i < 3; i++ {
 		r.As(idHamlet).SendChannelMessage(bg, "Denmark", "x", "m")
 	}
-	_, err = r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: long.ID(), LastEventID: -1, DontBlock: true})
+	_, err = r.As(idIago).Events(bg, GetEventsRequest{QueueID: long.ID(), LastEventID: -1, DontBlock: true})
 	wantCode(t, err, CodeBadEventQueueID, "")
-	if _, err := r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: other.ID(), LastEventID: -1, DontBlock: true}); err != nil {
+	if _, err := r.As(idHamlet).Events(bg, GetEventsRequest{QueueID: other.ID(), LastEventID: -1, DontBlock: true}); err != nil {
 		t.Fatalf("an overflow dropped an unrelated queue: %v", err)
 	}
 	if !r.ExpireQueue(other.ID()) || r.ExpireQueue(other.ID()) {
@@ -201,7 +201,7 @@ func TestIdleQueuesCollectedInBackground(t *testing.T) {
 	if n := r.events.Len(); n != 1 {
 		t.Fatalf("%d queues after the short-lived one idled out", n)
 	}
-	if _, err := r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: keep.ID(), LastEventID: -1, DontBlock: true}); err != nil {
+	if _, err := r.As(idHamlet).Events(bg, GetEventsRequest{QueueID: keep.ID(), LastEventID: -1, DontBlock: true}); err != nil {
 		t.Fatalf("the long-lived queue went too: %v", err)
 	}
 }
@@ -212,7 +212,7 @@ func TestLongPollWakesOnSendAndHeartbeats(t *testing.T) {
 	poll := func(last int) <-chan []Event {
 		out := make(chan []Event, 1)
 		go func() {
-			evs, err := r.As(idIago).GetEvents(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: last})
+			evs, err := r.As(idIago).Events(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: last})
 			if err != nil {
 				t.Error(err)
 			}

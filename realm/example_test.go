@@ -16,7 +16,7 @@ func ExampleRealm_As() {
 	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
 
 	sent, _ := r.As(iago).SendChannelMessage(ctx, "Denmark", "castle", "Something is **rotten**.")
-	m, raw, _ := r.As(hamlet).GetMessage(ctx, sent.ID, realm.ViewOptions{ApplyMarkdown: true})
+	m, raw, _ := r.As(hamlet).Message(ctx, sent.ID, realm.ViewOptions{ApplyMarkdown: true})
 	fmt.Println(m.SenderFullName, "in", m.DisplayRecipient, ">", m.Subject)
 	fmt.Println(raw)
 	fmt.Println(m.Content)
@@ -82,7 +82,7 @@ func ExampleRealm_Snapshot() {
 	sent, _ := r.As(hamlet).SendChannelMessage(ctx, "Verona", "t", "to be or not to be")
 	_ = r.Restore(before)
 
-	_, _, err := r.As(hamlet).GetMessage(ctx, sent.ID, realm.ViewOptions{})
+	_, _, err := r.As(hamlet).Message(ctx, sent.ID, realm.ViewOptions{})
 	fmt.Println(err)
 	// Output:
 	// BAD_REQUEST: Invalid message(s)
@@ -98,8 +98,8 @@ func ExampleRealm_Fork() {
 	fork := r.Fork()
 	sent, _ := fork.As(hamlet).SendChannelMessage(ctx, "Verona", "t", "only in the fork")
 
-	_, _, inFork := fork.As(hamlet).GetMessage(ctx, sent.ID, realm.ViewOptions{})
-	_, _, inOrigin := r.As(hamlet).GetMessage(ctx, sent.ID, realm.ViewOptions{})
+	_, _, inFork := fork.As(hamlet).Message(ctx, sent.ID, realm.ViewOptions{})
+	_, _, inOrigin := r.As(hamlet).Message(ctx, sent.ID, realm.ViewOptions{})
 	fmt.Println(inFork)
 	fmt.Println(inOrigin)
 	// Output:
@@ -117,7 +117,7 @@ func ExampleRealm_AdvanceClock() {
 
 	_ = r.AdvanceClock(11 * time.Minute) // past the 10-minute edit limit
 	content := "second thoughts"
-	_, err := r.As(hamlet).EditMessage(ctx, realm.EditMessageRequest{MessageID: sent.ID, Content: &content})
+	_, err := r.As(hamlet).UpdateMessage(ctx, realm.UpdateMessageRequest{MessageID: sent.ID, Content: &content})
 	fmt.Println(r.Now().Format(time.Kitchen))
 	fmt.Println(err)
 	// Output:

@@ -58,7 +58,7 @@ func activityRealm(t *testing.T) (*Realm, *ManualClock, string) {
 	must(err)
 	_, err = hamlet.CreateReminder(bg, dm.ID, at+60, "")
 	must(err)
-	_, err = hamlet.EditMessage(bg, EditMessageRequest{MessageID: dm.ID, Content: str("look again: [skull](" + private.URI + ")")})
+	_, err = hamlet.UpdateMessage(bg, UpdateMessageRequest{MessageID: dm.ID, Content: str("look again: [skull](" + private.URI + ")")})
 	must(err)
 	return r, clock, private.PathID
 }
@@ -110,7 +110,7 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 			"statuses": func(x *Actor) (any, error) {
 				var all []UserStatus
 				for _, id := range []int{idHamlet, idIago, idCordelia, idOthello} {
-					s, err := x.GetUserStatus(bg, id)
+					s, err := x.UserStatus(bg, id)
 					if err != nil {
 						return nil, err
 					}
@@ -139,10 +139,10 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 	if _, err := readFile(loaded, idCordelia, private); err == nil || !strings.Contains(err.Error(), "not authorized") {
 		t.Errorf("an outsider reads the direct message's file: %v", err)
 	}
-	if s, _ := loaded.As(idHamlet).GetUserStatus(bg, idIago); s.EmojiName != "green_tick" {
+	if s, _ := loaded.As(idHamlet).UserStatus(bg, idIago); s.EmojiName != "green_tick" {
 		t.Errorf("iago's deactivated custom emoji is lost: %+v", s)
 	}
-	if s, _ := loaded.As(idHamlet).GetUserStatus(bg, idCordelia); !s.Away || s.StatusText != "" {
+	if s, _ := loaded.As(idHamlet).UserStatus(bg, idCordelia); !s.Away || s.StatusText != "" {
 		t.Errorf("cordelia's away status: %+v", s)
 	}
 	// New IDs follow the loaded ones.
@@ -156,7 +156,7 @@ func TestDumpLoadCarriesActivity(t *testing.T) {
 	if list, _ := loaded.As(idHamlet).Reminders(bg); len(list) != 0 {
 		t.Fatalf("reminders after their time: %+v", list)
 	}
-	res, err := loaded.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
+	res, err := loaded.As(idHamlet).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || !strings.HasPrefix(res.Messages[0].Content, "You requested a reminder for the following direct message.") {
 		t.Fatalf("delivered: %v %+v", err, res.Messages)
 	}
@@ -220,14 +220,14 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := r.As(1).GetUserStatus(bg, 2); s.StatusText != "lunch" || s.EmojiName != "smile" || s.EmojiCode == "" || s.ReactionType != "unicode_emoji" {
+	if s, _ := r.As(1).UserStatus(bg, 2); s.StatusText != "lunch" || s.EmojiName != "smile" || s.EmojiCode == "" || s.ReactionType != "unicode_emoji" {
 		t.Errorf("status: %+v", s)
 	}
 	if len(r.presence.byUser) != 2 || r.presence.byUser[2].updateID != 1 || r.presence.byUser[1].updateID != 2 || r.presence.lastUpdateID != 2 ||
 		!r.presence.byUser[2].lastActive.IsZero() || r.presence.byUser[1].lastActive.Unix() != 1000 {
 		t.Errorf("presence: %+v, %d updates", r.presence.byUser, r.presence.lastUpdateID)
 	}
-	p, _ := r.As(1).GetUserPresence(bg, "2")
+	p, _ := r.As(1).UserPresence(bg, "2")
 	if p["aggregated"].Status != "offline" || p["website"].Timestamp != 1200 || p["website"].Status != PresenceIdle {
 		t.Errorf("bob's presence: %+v", p)
 	}
@@ -241,7 +241,7 @@ func TestLoadActivityFillsDefaults(t *testing.T) {
 	if it := r.scheduled.byID[5]; len(r.scheduled.byID) != 2 || r.scheduled.byID[3] == nil || it == nil || !it.failed || it.failure != "nope" {
 		t.Fatalf("scheduled after load: %+v", r.scheduled.byID)
 	}
-	res, err := r.As(2).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
+	res, err := r.As(2).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || !strings.Contains(res.Messages[0].Content, "read this") {
 		t.Fatalf("delivered: %v %+v", err, res.Messages)
 	}

@@ -34,10 +34,10 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if _, err := a.AddLinkifier(bg, linkifier.Spec{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://example.com/{id}"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.EditMessage(bg, EditMessageRequest{MessageID: msgID, Content: str("edited, see #123")}); err != nil {
+	if _, err := a.UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID, Content: str("edited, see #123")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.EditMessage(bg, EditMessageRequest{MessageID: msgID + 1, Topic: str("moat")}); err != nil {
+	if _, err := a.UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID + 1, Topic: str("moat")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.As(idHamlet).UpdateMessageFlags(bg, FlagsRequest{Messages: []int64{msgID, dmID}, Op: "add", Flag: "starred"}); err != nil {
@@ -47,7 +47,7 @@ func richRealm(t *testing.T) (*Realm, *ManualClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.ChangeGroupMembership(bg, gid, GroupMembershipChange{AddSubgroups: []int{r.groups.byName["hamletcharacters"].ID}}); err != nil {
+	if err := a.UpdateGroupMembership(bg, gid, GroupMembershipChange{AddSubgroups: []int{r.groups.byName["hamletcharacters"].ID}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"enter_sends": true, "color_scheme": 2}}); err != nil {
@@ -108,11 +108,11 @@ func TestDumpLoadDumpIsIdentical(t *testing.T) {
 	// sees them (rendered again, linkifier included), credentials.
 	for _, uid := range []int{idIago, idHamlet, idCordelia} {
 		req := FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 10, View: ViewOptions{ApplyMarkdown: true}}
-		want, err := r.As(uid).GetMessages(bg, req)
+		want, err := r.As(uid).Messages(bg, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := loaded.As(uid).GetMessages(bg, req)
+		got, err := loaded.As(uid).Messages(bg, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func TestLoadFillsDefaults(t *testing.T) {
 	if r.settings.Name != "Zulip" || r.users.byID[2].Role != user.RoleMember || !r.users.byID[1].Role.IsAdmin() {
 		t.Fatalf("defaults: realm %q, roles %v %v", r.settings.Name, r.users.byID[1].Role, r.users.byID[2].Role)
 	}
-	m, raw, err := r.As(2).GetMessage(bg, 1, ViewOptions{ApplyMarkdown: true})
+	m, raw, err := r.As(2).Message(bg, 1, ViewOptions{ApplyMarkdown: true})
 	if err != nil || raw != "Hello @**Bob**" || !strings.Contains(m.Content, `data-user-id="2"`) {
 		t.Fatalf("message 1: %v %q %q", err, raw, m.Content)
 	}

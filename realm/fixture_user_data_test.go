@@ -105,7 +105,7 @@ func TestDumpLoadCarriesUserState(t *testing.T) {
 			"navigation views":   func(x *Actor) (any, error) { return x.NavigationViews(bg) },
 			"saved snippets":     func(x *Actor) (any, error) { return x.SavedSnippets(bg) },
 			"profile": func(x *Actor) (any, error) {
-				return x.GetUser(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
+				return x.User(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
 			},
 		} {
 			want, err1 := get(a)
@@ -134,7 +134,7 @@ func TestDumpLoadCarriesUserState(t *testing.T) {
 	if list, _ := hamlet.ScheduledMessages(bg); len(list) != 0 {
 		t.Fatalf("still scheduled after their time: %+v", list)
 	}
-	res, err := loaded.As(idIago).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 2})
+	res, err := loaded.As(idIago).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 2})
 	if err != nil || len(res.Messages) != 2 || res.Messages[0].Content != "scheduled **one**" || res.Messages[1].Content != "scheduled two" {
 		t.Fatalf("delivered: %v %+v", err, res.Messages)
 	}
@@ -235,7 +235,7 @@ func TestLoadUserStateFillsDefaults(t *testing.T) {
 	if it := r.scheduled.byID[8]; len(r.scheduled.byID) != 1 || it == nil || !it.failed || it.failure != "nope" || it.readBySender {
 		t.Fatalf("scheduled after load: %+v", r.scheduled.byID)
 	}
-	res, err := r.As(2).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
+	res, err := r.As(2).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1})
 	if err != nil || len(res.Messages) != 1 || res.Messages[0].Content != "due" {
 		t.Fatalf("delivered: %v %+v", err, res.Messages)
 	}

@@ -225,19 +225,19 @@ type GroupMembershipChange struct {
 
 // UpdateGroupMembers adds and removes direct members of a group.
 func (a *Actor) UpdateGroupMembers(ctx context.Context, id int, add, remove []int) error {
-	return a.ChangeGroupMembership(ctx, id, GroupMembershipChange{Add: add, Delete: remove})
+	return a.UpdateGroupMembership(ctx, id, GroupMembershipChange{Add: add, Delete: remove})
 }
 
 // UpdateGroupSubgroups adds and removes direct subgroups. A cycle, an
 // unknown group or a deactivated new subgroup is refused; subgroups of a
 // deactivated group may be changed.
 func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []int) error {
-	return a.ChangeGroupMembership(ctx, id, GroupMembershipChange{AddSubgroups: add, DeleteSubgroups: remove})
+	return a.UpdateGroupMembership(ctx, id, GroupMembershipChange{AddSubgroups: add, DeleteSubgroups: remove})
 }
 
-// ChangeGroupMembership applies a membership change: every part is
+// UpdateGroupMembership applies a membership change: every part is
 // checked before any is applied, so a refused request changes nothing.
-func (a *Actor) ChangeGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
+func (a *Actor) UpdateGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
 		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {

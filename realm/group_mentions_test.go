@@ -12,7 +12,7 @@ import (
 // renderedContent is message id's rendered content as userID sees it.
 func renderedContent(t *testing.T, r *Realm, userID int, id int64) string {
 	t.Helper()
-	m, _, err := r.As(userID).GetMessage(bg, id, ViewOptions{ApplyMarkdown: true})
+	m, _, err := r.As(userID).Message(bg, id, ViewOptions{ApplyMarkdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestGroupMentionPermission(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An edit is checked too, and a refused one changes nothing.
-	_, err = r.As(idHamlet).EditMessage(bg, EditMessageRequest{MessageID: res.ID, Content: str("now @*support*")})
+	_, err = r.As(idHamlet).UpdateMessage(bg, UpdateMessageRequest{MessageID: res.ID, Content: str("now @*support*")})
 	wantCode(t, err, CodeBadRequest, "You are not allowed to mention user group 'support'.")
 	if got := renderedContent(t, r, idHamlet, res.ID); !strings.Contains(got, "silent") {
 		t.Errorf("refused edit changed content: %s", got)

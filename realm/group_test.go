@@ -238,12 +238,12 @@ func TestMembershipChangeIsAllOrNothing(t *testing.T) {
 	g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "both"})
 	sub, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "part"})
 	// The subgroup part is valid, the member part is not: nothing changes.
-	err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{4242}})
+	err := a.UpdateGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{4242}})
 	wantCode(t, err, CodeBadRequest, "Invalid user ID: 4242")
 	if subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: g, DirectOnly: true}); len(subs) != 0 {
 		t.Fatalf("a refused change added subgroups %v", subs)
 	}
-	if err := a.ChangeGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{idHamlet}}); err != nil {
+	if err := a.UpdateGroupMembership(bg, g, GroupMembershipChange{AddSubgroups: []int{sub}, Add: []int{idHamlet}}); err != nil {
 		t.Fatal(err)
 	}
 	subs, _ := a.GroupSubgroups(bg, GroupQuery{GroupID: g, DirectOnly: true})

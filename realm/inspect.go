@@ -20,7 +20,7 @@ func (r *Realm) MessageCount() int {
 // LastMessage returns the newest stored message as userID would fetch it
 // (raw Markdown content), for tests that inspect what was sent.
 func (r *Realm) LastMessage(ctx context.Context, userID int) (Message, bool) {
-	res, err := r.As(userID).GetMessages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1, IncludeAnchor: true})
+	res, err := r.As(userID).Messages(ctx, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1, IncludeAnchor: true})
 	if err != nil || len(res.Messages) == 0 {
 		return Message{}, false
 	}

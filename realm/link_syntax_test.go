@@ -36,7 +36,7 @@ func TestMoveNoticeLinkFallback(t *testing.T) {
 	r, _ := newTestRealm(t)
 	a := send(t, r, idHamlet, "Denmark", "a>b", "one")
 	notify := true
-	if err := edit(r, idIago, EditMessageRequest{MessageID: a, Topic: str("c*d"), PropagateMode: ChangeAll,
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: a, Topic: str("c*d"), PropagateMode: ChangeAll,
 		SendNotificationToOldThread: &notify}); err != nil {
 		t.Fatal(err)
 	}

@@ -70,8 +70,8 @@ func (r *Realm) Linkifiers() []*linkifier.Linkifier {
 	return list
 }
 
-// ListLinkifiers answers GET /realm/linkifiers.
-func (a *Actor) ListLinkifiers(ctx context.Context) (list []Linkifier, err error) {
+// Linkifiers answers GET /realm/linkifiers.
+func (a *Actor) Linkifiers(ctx context.Context) (list []Linkifier, err error) {
 	err = a.read(ctx, func(*user.User) error {
 		list = a.r.linkifierList()
 		return nil

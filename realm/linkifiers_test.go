@@ -9,7 +9,7 @@ import (
 
 func linkifierIDs(t *testing.T, r *Realm) []int {
 	t.Helper()
-	list, err := r.As(idHamlet).ListLinkifiers(bg)
+	list, err := r.As(idHamlet).Linkifiers(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func linkifierIDs(t *testing.T, r *Realm) []int {
 
 func TestSeededLinkifiers(t *testing.T) {
 	r, _ := newTestRealm(t)
-	list, _ := r.As(idHamlet).ListLinkifiers(bg)
+	list, _ := r.As(idHamlet).Linkifiers(bg)
 	if len(list) != 3 || list[0].Pattern != `#D(?P<id>[0-9]{2,8})` || list[2].URLTemplate != "https://github.com/zulip/{repo}/pull/{id}" ||
 		list[0].ReverseTemplate != nil || list[0].AlternativeURLTemplates == nil {
 		t.Fatalf("seed %+v", list)
@@ -50,7 +50,7 @@ func TestLinkifierLifecycleAndEvents(t *testing.T) {
 	if err := a.UpdateLinkifier(bg, id, linkifier.Spec{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://x/{id}", ReverseTemplate: str("")}); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := a.ListLinkifiers(bg)
+	list, _ := a.Linkifiers(bg)
 	if l := list[3]; l.ID != id || l.Pattern != `#(?P<id>[0-9]+)` || l.ReverseTemplate != nil {
 		t.Fatalf("updated %+v", l)
 	}
@@ -97,7 +97,7 @@ func TestLinkifierRejections(t *testing.T) {
 	wantCode(t, a.ReorderLinkifiers(bg, []int{1, 2}), CodeBadRequest, "exactly once")
 	wantCode(t, a.ReorderLinkifiers(bg, []int{1, 1, 2}), CodeBadRequest, "duplicated")
 	wantCode(t, a.ReorderLinkifiers(bg, []int{1, 2, 99}), CodeBadRequest, "Linkifier not found.")
-	list, _ := a.ListLinkifiers(bg)
+	list, _ := a.Linkifiers(bg)
 	if got := linkifierIDs(t, r); !slices.Equal(got, before) || list[0].URLTemplate != "https://github.com/zulip/zulip-desktop/pull/{id}" {
 		t.Fatalf("rejected changes altered linkifiers: %v", got)
 	}

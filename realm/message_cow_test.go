@@ -39,7 +39,7 @@ func TestChangedMessagesAreCopiesNeverChangedInPlace(t *testing.T) {
 		check  func(before, after *message.Message)
 	}{
 		{"edit", func() error {
-			_, err := a.EditMessage(bg, EditMessageRequest{MessageID: id, Content: str("second words")})
+			_, err := a.UpdateMessage(bg, UpdateMessageRequest{MessageID: id, Content: str("second words")})
 			return err
 		}, func(before, after *message.Message) {
 			if before.Content != "first words" || after.Content != "second words" || before.Changes().Edits != nil {
@@ -53,7 +53,7 @@ func TestChangedMessagesAreCopiesNeverChangedInPlace(t *testing.T) {
 				}
 			}},
 		{"move", func() error {
-			_, err := a.EditMessage(bg, EditMessageRequest{MessageID: id, Topic: str("moat"), PropagateMode: ChangeAll})
+			_, err := a.UpdateMessage(bg, UpdateMessageRequest{MessageID: id, Topic: str("moat"), PropagateMode: ChangeAll})
 			return err
 		}, func(before, after *message.Message) {
 			if before.Topic != "castle" || after.Topic != "moat" {

@@ -23,9 +23,9 @@ const (
 // editGraceSeconds is the grace Zulip adds to the edit and move time limits.
 const editGraceSeconds = 20
 
-// EditMessageRequest is an edit or move (PATCH /messages/{message_id}).
+// UpdateMessageRequest is an edit or move (PATCH /messages/{message_id}).
 // Nil fields are absent.
-type EditMessageRequest struct {
+type UpdateMessageRequest struct {
 	MessageID int64
 	// Content is the new Markdown content.
 	Content *string
@@ -44,9 +44,9 @@ type EditMessageRequest struct {
 	PrevContentSHA256 *string
 }
 
-// EditMessageResult is the answer of an edit: the acting user's
+// UpdateMessageResult is the answer of an edit: the acting user's
 // attachments whose only references the edit removed.
-type EditMessageResult struct {
+type UpdateMessageResult struct {
 	DetachedUploads []Attachment `json:"detached_uploads"`
 }
 
@@ -84,18 +84,18 @@ func (p *editPlan) pureResolution() bool {
 	return p.newChanID == 0 && p.resolution != topic.NotResolution
 }
 
-// EditMessage edits a message's content and/or moves it (and, by
+// UpdateMessage edits a message's content and/or moves it (and, by
 // PropagateMode, others of its topic) to another topic or channel,
 // applying every rule of PATCH /messages/{message_id}. On error nothing
 // changes.
-func (a *Actor) EditMessage(ctx context.Context, req EditMessageRequest) (EditMessageResult, error) {
+func (a *Actor) UpdateMessage(ctx context.Context, req UpdateMessageRequest) (UpdateMessageResult, error) {
 	mode := req.PropagateMode
 	switch mode {
 	case "":
 		mode = ChangeOne
 	case ChangeOne, ChangeLater, ChangeAll:
 	default:
-		return EditMessageResult{}, BadRequest("Invalid propagate_mode")
+		return UpdateMessageResult{}, BadRequest("Invalid propagate_mode")
 	}
 	var content *string
 	if req.Content != nil {
@@ -103,13 +103,13 @@ func (a *Actor) EditMessage(ctx context.Context, req EditMessageRequest) (EditMe
 		if strings.TrimSpace(*req.Content) != "" {
 			var err error
 			if c, err = message.NormalizeContent(*req.Content, a.r.opts.Limits.MaxMessageLength); err != nil {
-				return EditMessageResult{}, BadRequest("%s", err.Error())
+				return UpdateMessageResult{}, BadRequest("%s", err.Error())
 			}
 		}
 		content = &c
 	}
 	r := a.r
-	res := EditMessageResult{DetachedUploads: []Attachment{}}
+	res := UpdateMessageResult{DetachedUploads: []Attachment{}}
 	err := a.write(ctx, func(me *user.User) error {
 		p, err := r.planEdit(me, req, mode, content)
 		if err != nil {
@@ -123,14 +123,14 @@ func (a *Actor) EditMessage(ctx context.Context, req EditMessageRequest) (EditMe
 		return nil
 	})
 	if err != nil {
-		return EditMessageResult{}, err
+		return UpdateMessageResult{}, err
 	}
 	return res, nil
 }
 
 // planEdit checks an edit in Zulip's order and works out what it does.
 // It changes nothing. The caller holds the write lock.
-func (r *Realm) planEdit(me *user.User, req EditMessageRequest, mode string, content *string) (*editPlan, error) {
+func (r *Realm) planEdit(me *user.User, req UpdateMessageRequest, mode string, content *string) (*editPlan, error) {
 	m := r.accessibleMessage(me, req.MessageID)
 	if m == nil {
 		return nil, invalidMessage()
@@ -202,7 +202,7 @@ func (r *Realm) checkContentEditor(me *user.User, m *message.Message, grace int6
 // planPlace reads the new topic and channel and checks the payload's
 // shape: something to change, no topic or channel for direct messages,
 // propagate_mode only with a move, content never with a channel move.
-func (r *Realm) planPlace(p *editPlan, req EditMessageRequest) error {
+func (r *Realm) planPlace(p *editPlan, req UpdateMessageRequest) error {
 	m := p.target
 	if req.Topic != nil && m.Type == message.Channel {
 		name, err := r.topicForSend(req.Topic)

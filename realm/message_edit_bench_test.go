@@ -77,11 +77,11 @@ func BenchmarkMoveTopic(b *testing.B) {
 			noNotice := false
 			for _, c := range []struct {
 				name  string
-				there EditMessageRequest
-				back  EditMessageRequest
+				there UpdateMessageRequest
+				back  UpdateMessageRequest
 			}{
-				{"rename", EditMessageRequest{Topic: str("renamed")}, EditMessageRequest{Topic: str("big")}},
-				{"to-channel", EditMessageRequest{ChannelID: intPtr(2)}, EditMessageRequest{ChannelID: intPtr(r.channels.byName["bench"].ID)}},
+				{"rename", UpdateMessageRequest{Topic: str("renamed")}, UpdateMessageRequest{Topic: str("big")}},
+				{"to-channel", UpdateMessageRequest{ChannelID: intPtr(2)}, UpdateMessageRequest{ChannelID: intPtr(r.channels.byName["bench"].ID)}},
 			} {
 				i := 0 // kept across the runs of b.Run, so each starts where the last left the topic
 				b.Run(fmt.Sprintf("%s/%s/realm=%d", c.name, growth, total), func(b *testing.B) {
@@ -92,7 +92,7 @@ func BenchmarkMoveTopic(b *testing.B) {
 						}
 						i++
 						req.MessageID, req.PropagateMode, req.SendNotificationToNewThread = first, ChangeAll, &noNotice
-						if _, err := a.EditMessage(bg, req); err != nil {
+						if _, err := a.UpdateMessage(bg, req); err != nil {
 							b.Fatal(err)
 						}
 					}

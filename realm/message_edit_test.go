@@ -50,14 +50,14 @@ func wantUnchanged(t *testing.T, r *Realm, before editSnapshot, q *Queue, userID
 	}
 }
 
-func edit(r *Realm, userID int, req EditMessageRequest) error {
-	_, err := r.As(userID).EditMessage(bg, req)
+func edit(r *Realm, userID int, req UpdateMessageRequest) error {
+	_, err := r.As(userID).UpdateMessage(bg, req)
 	return err
 }
 
 func getMsg(t *testing.T, r *Realm, userID int, id int64) Message {
 	t.Helper()
-	m, _, err := r.As(userID).GetMessage(bg, id, ViewOptions{ApplyMarkdown: true, AllowEmptyTopicName: true})
+	m, _, err := r.As(userID).Message(bg, id, ViewOptions{ApplyMarkdown: true, AllowEmptyTopicName: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestEditContent(t *testing.T) {
 	hq := mustQueue(t, r, idHamlet, QueueOptions{ApplyMarkdown: true})
 	oq := mustQueue(t, r, idOthello, QueueOptions{})
 	clock.Advance(time.Minute)
-	res, err := r.As(idHamlet).EditMessage(bg, EditMessageRequest{MessageID: id, Content: str("now @**Othello, the Moor of Venice**")})
+	res, err := r.As(idHamlet).UpdateMessage(bg, UpdateMessageRequest{MessageID: id, Content: str("now @**Othello, the Moor of Venice**")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +120,13 @@ func TestEditContent(t *testing.T) {
 
 	// Removing the mention clears the flag; whitespace-only content is
 	// stored as "(deleted)".
-	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str("  \n ")}); err != nil {
+	if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Content: str("  \n ")}); err != nil {
 		t.Fatal(err)
 	}
 	if f := flagsOf(t, r, idOthello, id); f&message.Mentioned != 0 {
 		t.Fatalf("mention flag kept: %v", f.Names())
 	}
-	if _, raw, _ := r.As(idHamlet).GetMessage(bg, id, ViewOptions{}); raw != "(deleted)" {
+	if _, raw, _ := r.As(idHamlet).Message(bg, id, ViewOptions{}); raw != "(deleted)" {
 		t.Fatalf("whitespace content stored as %q", raw)
 	}
 	if h, _ := r.As(idOthello).MessageHistory(bg, id, false); len(h) != 3 || h[0].Content != "first draft" ||
@@ -147,26 +147,26 @@ func TestEditContentRefusals(t *testing.T) {
 	cases := []struct {
 		name   string
 		user   int
-		req    EditMessageRequest
+		req    UpdateMessageRequest
 		code   Code
 		msg    string
 		before func()
 	}{
-		{"unknown message", idHamlet, EditMessageRequest{MessageID: 999, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
-		{"someone else's direct message", idHamlet, EditMessageRequest{MessageID: dm.ID, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
-		{"not the sender", idOthello, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "You don't have permission to edit this message", nil},
-		{"nothing", idHamlet, EditMessageRequest{MessageID: id}, CodeBadRequest, "Nothing to change", nil},
-		{"same topic is nothing", idHamlet, EditMessageRequest{MessageID: id, Topic: str(" castle ")}, CodeBadRequest, "Nothing to change", nil},
-		{"bad propagate_mode", idHamlet, EditMessageRequest{MessageID: id, Topic: str("x"), PropagateMode: "change_some"}, CodeBadRequest, "Invalid propagate_mode", nil},
-		{"propagate without move", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), PropagateMode: ChangeAll}, CodeBadRequest, "Invalid propagate_mode without topic edit", nil},
-		{"content with channel", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), ChannelID: intPtr(1)}, CodeBadRequest, "Cannot change message content while changing stream", nil},
-		{"direct message topic", idIago, EditMessageRequest{MessageID: dm.ID, Topic: str("x")}, CodeBadRequest, "Direct messages cannot have topics.", nil},
-		{"direct message channel", idIago, EditMessageRequest{MessageID: dm.ID, ChannelID: intPtr(1)}, CodeBadRequest, "Direct messages cannot be moved to channels.", nil},
-		{"stale content hash", idHamlet, EditMessageRequest{MessageID: id, Content: str("x"), PrevContentSHA256: str(hex.EncodeToString(sum[:]))}, CodeBadRequest, "prev_content_sha256", nil},
-		{"unprintable topic", idHamlet, EditMessageRequest{MessageID: id, Topic: str("a\x00b")}, CodeBadRequest, "Invalid character in topic", nil},
-		{"editing off", idHamlet, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "Your organization has turned off message editing",
+		{"unknown message", idHamlet, UpdateMessageRequest{MessageID: 999, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
+		{"someone else's direct message", idHamlet, UpdateMessageRequest{MessageID: dm.ID, Content: str("x")}, CodeBadRequest, "Invalid message(s)", nil},
+		{"not the sender", idOthello, UpdateMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "You don't have permission to edit this message", nil},
+		{"nothing", idHamlet, UpdateMessageRequest{MessageID: id}, CodeBadRequest, "Nothing to change", nil},
+		{"same topic is nothing", idHamlet, UpdateMessageRequest{MessageID: id, Topic: str(" castle ")}, CodeBadRequest, "Nothing to change", nil},
+		{"bad propagate_mode", idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("x"), PropagateMode: "change_some"}, CodeBadRequest, "Invalid propagate_mode", nil},
+		{"propagate without move", idHamlet, UpdateMessageRequest{MessageID: id, Content: str("x"), PropagateMode: ChangeAll}, CodeBadRequest, "Invalid propagate_mode without topic edit", nil},
+		{"content with channel", idHamlet, UpdateMessageRequest{MessageID: id, Content: str("x"), ChannelID: intPtr(1)}, CodeBadRequest, "Cannot change message content while changing stream", nil},
+		{"direct message topic", idIago, UpdateMessageRequest{MessageID: dm.ID, Topic: str("x")}, CodeBadRequest, "Direct messages cannot have topics.", nil},
+		{"direct message channel", idIago, UpdateMessageRequest{MessageID: dm.ID, ChannelID: intPtr(1)}, CodeBadRequest, "Direct messages cannot be moved to channels.", nil},
+		{"stale content hash", idHamlet, UpdateMessageRequest{MessageID: id, Content: str("x"), PrevContentSHA256: str(hex.EncodeToString(sum[:]))}, CodeBadRequest, "prev_content_sha256", nil},
+		{"unprintable topic", idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("a\x00b")}, CodeBadRequest, "Invalid character in topic", nil},
+		{"editing off", idHamlet, UpdateMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "Your organization has turned off message editing",
 			func() { r.UpdateSettings(func(s *Settings) { s.AllowMessageEditing = false }) }},
-		{"too late", idHamlet, EditMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "The time limit for editing this message has passed",
+		{"too late", idHamlet, UpdateMessageRequest{MessageID: id, Content: str("x")}, CodeBadRequest, "The time limit for editing this message has passed",
 			func() {
 				r.UpdateSettings(func(s *Settings) { s.AllowMessageEditing = true })
 				clock.Advance(621 * time.Second)
@@ -199,7 +199,7 @@ func TestEditContentRefusals(t *testing.T) {
 	id2 := send(t, r, idHamlet, "Denmark", "castle", "second")
 	clock.Advance(620 * time.Second)
 	good := sha256.Sum256([]byte("second"))
-	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id2, Content: str("2nd"), PrevContentSHA256: str(hex.EncodeToString(good[:]))}); err != nil {
+	if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id2, Content: str("2nd"), PrevContentSHA256: str(hex.EncodeToString(good[:]))}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -208,13 +208,13 @@ func TestEditReChecksWildcardMentions(t *testing.T) {
 	r, _ := newTestRealm(t)
 	id := send(t, r, idHamlet, "devel", "big", "hello")
 	before := snapshotMessages(r)
-	err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str("@**all** look")})
+	err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Content: str("@**all** look")})
 	wantCode(t, err, CodeStreamWildcardMentionNotAllow, "channel wildcard mentions")
 	if diff := cmp.Diff(before, snapshotMessages(r)); diff != "" {
 		t.Fatalf("refused edit changed the realm:\n%s", diff)
 	}
 	id = send(t, r, idIago, "devel", "big", "hello")
-	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Content: str("@**all** look")}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: id, Content: str("@**all** look")}); err != nil {
 		t.Fatal(err)
 	}
 	if f := flagsOf(t, r, idHamlet, id); f&message.WildcardMentioned == 0 {
@@ -261,7 +261,7 @@ func TestDeleteTopic(t *testing.T) {
 	if _, err := r2.As(idIago).DeleteTopic(bg, 2, "general chat"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r2.As(idIago).GetMessage(bg, e, ViewOptions{}); err == nil {
+	if _, _, err := r2.As(idIago).Message(bg, e, ViewOptions{}); err == nil {
 		t.Fatal("empty topic not deleted")
 	}
 	_ = r2.view(func() error {
@@ -280,7 +280,7 @@ func TestQueuedEditEventKeepsItsContent(t *testing.T) {
 	oq := mustQueue(t, r, idOthello, QueueOptions{ApplyMarkdown: true})
 	clock.Advance(time.Second)
 	for _, content := range []string{"second", "third"} {
-		if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Content: str(content)}); err != nil {
+		if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Content: str(content)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -65,9 +65,9 @@ type FetchResult struct {
 	HistoryLimited bool      `json:"history_limited"`
 }
 
-// GetMessages answers GET /messages: the messages around an anchor that
+// Messages answers GET /messages: the messages around an anchor that
 // match a narrow, walking only the index the narrow names.
-func (a *Actor) GetMessages(ctx context.Context, req FetchRequest) (ans FetchResult, err error) {
+func (a *Actor) Messages(ctx context.Context, req FetchRequest) (ans FetchResult, err error) {
 	if req.NumBefore < 0 || req.NumAfter < 0 {
 		return FetchResult{}, BadRequest("num_before and num_after must not be negative")
 	}
@@ -257,9 +257,9 @@ func (r *Realm) skippedAsFirstUnread(me *user.User, q *narrowQuery, m *message.M
 	return m.ChannelID == q.mutingScope.ID && r.userTopicPolicy(me.ID, m.ChannelID, m.Topic) == PolicyMuted
 }
 
-// GetMessage answers GET /messages/{id}: the message with the viewer's
+// Message answers GET /messages/{id}: the message with the viewer's
 // flags, and its raw Markdown.
-func (a *Actor) GetMessage(ctx context.Context, id int64, o ViewOptions) (view Message, raw string, err error) {
+func (a *Actor) Message(ctx context.Context, id int64, o ViewOptions) (view Message, raw string, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, id)

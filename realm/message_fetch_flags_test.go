@@ -55,7 +55,7 @@ func TestFetchedFlagsWalkAgreesWithLookups(t *testing.T) {
 	if _, err := hamlet.UpdateMessageFlags(bg, FlagsRequest{Messages: starred, Op: "add", Flag: "starred"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := hamlet.GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
+	res, err := hamlet.Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
 		Narrow: narrow(t, `[["channel","walk"]]`)})
 	if err != nil || len(res.Messages) != 60 {
 		t.Fatalf("%v, %d messages", err, len(res.Messages))

@@ -74,7 +74,7 @@ func TestFetchAnchors(t *testing.T) {
 		{"zero before", FetchRequest{Anchor: Anchor{ID: all[0]}, NumBefore: 0, NumAfter: 1, IncludeAnchor: true}, all[:2], all[0], true, false, false},
 	}
 	for _, c := range cases {
-		res, err := a.GetMessages(bg, c.req)
+		res, err := a.Messages(bg, c.req)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -95,23 +95,23 @@ func TestFetchFirstUnreadAndIsUnread(t *testing.T) {
 		r.messages.store.SetFlags(idIago, id, message.Read)
 	}
 	r.mu.Unlock()
-	res, err := r.As(idIago).GetMessages(bg, FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 1, NumAfter: 1, IncludeAnchor: true})
+	res, err := r.As(idIago).Messages(bg, FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 1, NumAfter: 1, IncludeAnchor: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Anchor != all[4] || !eqIDs(ids(res), all[3:6]) || !res.FoundAnchor {
 		t.Fatalf("first_unread: anchor %d ids %v", res.Anchor, ids(res))
 	}
-	res, _ = r.As(idIago).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true, Narrow: narrow(t, `[{"operator":"is","operand":"unread"}]`)})
+	res, _ = r.As(idIago).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true, Narrow: narrow(t, `[{"operator":"is","operand":"unread"}]`)})
 	if !eqIDs(ids(res), all[4:]) {
 		t.Fatalf("is:unread %v", ids(res))
 	}
-	res, _ = r.As(idIago).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true, Narrow: narrow(t, `[{"operator":"is","operand":"unread","negated":true}]`)})
+	res, _ = r.As(idIago).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true, Narrow: narrow(t, `[{"operator":"is","operand":"unread","negated":true}]`)})
 	if !eqIDs(ids(res), all[:4]) {
 		t.Fatalf("-is:unread %v", ids(res))
 	}
 	// No unread messages: first_unread means newest.
-	res, _ = r.As(idCordelia).GetMessages(bg, FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 2, IncludeAnchor: true})
+	res, _ = r.As(idCordelia).Messages(bg, FetchRequest{Anchor: Anchor{FirstUnread: true}, NumBefore: 2, IncludeAnchor: true})
 	if res.Anchor != AnchorNewest {
 		t.Fatalf("cordelia (no unreads) anchor %d", res.Anchor)
 	}
@@ -125,7 +125,7 @@ func TestFetchNarrows(t *testing.T) {
 	iagoMsg, _ := r.As(idIago).SendChannelMessage(bg, "Denmark", "ALPHA", "from iago")
 	get := func(actor int, raw string) []int64 {
 		t.Helper()
-		res, err := r.As(actor).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true, Narrow: narrow(t, raw)})
+		res, err := r.As(actor).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true, Narrow: narrow(t, raw)})
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
@@ -157,7 +157,7 @@ func TestFetchNarrows(t *testing.T) {
 			t.Errorf("user %d narrow %s: got %v want %v", c.actor, c.raw, got, c.want)
 		}
 	}
-	res, _ := r.As(idCordelia).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: all[1]}, NumAfter: 0, IncludeAnchor: true, Narrow: narrow(t, `[["channel","Denmark"]]`)})
+	res, _ := r.As(idCordelia).Messages(bg, FetchRequest{Anchor: Anchor{ID: all[1]}, NumAfter: 0, IncludeAnchor: true, Narrow: narrow(t, `[["channel","Denmark"]]`)})
 	if f := res.Messages[0].Flags; len(f) != 2 || f[0] != "read" || f[1] != "historical" {
 		t.Fatalf("historical flags %v", f)
 	}
@@ -170,9 +170,9 @@ func TestFetchNarrows(t *testing.T) {
 func TestFetchErrors(t *testing.T) {
 	r, _ := newTestRealm(t)
 	a := r.As(idIago)
-	_, err := a.GetMessages(bg, FetchRequest{Anchor: Anchor{ID: 1}, NumBefore: 4000, NumAfter: 1001, IncludeAnchor: true})
+	_, err := a.Messages(bg, FetchRequest{Anchor: Anchor{ID: 1}, NumBefore: 4000, NumAfter: 1001, IncludeAnchor: true})
 	wantCode(t, err, CodeBadRequest, "Too many messages requested (maximum 5000).")
-	_, err = a.GetMessages(bg, FetchRequest{Anchor: Anchor{ID: 1}, NumBefore: 1, NumAfter: 1})
+	_, err = a.Messages(bg, FetchRequest{Anchor: Anchor{ID: 1}, NumBefore: 1, NumAfter: 1})
 	wantCode(t, err, CodeBadRequest, "The anchor can only be excluded at an end of the range")
 	for raw, desc := range map[string]string{
 		`[["stream","Atlantis"]]`:                 "unknown stream Atlantis",
@@ -182,7 +182,7 @@ func TestFetchErrors(t *testing.T) {
 		`[{"operator":"teleport","operand":"x"}]`: "unknown operator teleport",
 		`[{"operator":"id","operand":"abc"}]`:     "Invalid message ID",
 	} {
-		_, err := a.GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1, IncludeAnchor: true, Narrow: narrow(t, raw)})
+		_, err := a.Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1, IncludeAnchor: true, Narrow: narrow(t, raw)})
 		re := wantCode(t, err, CodeBadNarrow, desc)
 		if re.Extra["desc"] != desc {
 			t.Errorf("%s: desc %v", raw, re.Extra["desc"])
@@ -217,7 +217,7 @@ func TestFetchHasNarrows(t *testing.T) {
 	_ = plain
 	get := func(operand string) []int64 {
 		t.Helper()
-		res, err := r.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
+		res, err := r.As(idHamlet).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
 			Narrow: narrow(t, `[{"operator":"has","operand":"`+operand+`"}]`)})
 		if err != nil {
 			t.Fatalf("has:%s: %v", operand, err)
@@ -229,7 +229,7 @@ func TestFetchHasNarrows(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("has: narrows (-want +got):\n%s", diff)
 	}
-	if _, err := r.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1,
+	if _, err := r.As(idHamlet).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 1,
 		Narrow: narrow(t, `[{"operator":"has","operand":"video"}]`)}); err == nil {
 		t.Fatal("an unknown has: operand was accepted")
 	}
@@ -272,7 +272,7 @@ func TestFetchFirstUnreadSkipsMuted(t *testing.T) {
 		if raw != "" {
 			req.Narrow = narrow(t, raw)
 		}
-		res, err := a.GetMessages(bg, req)
+		res, err := a.Messages(bg, req)
 		if err != nil {
 			t.Fatal(err)
 		}

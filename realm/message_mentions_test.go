@@ -29,7 +29,7 @@ func TestSendSetsMentionFlags(t *testing.T) {
 	if f := flagsOf(t, r, idIago, res.ID); f&message.Mentioned != 0 {
 		t.Errorf("iago flags %v: a silent mention sets no flag", f.Names())
 	}
-	m, _, _ := r.As(idOthello).GetMessage(bg, res.ID, ViewOptions{ApplyMarkdown: true})
+	m, _, _ := r.As(idOthello).Message(bg, res.ID, ViewOptions{ApplyMarkdown: true})
 	if !strings.Contains(m.Content, `<span class="user-mention" data-user-id="12">@Othello, the Moor of Venice</span>`) {
 		t.Errorf("content %q", m.Content)
 	}

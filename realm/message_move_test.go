@@ -12,7 +12,7 @@ import (
 // topicIDs lists the IDs of a topic's messages as a user fetches them.
 func topicIDs(t *testing.T, r *Realm, userID int, channel, topicName string) []int64 {
 	t.Helper()
-	res, err := r.As(userID).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true,
+	res, err := r.As(userID).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 100, IncludeAnchor: true,
 		Narrow: []message.Term{{Operator: "channel", Operand: channel}, {Operator: "topic", Operand: topicName}}})
 	if err != nil {
 		t.Fatal(err)
@@ -29,14 +29,14 @@ func TestMoveTopicPropagateModes(t *testing.T) {
 	q := mustQueue(t, r, idOthello, QueueOptions{})
 	clock.Advance(time.Minute)
 	// change_one: only the target.
-	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[1], Topic: str("keep"), SendNotificationToNewThread: new(bool)}); err != nil {
+	if err := edit(r, idOthello, UpdateMessageRequest{MessageID: sent[1], Topic: str("keep"), SendNotificationToNewThread: new(bool)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := topicIDs(t, r, idOthello, "Denmark", "keep"); !eqIDs(got, []int64{sent[1]}) {
 		t.Fatalf("change_one moved %v", got)
 	}
 	// change_later: the target and what follows.
-	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[2], Topic: str("later"), PropagateMode: ChangeLater, SendNotificationToNewThread: new(bool)}); err != nil {
+	if err := edit(r, idOthello, UpdateMessageRequest{MessageID: sent[2], Topic: str("later"), PropagateMode: ChangeLater, SendNotificationToNewThread: new(bool)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := topicIDs(t, r, idOthello, "Denmark", "later"); !eqIDs(got, []int64{sent[2], sent[3]}) {
@@ -65,7 +65,7 @@ func TestMoveTopicPropagateModes(t *testing.T) {
 	}
 	// change_all: the whole topic, matched case-insensitively, into
 	// a topic that already has messages.
-	if err := edit(r, idOthello, EditMessageRequest{MessageID: sent[2], Topic: str("KEEP"), PropagateMode: ChangeAll, SendNotificationToNewThread: new(bool)}); err != nil {
+	if err := edit(r, idOthello, UpdateMessageRequest{MessageID: sent[2], Topic: str("KEEP"), PropagateMode: ChangeAll, SendNotificationToNewThread: new(bool)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := topicIDs(t, r, idOthello, "Denmark", "keep"); !eqIDs(got, []int64{sent[1], sent[2], sent[3]}) {
@@ -83,7 +83,7 @@ func TestMoveNotices(t *testing.T) {
 	r, _ := newTestRealm(t)
 	a := send(t, r, idHamlet, "Denmark", "castle", "one")
 	send(t, r, idHamlet, "Denmark", "castle", "two")
-	if err := edit(r, idIago, EditMessageRequest{MessageID: a, Topic: str("keep"), PropagateMode: ChangeAll,
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: a, Topic: str("keep"), PropagateMode: ChangeAll,
 		SendNotificationToOldThread: func() *bool { b := true; return &b }()}); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestMoveNotices(t *testing.T) {
 	// One message moved into a topic with messages, to another channel.
 	b := send(t, r, idHamlet, "Denmark", "bridge", "three")
 	send(t, r, idHamlet, "Verona", "plaza", "already here")
-	if err := edit(r, idIago, EditMessageRequest{MessageID: b, Topic: str("plaza"), ChannelID: intPtr(1)}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: b, Topic: str("plaza"), ChannelID: intPtr(1)}); err != nil {
 		t.Fatal(err)
 	}
 	got := noticesSince(t, r, b)
@@ -128,7 +128,7 @@ func TestResolveTopic(t *testing.T) {
 	r, _ := newTestRealm(t)
 	a := send(t, r, idHamlet, "Denmark", "bug", "broken")
 	send(t, r, idOthello, "Denmark", "bug", "indeed")
-	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("✔ bug"), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idShiva, UpdateMessageRequest{MessageID: a, Topic: str("✔ bug"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
 	notices := noticesSince(t, r, a)
@@ -148,7 +148,7 @@ func TestResolveTopic(t *testing.T) {
 	if m := getMsg(t, r, idHamlet, a); m.LastMovedTS != nil {
 		t.Fatalf("resolving is not a move: last_moved_timestamp %v", *m.LastMovedTS)
 	}
-	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("bug"), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idShiva, UpdateMessageRequest{MessageID: a, Topic: str("bug"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
 	if n := noticesSince(t, r, notice); len(n) != 1 || n[0] != "Denmark bug: @_**शिव|15** has marked this topic as unresolved." {
@@ -157,7 +157,7 @@ func TestResolveTopic(t *testing.T) {
 	// Resolving and renaming at once is a move too.
 	last := int64(0)
 	_ = r.view(func() error { last = r.messages.nextID - 1; return nil })
-	if err := edit(r, idShiva, EditMessageRequest{MessageID: a, Topic: str("✔ other"), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idShiva, UpdateMessageRequest{MessageID: a, Topic: str("✔ other"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
 	if n := noticesSince(t, r, last); len(n) != 1 || n[0] != "Denmark ✔ other: This topic was moved here from #**Denmark>bug** by @_**शिव|15**." {
@@ -166,7 +166,7 @@ func TestResolveTopic(t *testing.T) {
 	// The empty topic cannot be resolved.
 	e := send(t, r, idHamlet, "Denmark", "", "no topic")
 	for _, name := range []string{"✔", "✔ general chat"} {
-		wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: e, Topic: str(name)}), CodeBadRequest, "cannot be marked as resolved")
+		wantCode(t, edit(r, idHamlet, UpdateMessageRequest{MessageID: e, Topic: str(name)}), CodeBadRequest, "cannot be marked as resolved")
 	}
 }
 
@@ -177,18 +177,18 @@ func TestMovePermissions(t *testing.T) {
 	admins := NamedGroupSetting(r.groups.byName["role:administrators"].ID)
 	r.UpdateSettings(func(s *Settings) { s.CanMoveMessagesBetweenTopicsGroup = admins })
 	pending(t, r, idHamlet, q, -1)
-	_, _ = r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
+	_, _ = r.As(idHamlet).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: 0, DontBlock: true})
 	before := snapshotMessages(r)
 	for _, c := range []struct {
 		user int
-		req  EditMessageRequest
+		req  UpdateMessageRequest
 		msg  string
 	}{
-		{idHamlet, EditMessageRequest{MessageID: id, Topic: str("moved")}, "You don't have permission to edit this message"},
-		{idPolonius, EditMessageRequest{MessageID: id, ChannelID: intPtr(2)}, "You don't have permission to move this message"},
-		{idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(999)}, "Invalid channel ID"},
-		{idOthello, EditMessageRequest{MessageID: id, ChannelID: intPtr(6)}, "Invalid channel ID"}, // core team: private, not subscribed
-		{idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(11)}, "You do not have permission to post in this channel."},
+		{idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("moved")}, "You don't have permission to edit this message"},
+		{idPolonius, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(2)}, "You don't have permission to move this message"},
+		{idHamlet, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(999)}, "Invalid channel ID"},
+		{idOthello, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(6)}, "Invalid channel ID"}, // core team: private, not subscribed
+		{idHamlet, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(11)}, "You do not have permission to post in this channel."},
 	} {
 		wantCode(t, edit(r, c.user, c.req), CodeBadRequest, c.msg)
 	}
@@ -199,10 +199,10 @@ func TestMovePermissions(t *testing.T) {
 		t.Fatalf("refused moves emitted %v", evs)
 	}
 	// Resolving needs only can_resolve_topics_group.
-	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, Topic: str("✔ castle")}); err != nil {
+	if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("✔ castle")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Topic: str("moved")}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: id, Topic: str("moved")}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -216,15 +216,15 @@ func TestMoveTimeLimits(t *testing.T) {
 	q := mustQueue(t, r, idHamlet, QueueOptions{})
 	before := snapshotMessages(r)
 
-	err := edit(r, idHamlet, EditMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll})
+	err := edit(r, idHamlet, UpdateMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll})
 	re := wantCode(t, err, CodeMoveMessagesTimeLimitExceeded, "You only have permission to move the 1/3 most recent messages in this topic.")
 	wantExtra := map[string]any{"first_message_id_allowed_to_move": recent, "total_messages_in_topic": 3, "total_messages_allowed_to_move": 1}
 	if diff := cmp.Diff(wantExtra, re.Extra); diff != "" {
 		t.Fatalf("extra fields (-want +got):\n%s", diff)
 	}
-	wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: old1, Topic: str("new")}), CodeBadRequest,
+	wantCode(t, edit(r, idHamlet, UpdateMessageRequest{MessageID: old1, Topic: str("new")}), CodeBadRequest,
 		"The time limit for editing this message's topic has passed.")
-	wantCode(t, edit(r, idHamlet, EditMessageRequest{MessageID: old2, ChannelID: intPtr(1)}), CodeBadRequest,
+	wantCode(t, edit(r, idHamlet, UpdateMessageRequest{MessageID: old2, ChannelID: intPtr(1)}), CodeBadRequest,
 		"The time limit for editing this message's stream has passed")
 	wantUnchanged(t, r, before, q, idHamlet)
 
@@ -234,16 +234,16 @@ func TestMoveTimeLimits(t *testing.T) {
 	r2, clock2 := newTestRealm(t)
 	edge := send(t, r2, idHamlet, "Denmark", "edge", "x")
 	clock2.Advance((604800 + editGraceSeconds) * time.Second)
-	re = wantCode(t, edit(r2, idHamlet, EditMessageRequest{MessageID: edge, Topic: str("y"), PropagateMode: ChangeAll}),
+	re = wantCode(t, edit(r2, idHamlet, UpdateMessageRequest{MessageID: edge, Topic: str("y"), PropagateMode: ChangeAll}),
 		CodeMoveMessagesTimeLimitExceeded, "0/1")
 	if re.Extra["first_message_id_allowed_to_move"] != nil {
 		t.Fatalf("first_message_id_allowed_to_move = %v, want null", re.Extra["first_message_id_allowed_to_move"])
 	}
 	// Moderators and administrators are exempt, and resolving is not bound.
-	if err := edit(r, idHamlet, EditMessageRequest{MessageID: recent, Topic: str("✔ history"), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: recent, Topic: str("✔ history"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
-	if err := edit(r, idShiva, EditMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll, ChannelID: intPtr(1)}); err != nil {
+	if err := edit(r, idShiva, UpdateMessageRequest{MessageID: recent, Topic: str("new"), PropagateMode: ChangeAll, ChannelID: intPtr(1)}); err != nil {
 		t.Fatal(err)
 	}
 	// The resolve notice moved along; the "moved here" notice follows.
@@ -257,11 +257,11 @@ func TestMoveBetweenChannelsChangesAccess(t *testing.T) {
 	id := send(t, r, idHamlet, "Verona", "secret", "psst")
 	oq := mustQueue(t, r, idOthello, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
 	iq := mustQueue(t, r, idIago, QueueOptions{})
-	if err := edit(r, idHamlet, EditMessageRequest{MessageID: id, ChannelID: intPtr(6), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(6), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
 	// Othello is not in the private "core team": the message is gone for him.
-	if _, _, err := r.As(idOthello).GetMessage(bg, id, ViewOptions{}); err == nil {
+	if _, _, err := r.As(idOthello).Message(bg, id, ViewOptions{}); err == nil {
 		t.Fatal("othello still reads the moved message")
 	}
 	dels := eventsOfType(t, r, idOthello, oq, "delete_message")
@@ -286,7 +286,7 @@ func TestMoveCarriesUserTopics(t *testing.T) {
 	if err := r.As(idOthello).SetUserTopic(bg, UserTopicRequest{ChannelID: 2, Topic: "castle", Policy: PolicyMuted}); err != nil {
 		t.Fatal(err)
 	}
-	if err := edit(r, idIago, EditMessageRequest{MessageID: id, Topic: str("fortress"), PropagateMode: ChangeAll}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: id, Topic: str("fortress"), PropagateMode: ChangeAll}); err != nil {
 		t.Fatal(err)
 	}
 	_ = r.view(func() error {
@@ -312,7 +312,7 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 	if r.messages.store.HasCopy(idHamlet, id) {
 		t.Fatal("hamlet had a copy before the move")
 	}
-	if err := edit(r, idIago, EditMessageRequest{MessageID: id, ChannelID: intPtr(6)}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: id, ChannelID: intPtr(6)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, uid := range []int{idHamlet, idDesdemona} {
@@ -330,7 +330,7 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 	v := send(t, r, idIago, "Verona", "open", "for all")
 	pq := mustQueue(t, r, idPolonius, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
 	aq := mustQueue(t, r, idAaron, QueueOptions{Capabilities: ClientCapabilities{BulkMessageDeletion: true}})
-	if err := edit(r, idIago, EditMessageRequest{MessageID: v, ChannelID: intPtr(2)}); err != nil {
+	if err := edit(r, idIago, UpdateMessageRequest{MessageID: v, ChannelID: intPtr(2)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(eventsOfType(t, r, idPolonius, pq, "delete_message")) != 1 {
@@ -339,7 +339,7 @@ func TestMoveGivesAndTakesCopies(t *testing.T) {
 	if len(eventsOfType(t, r, idAaron, aq, "delete_message")) != 0 {
 		t.Fatal("a member who can still read the public channel was told it was deleted")
 	}
-	if _, _, err := r.As(idAaron).GetMessage(bg, v, ViewOptions{}); err != nil {
+	if _, _, err := r.As(idAaron).Message(bg, v, ViewOptions{}); err != nil {
 		t.Fatalf("aaron reads the moved message through public history: %v", err)
 	}
 }

@@ -86,7 +86,7 @@ func BenchmarkGetMessageWith50Reactions(b *testing.B) {
 	a := r.As(idHamlet)
 	b.ReportAllocs()
 	for b.Loop() {
-		m, _, err := a.GetMessage(bg, id, ViewOptions{ApplyMarkdown: true})
+		m, _, err := a.Message(bg, id, ViewOptions{ApplyMarkdown: true})
 		if err != nil || len(m.Reactions) != 50 {
 			b.Fatal(err, len(m.Reactions))
 		}

@@ -29,7 +29,7 @@ func reactionReq(id int64, name, code, typ string) ReactionRequest {
 // reactionsOf is the message's reactions as userID fetches them.
 func reactionsOf(t *testing.T, r *Realm, userID int, id int64) []Reaction {
 	t.Helper()
-	m, _, err := r.As(userID).GetMessage(bg, id, ViewOptions{})
+	m, _, err := r.As(userID).Message(bg, id, ViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (e *reportEnv) report(userID int, id int64, typ, description string) map[st
 // rawContent is the Markdown source of message id.
 func (e *reportEnv) rawContent(id float64) string {
 	e.t.Helper()
-	_, raw, err := e.r.As(idIago).GetMessage(bg, int64(id), ViewOptions{})
+	_, raw, err := e.r.As(idIago).Message(bg, int64(id), ViewOptions{})
 	if err != nil {
 		e.t.Fatal(err)
 	}

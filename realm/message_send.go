@@ -57,16 +57,15 @@ func (a *Actor) SendDirectMessage(ctx context.Context, userIDs []int, content st
 
 // SendMessage sends a message as the actor, applying every rule of
 // POST /messages. On error nothing is stored.
-//
-// The send is prepared (recipients resolved, Markdown rendered) under the
-// read lock, so readers and other senders go on meanwhile, and committed
-// under the write lock, which then lasts only as long as storing and
-// delivering. A write between the two (a renamed user, a new linkifier…)
-// may change what the preparation read, so the commit checks the realm's
-// state generation and prepares again when it moved; after
-// maxSendPreparations tries the send is prepared under the write lock, so
-// a busy realm cannot starve it.
 func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResult, err error) {
+	// The send is prepared (recipients resolved, Markdown rendered) under the
+	// read lock, so readers and other senders go on meanwhile, and committed
+	// under the write lock, which then lasts only as long as storing and
+	// delivering. A write between the two (a renamed user, a new linkifier…)
+	// may change what the preparation read, so the commit checks the realm's
+	// state generation and prepares again when it moved; after
+	// maxSendPreparations tries the send is prepared under the write lock, so
+	// a busy realm cannot starve it.
 	kind, ok := message.ParseType(req.Type)
 	if !ok {
 		return SendResult{}, BadRequest("Invalid type")

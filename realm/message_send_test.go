@@ -19,7 +19,7 @@ func TestSendChannelMessageDeliversToSubscribers(t *testing.T) {
 	if res.ID != 1 || res.AutomaticNewVisibilityPolicy == nil || *res.AutomaticNewVisibilityPolicy != PolicyFollowed {
 		t.Fatalf("result %+v: want id 1 and automatic follow (policy 3) on initiation", res)
 	}
-	m, raw, err := r.As(idOthello).GetMessage(bg, res.ID, ViewOptions{ApplyMarkdown: true})
+	m, raw, err := r.As(idOthello).Message(bg, res.ID, ViewOptions{ApplyMarkdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,18 +71,18 @@ func TestSendTopicRules(t *testing.T) {
 		if err != nil {
 			t.Fatalf("topic %q: %v", empty, err)
 		}
-		m, _, _ := a.GetMessage(bg, res.ID, ViewOptions{AllowEmptyTopicName: true})
+		m, _, _ := a.Message(bg, res.ID, ViewOptions{AllowEmptyTopicName: true})
 		if m.Subject != "" {
 			t.Fatalf("topic %q stored as %q, want empty", empty, m.Subject)
 		}
-		m, _, _ = a.GetMessage(bg, res.ID, ViewOptions{})
+		m, _, _ = a.Message(bg, res.ID, ViewOptions{})
 		if m.Subject != "general chat" {
 			t.Fatalf("empty topic shown as %q without allow_empty_topic_name", m.Subject)
 		}
 	}
 	long := strings.Repeat("x", 70)
 	res, _ := send(&long)
-	m, _, _ := a.GetMessage(bg, res.ID, ViewOptions{})
+	m, _, _ := a.Message(bg, res.ID, ViewOptions{})
 	if m.Subject != strings.Repeat("x", 57)+"..." {
 		t.Fatalf("long topic stored as %q", m.Subject)
 	}
@@ -112,12 +112,12 @@ func TestSendContentRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, raw, _ := a.GetMessage(bg, res.ID, ViewOptions{})
+	_, raw, _ := a.Message(bg, res.ID, ViewOptions{})
 	if !strings.HasSuffix(raw, "\n[message truncated]") || len([]rune(raw)) != 10000 {
 		t.Fatalf("truncation: %d runes, suffix ok=%v", len([]rune(raw)), strings.HasSuffix(raw, "[message truncated]"))
 	}
 	res, _ = send("\n\nhello  \n ")
-	_, raw, _ = a.GetMessage(bg, res.ID, ViewOptions{})
+	_, raw, _ = a.Message(bg, res.ID, ViewOptions{})
 	if raw != "hello" {
 		t.Fatalf("content not stripped: %q", raw)
 	}
@@ -179,7 +179,7 @@ func TestSendDirectMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, _ := r.As(idIago).GetMessage(bg, one.ID, ViewOptions{})
+	m, _, _ := r.As(idIago).Message(bg, one.ID, ViewOptions{})
 	dr := m.DisplayRecipient.([]DisplayRecipientUser)
 	if len(dr) != 2 || m.Type != "private" || m.StreamID != 0 || m.Subject != "" {
 		t.Fatalf("1:1 message %+v", m)
@@ -191,12 +191,12 @@ func TestSendDirectMessages(t *testing.T) {
 		t.Fatalf("recipient_id %d, want iago's personal recipient", m.RecipientID)
 	}
 	self, _ := a.SendDirectMessage(bg, []int{idHamlet}, "note to self")
-	m, _, _ = a.GetMessage(bg, self.ID, ViewOptions{})
+	m, _, _ = a.Message(bg, self.ID, ViewOptions{})
 	if len(m.DisplayRecipient.([]DisplayRecipientUser)) != 1 || m.RecipientID != r.recipients.personal[idHamlet] {
 		t.Fatalf("self message %+v", m)
 	}
 	group, _ := a.SendDirectMessage(bg, []int{idOthello, idIago}, "group")
-	m, _, _ = r.As(idOthello).GetMessage(bg, group.ID, ViewOptions{})
+	m, _, _ = r.As(idOthello).Message(bg, group.ID, ViewOptions{})
 	ids := []int{}
 	for _, u := range m.DisplayRecipient.([]DisplayRecipientUser) {
 		ids = append(ids, u.ID)
@@ -204,7 +204,7 @@ func TestSendDirectMessages(t *testing.T) {
 	if len(ids) != 3 || ids[0] != idHamlet || ids[1] != idIago || ids[2] != idOthello {
 		t.Fatalf("group recipients %v", ids)
 	}
-	if _, _, err := r.As(idCordelia).GetMessage(bg, group.ID, ViewOptions{}); !errors.Is(err, ErrBadRequest) {
+	if _, _, err := r.As(idCordelia).Message(bg, group.ID, ViewOptions{}); !errors.Is(err, ErrBadRequest) {
 		t.Fatal("a non-participant must not read a direct message")
 	}
 }
@@ -230,7 +230,7 @@ func TestDeleteMessageRules(t *testing.T) {
 	if first != other.ID {
 		t.Fatalf("first_message_id %d, want %d", first, other.ID)
 	}
-	_, _, err = r.As(idHamlet).GetMessage(bg, own.ID, ViewOptions{})
+	_, _, err = r.As(idHamlet).Message(bg, own.ID, ViewOptions{})
 	wantCode(t, err, CodeBadRequest, "Invalid message(s)")
 	err = r.As(idIago).DeleteMessage(bg, own.ID)
 	wantCode(t, err, CodeBadRequest, "Invalid message(s)")

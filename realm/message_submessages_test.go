@@ -11,7 +11,7 @@ import (
 // submessagesOf is the submessages list of message id as user sees it.
 func submessagesOf(t *testing.T, r *Realm, userID int, id int64) []Submessage {
 	t.Helper()
-	v, _, err := r.As(userID).GetMessage(bg, id, ViewOptions{})
+	v, _, err := r.As(userID).Message(bg, id, ViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +69,9 @@ func TestPollSubmessages(t *testing.T) {
 		t.Fatalf("submessage event: %+v", evs[0].Payload)
 	}
 
-	_, err = r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: res.ID, Content: str("/poll Dinner?")})
+	_, err = r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: res.ID, Content: str("/poll Dinner?")})
 	wantCode(t, err, CodeBadRequest, "Widgets cannot be edited.")
-	if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: res.ID, Topic: str("food")}); err != nil {
+	if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: res.ID, Topic: str("food")}); err != nil {
 		t.Fatalf("moving a poll: %v", err)
 	}
 }

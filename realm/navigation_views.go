@@ -130,8 +130,8 @@ func (a *Actor) UpdateNavigationView(ctx context.Context, fragment string, req N
 	})
 }
 
-// RemoveNavigationView answers DELETE /navigation_views/{fragment}.
-func (a *Actor) RemoveNavigationView(ctx context.Context, fragment string) error {
+// DeleteNavigationView answers DELETE /navigation_views/{fragment}.
+func (a *Actor) DeleteNavigationView(ctx context.Context, fragment string) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
 		fragment = strings.TrimSpace(fragment)

@@ -47,10 +47,10 @@ func TestNavigationViews(t *testing.T) {
 	if e.Status != 404 {
 		t.Fatalf("status %d", e.Status)
 	}
-	if err := a.RemoveNavigationView(bg, "narrow/is/starred"); err != nil {
+	if err := a.DeleteNavigationView(bg, "narrow/is/starred"); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, a.RemoveNavigationView(bg, "narrow/is/starred"), CodeBadRequest, "Navigation view does not exist.")
+	wantCode(t, a.DeleteNavigationView(bg, "narrow/is/starred"), CodeBadRequest, "Navigation view does not exist.")
 	list, _ = a.NavigationViews(bg)
 	if len(list) != 1 || *list[0].Name != "Watched" || list[0].IsPinned {
 		t.Fatalf("views %+v", list)

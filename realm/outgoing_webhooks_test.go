@@ -317,7 +317,7 @@ func TestOutgoingWebhookTriggers(t *testing.T) {
 		t.Fatalf("payload %v", p)
 	}
 	// response_not_required: nothing is sent back.
-	if _, _, err := r.As(idOthello).GetMessage(bg, dm.ID+2, ViewOptions{}); err == nil {
+	if _, _, err := r.As(idOthello).Message(bg, dm.ID+2, ViewOptions{}); err == nil {
 		t.Fatal("a reply was sent though none was required")
 	}
 	// A deactivated bot is not called.
@@ -374,7 +374,7 @@ func TestOutgoingWebhookFailures(t *testing.T) {
 	if failure.SenderID != bot.UserID || failure.Content != "<p>Failure! Third party responded with 500</p>" {
 		t.Fatalf("failure %+v", failure)
 	}
-	_, raw, err := r.As(idHamlet).GetMessage(bg, id+2, ViewOptions{})
+	_, raw, err := r.As(idHamlet).Message(bg, id+2, ViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestOutgoingWebhookFailures(t *testing.T) {
 	if m := getMsg(t, r, idOthello, id+1); m.Content != "<p>Failure! Invalid JSON in response</p>" {
 		t.Fatalf("failure %+v", m)
 	}
-	_, raw, _ = r.As(idHamlet).GetMessage(bg, id+2, ViewOptions{})
+	_, raw, _ = r.As(idHamlet).Message(bg, id+2, ViewOptions{})
 	if !strings.HasSuffix(raw, "resulted in the following error:\n> Invalid JSON in response\nThe response contains the following payload:\n```\n'not json'\n```") {
 		t.Fatalf("owner notice %q", raw)
 	}
@@ -408,7 +408,7 @@ func TestOutgoingWebhookUnreachable(t *testing.T) {
 	if m := getMsg(t, r, idOthello, id+1); m.SenderID != bot.UserID || m.Content != "<p>Failure! Bot is unavailable</p>" {
 		t.Fatalf("failure %+v", m)
 	}
-	_, raw, _ := r.As(idHamlet).GetMessage(bg, id+2, ViewOptions{})
+	_, raw, _ := r.As(idHamlet).Message(bg, id+2, ViewOptions{})
 	if !strings.HasSuffix(raw, "triggered an outgoing webhook.\nA connection error occurred. Is my bot server down?") {
 		t.Fatalf("owner notice %q", raw)
 	}
@@ -492,7 +492,7 @@ func TestNoCallerNoCalls(t *testing.T) {
 	if len(svc.got()) != 0 {
 		t.Fatal("a realm with no caller called the service")
 	}
-	if _, _, err := r.As(idOthello).GetMessage(bg, id+1, ViewOptions{}); err == nil {
+	if _, _, err := r.As(idOthello).Message(bg, id+1, ViewOptions{}); err == nil {
 		t.Fatal("a reply was sent")
 	}
 }

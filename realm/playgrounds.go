@@ -57,9 +57,9 @@ func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTe
 	return id, err
 }
 
-// RemovePlayground answers DELETE /realm/playgrounds/{playground_id}
+// DeletePlayground answers DELETE /realm/playgrounds/{playground_id}
 // (administrators).
-func (a *Actor) RemovePlayground(ctx context.Context, id int) error {
+func (a *Actor) DeletePlayground(ctx context.Context, id int) error {
 	r := a.r
 	return a.writeAdmin(ctx, func(me *user.User) error {
 		i := slices.IndexFunc(r.playgrounds.list, func(p RealmPlayground) bool { return p.ID == id })

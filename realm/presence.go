@@ -126,11 +126,11 @@ func (a *Actor) RealmPresence(ctx context.Context) (ans PresenceResult, err erro
 	return ans, err
 }
 
-// GetUserPresence answers GET /users/{user_id_or_email}/presence: one
+// UserPresence answers GET /users/{user_id_or_email}/presence: one
 // active human's presence in the legacy format, reduced to status and
 // timestamp, with the aggregated status "offline" once the presence is
 // older than the offline threshold.
-func (a *Actor) GetUserPresence(ctx context.Context, userIDOrEmail string) (ans map[string]LegacyClientPresence, err error) {
+func (a *Actor) UserPresence(ctx context.Context, userIDOrEmail string) (ans map[string]LegacyClientPresence, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		var u *user.User

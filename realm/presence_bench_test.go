@@ -92,7 +92,7 @@ func BenchmarkPresence(b *testing.B) {
 		})
 	}
 	run("baseline_read_status", func(int) error {
-		_, err := a.GetUserStatus(bg, idIago)
+		_, err := a.UserStatus(bg, idIago)
 		return err
 	})
 	texts := []string{"in a meeting", "at lunch"}

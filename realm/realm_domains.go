@@ -171,11 +171,11 @@ func (a *Actor) AddRealmDomain(ctx context.Context, domain string, allowSubdomai
 	return id, name, err
 }
 
-// ChangeRealmDomain answers PATCH /realm/domains/{domain} (organization
+// UpdateRealmDomain answers PATCH /realm/domains/{domain} (organization
 // owners): whether the domain's subdomains are allowed too. The domain is
 // named exactly as stored. Every active user gets a realm_domains change
 // event, even when nothing changed, as in Zulip.
-func (a *Actor) ChangeRealmDomain(ctx context.Context, domain string, allowSubdomains bool) error {
+func (a *Actor) UpdateRealmDomain(ctx context.Context, domain string, allowSubdomains bool) error {
 	r := a.r
 	return a.writeOwner(ctx, func(me *user.User) error {
 		i := r.domainIndex(domain)

@@ -65,7 +65,7 @@ func TestRealmDomainsLifecycle(t *testing.T) {
 	before := r.Snapshot()
 	_, _, err := r.As(idIago).AddRealmDomain(bg, "acme.com", true)
 	wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization owner")
-	wantCode(t, r.As(idIago).ChangeRealmDomain(bg, "zulip.com", true), CodeUnauthorizedPrincipal, "Must be an organization owner")
+	wantCode(t, r.As(idIago).UpdateRealmDomain(bg, "zulip.com", true), CodeUnauthorizedPrincipal, "Must be an organization owner")
 	wantCode(t, r.As(idIago).RemoveRealmDomain(bg, "zulip.com"), CodeUnauthorizedPrincipal, "Must be an organization owner")
 	wantCode(t, r.As(idIago).CheckRealmOwner(bg), CodeUnauthorizedPrincipal, "Must be an organization owner")
 	if err := r.As(idDesdemona).CheckRealmOwner(bg); err != nil {
@@ -110,7 +110,7 @@ func TestRealmDomainsLifecycle(t *testing.T) {
 	}
 	// The path's domain is matched exactly.
 	for _, d := range []string{"non-existent.com", "ACME.com"} {
-		wantCode(t, r.As(idDesdemona).ChangeRealmDomain(bg, d, false), CodeBadRequest, "No entry found for domain "+d+".")
+		wantCode(t, r.As(idDesdemona).UpdateRealmDomain(bg, d, false), CodeBadRequest, "No entry found for domain "+d+".")
 		wantCode(t, r.As(idDesdemona).RemoveRealmDomain(bg, d), CodeBadRequest, "No entry found for domain "+d+".")
 	}
 	unchanged(t, r, before, log)
@@ -119,7 +119,7 @@ func TestRealmDomainsLifecycle(t *testing.T) {
 	if _, _, err := r.As(idDesdemona).AddRealmDomain(bg, "x-x.y.3.z", false); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.As(idDesdemona).ChangeRealmDomain(bg, "acme.com", false); err != nil {
+	if err := r.As(idDesdemona).UpdateRealmDomain(bg, "acme.com", false); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.As(idDesdemona).RemoveRealmDomain(bg, "x-x.y.3.z"); err != nil {
@@ -217,7 +217,7 @@ func TestRealmDomainsSnapshot(t *testing.T) {
 		t.Fatalf("forked domains (-want +got):\n%s", diff)
 	}
 	// The fork's domains are its own.
-	if err := f.As(idDesdemona).ChangeRealmDomain(bg, "zulip.com", true); err != nil {
+	if err := f.As(idDesdemona).UpdateRealmDomain(bg, "zulip.com", true); err != nil {
 		t.Fatal(err)
 	}
 	if mustDomains(t, r, idHamlet)[0].AllowSubdomains {

@@ -66,7 +66,7 @@ func TestAddAndDeactivateRealmEmoji(t *testing.T) {
 	}
 	// The renderer knows the new emoji at once.
 	res, _ := r.As(idHamlet).SendChannelMessage(bg, "Verona", "t", ":party_parrot:")
-	m, _, _ := r.As(idHamlet).GetMessage(bg, res.ID, ViewOptions{ApplyMarkdown: true})
+	m, _, _ := r.As(idHamlet).Message(bg, res.ID, ViewOptions{ApplyMarkdown: true})
 	if !strings.Contains(m.Content, `src="/user_avatars/2/emoji/images/2.gif"`) {
 		t.Fatalf("rendered %s", m.Content)
 	}

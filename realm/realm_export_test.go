@@ -275,14 +275,14 @@ func TestWelcomeBotCustomMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, raw, err := r.As(idDesdemona).GetMessage(bg, id, ViewOptions{ApplyMarkdown: true})
+	m, raw, err := r.As(idDesdemona).Message(bg, id, ViewOptions{ApplyMarkdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.SenderEmail != "welcome-bot@zulip.com" || raw != "Welcome to **our** realm" || m.Type != "private" {
 		t.Fatalf("message %+v raw %q", m, raw)
 	}
-	if _, _, err := r.As(idIago).GetMessage(bg, id, ViewOptions{}); err == nil {
+	if _, _, err := r.As(idIago).Message(bg, id, ViewOptions{}); err == nil {
 		t.Fatal("another administrator sees the preview")
 	}
 }

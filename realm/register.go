@@ -86,8 +86,7 @@ func (req *RegisterRequest) fetches(name string) bool {
 }
 
 // Register answers POST /register: it opens an event queue and returns the
-// state it starts from. State and queue are taken under one lock, so no
-// change between them is lost or seen twice.
+// state it starts from: no change between the two is lost or seen twice.
 func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans RegisterResult, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {

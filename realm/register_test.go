@@ -51,7 +51,7 @@ func TestRegisterStateAndQueueAreConsistent(t *testing.T) {
 		t.Fatalf("state %v", state)
 	}
 	after, _ := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "t", "after")
-	evs, err := r.As(idIago).GetEvents(bg, GetEventsRequest{QueueID: state.QueueID, LastEventID: -1, DontBlock: true})
+	evs, err := r.As(idIago).Events(bg, GetEventsRequest{QueueID: state.QueueID, LastEventID: -1, DontBlock: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,9 @@ type ScheduledMessageInput struct {
 	Client string
 }
 
-// ScheduledMessageEdit is PATCH /scheduled_messages/{id}: nil leaves a
+// ScheduledMessageUpdate is PATCH /scheduled_messages/{id}: nil leaves a
 // field as it is.
-type ScheduledMessageEdit struct {
+type ScheduledMessageUpdate struct {
 	Type    *string
 	To      *string
 	Topic   *string
@@ -302,11 +302,11 @@ func (r *Realm) addScheduled(me *user.User, it *scheduledItem) {
 	}
 }
 
-// EditScheduledMessage answers PATCH /scheduled_messages/{id}. A change of
+// UpdateScheduledMessage answers PATCH /scheduled_messages/{id}. A change of
 // type needs `to` (and, to a channel, a topic); a change of type, `to` or
 // content checks the whole message again; a failed message needs a new
 // time, and editing it clears the failure.
-func (a *Actor) EditScheduledMessage(ctx context.Context, id int, e ScheduledMessageEdit) error {
+func (a *Actor) UpdateScheduledMessage(ctx context.Context, id int, e ScheduledMessageUpdate) error {
 	if e.Type == nil && e.To == nil && e.Topic == nil && e.Content == nil && e.DeliverAt == nil {
 		return BadRequest("Nothing to change")
 	}

@@ -187,21 +187,21 @@ func TestScheduledMessageEdits(t *testing.T) {
 	future := r.Now().Add(3 * time.Hour).Unix()
 	past := r.Now().Unix()
 	for _, c := range []struct {
-		e   ScheduledMessageEdit
+		e   ScheduledMessageUpdate
 		msg string
 	}{
-		{ScheduledMessageEdit{}, "Nothing to change"},
-		{ScheduledMessageEdit{Type: str("direct")}, "Recipient required when updating type of scheduled message."},
-		{ScheduledMessageEdit{Type: str("channel"), To: str(strconv.Itoa(denmark))}, "Topic required when updating scheduled message type to stream."},
-		{ScheduledMessageEdit{Type: str("bogus"), To: str("1")}, "Invalid type"},
-		{ScheduledMessageEdit{DeliverAt: &past}, "Scheduled delivery time must be in the future."},
-		{ScheduledMessageEdit{To: str("[12]")}, "Invalid data type for channel ID"},
-		{ScheduledMessageEdit{Content: str("")}, "Message must not be empty"},
+		{ScheduledMessageUpdate{}, "Nothing to change"},
+		{ScheduledMessageUpdate{Type: str("direct")}, "Recipient required when updating type of scheduled message."},
+		{ScheduledMessageUpdate{Type: str("channel"), To: str(strconv.Itoa(denmark))}, "Topic required when updating scheduled message type to stream."},
+		{ScheduledMessageUpdate{Type: str("bogus"), To: str("1")}, "Invalid type"},
+		{ScheduledMessageUpdate{DeliverAt: &past}, "Scheduled delivery time must be in the future."},
+		{ScheduledMessageUpdate{To: str("[12]")}, "Invalid data type for channel ID"},
+		{ScheduledMessageUpdate{Content: str("")}, "Message must not be empty"},
 	} {
-		wantCode(t, a.EditScheduledMessage(bg, id, c.e), CodeBadRequest, c.msg)
+		wantCode(t, a.UpdateScheduledMessage(bg, id, c.e), CodeBadRequest, c.msg)
 	}
-	wantCode(t, a.EditScheduledMessage(bg, id, ScheduledMessageEdit{To: str("999")}), CodeStreamDoesNotExist, "Channel with ID '999' does not exist")
-	wantCode(t, r.As(idIago).EditScheduledMessage(bg, id, ScheduledMessageEdit{Content: str("x")}), CodeBadRequest, "Scheduled message does not exist")
+	wantCode(t, a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{To: str("999")}), CodeStreamDoesNotExist, "Channel with ID '999' does not exist")
+	wantCode(t, r.As(idIago).UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Content: str("x")}), CodeBadRequest, "Scheduled message does not exist")
 	if got := get(); got.Content != before.Content || *got.Topic != "castle" || got.ScheduledDeliveryTimestamp != before.ScheduledDeliveryTimestamp {
 		t.Fatalf("refused edits changed it: %+v", got)
 	}
@@ -209,19 +209,19 @@ func TestScheduledMessageEdits(t *testing.T) {
 		t.Fatalf("refused edits sent events %v", evs)
 	}
 	// Topic alone; then content and time; then a move to a direct message.
-	if err := a.EditScheduledMessage(bg, id, ScheduledMessageEdit{Topic: str("moat")}); err != nil {
+	if err := a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Topic: str("moat")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := get(); *got.Topic != "moat" || got.Content != "first" {
 		t.Fatalf("topic edit %+v", got)
 	}
-	if err := a.EditScheduledMessage(bg, id, ScheduledMessageEdit{Content: str("*second*"), DeliverAt: &future}); err != nil {
+	if err := a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Content: str("*second*"), DeliverAt: &future}); err != nil {
 		t.Fatal(err)
 	}
 	if got := get(); got.Content != "*second*" || got.RenderedContent != "<p><em>second</em></p>" || got.ScheduledDeliveryTimestamp != future || *got.Topic != "moat" {
 		t.Fatalf("content edit %+v", got)
 	}
-	if err := a.EditScheduledMessage(bg, id, ScheduledMessageEdit{Type: str("direct"), To: str("[8, 12]")}); err != nil {
+	if err := a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Type: str("direct"), To: str("[8, 12]")}); err != nil {
 		t.Fatal(err)
 	}
 	got := get()
@@ -229,10 +229,10 @@ func TestScheduledMessageEdits(t *testing.T) {
 		t.Fatalf("type edit %+v", got)
 	}
 	// A topic sent for a direct message is ignored.
-	if err := a.EditScheduledMessage(bg, id, ScheduledMessageEdit{Topic: str("ignored")}); err != nil {
+	if err := a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Topic: str("ignored")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.EditScheduledMessage(bg, id, ScheduledMessageEdit{Type: str("stream"), To: str(strconv.Itoa(denmark)), Topic: str("back")}); err != nil {
+	if err := a.UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Type: str("stream"), To: str(strconv.Itoa(denmark)), Topic: str("back")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := get(); got.Type != "stream" || got.To.ChannelID != denmark || *got.Topic != "back" {
@@ -273,11 +273,11 @@ func TestScheduledMessageDeliveredByClock(t *testing.T) {
 	}
 	// The sender's copy is read (a human client scheduled it), the
 	// mentioned recipient's is unread and mentioned.
-	view, _, err := r.As(idOthello).GetMessage(bg, m.ID, ViewOptions{})
+	view, _, err := r.As(idOthello).Message(bg, m.ID, ViewOptions{})
 	if err != nil || slices.Contains(view.Flags, "read") || !slices.Contains(view.Flags, "mentioned") {
 		t.Fatalf("othello's copy %v %v", view.Flags, err)
 	}
-	if view, _, _ := r.As(idHamlet).GetMessage(bg, m.ID, ViewOptions{}); !slices.Contains(view.Flags, "read") {
+	if view, _, _ := r.As(idHamlet).Message(bg, m.ID, ViewOptions{}); !slices.Contains(view.Flags, "read") {
 		t.Fatalf("hamlet's copy %v", view.Flags)
 	}
 	evs := pending(t, r, idHamlet, hamlet, -1)
@@ -325,7 +325,7 @@ func TestScheduledMessageReadBySender(t *testing.T) {
 	clock.Advance(time.Minute)
 	var got []bool
 	for id := first; id < r.messages.nextID; id++ {
-		view, _, _ := r.As(idHamlet).GetMessage(bg, id, ViewOptions{})
+		view, _, _ := r.As(idHamlet).Message(bg, id, ViewOptions{})
 		got = append(got, slices.Contains(view.Flags, "read"))
 	}
 	if !slices.Equal(got, []bool{false, false, true, false}) {
@@ -367,12 +367,12 @@ func TestScheduledMessageFailedDelivery(t *testing.T) {
 	if r.messages.nextID != count {
 		t.Fatal("a failed message was tried again")
 	}
-	wantCode(t, r.As(idHamlet).EditScheduledMessage(bg, id, ScheduledMessageEdit{Content: str("x")}), CodeBadRequest, "Scheduled delivery time must be in the future.")
+	wantCode(t, r.As(idHamlet).UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{Content: str("x")}), CodeBadRequest, "Scheduled delivery time must be in the future.")
 	if err := r.As(idIago).ReactivateUser(bg, idOthello); err != nil {
 		t.Fatal(err)
 	}
 	at := r.Now().Add(time.Minute).Unix()
-	if err := r.As(idHamlet).EditScheduledMessage(bg, id, ScheduledMessageEdit{DeliverAt: &at}); err != nil {
+	if err := r.As(idHamlet).UpdateScheduledMessage(bg, id, ScheduledMessageUpdate{DeliverAt: &at}); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := r.As(idHamlet).ScheduledMessages(bg); list[0].Failed {

@@ -168,7 +168,7 @@ func TestReminderDeliveredByClock(t *testing.T) {
 	if m.SenderID != idNotificationBot || len(m.DMUserIDs) != 2 || m.DMUserIDs[0] != idNotificationBot || m.DMUserIDs[1] != idHamlet || m.Content != want {
 		t.Fatalf("delivered %+v", m)
 	}
-	if view, _, _ := r.As(idHamlet).GetMessage(bg, m.ID, ViewOptions{}); len(view.Flags) != 0 {
+	if view, _, _ := r.As(idHamlet).Message(bg, m.ID, ViewOptions{}); len(view.Flags) != 0 {
 		t.Fatalf("the reminder starts with flags %v", view.Flags)
 	}
 	if list, _ := r.As(idHamlet).Reminders(bg); len(list) != 0 {

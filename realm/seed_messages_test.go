@@ -12,7 +12,7 @@ import (
 // may read, oldest first, with reactions and flags.
 func seededView(t *testing.T, r *Realm, userID int) []Message {
 	t.Helper()
-	res, err := r.As(userID).GetMessages(context.Background(), FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 1000})
+	res, err := r.As(userID).Messages(context.Background(), FetchRequest{Anchor: Anchor{ID: AnchorOldest}, NumAfter: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func BenchmarkFirstWriteAfterFork(b *testing.B) {
 			return err
 		},
 		"edit-old": func(x *Realm) error {
-			_, err := x.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: old, Content: &benchContent})
+			_, err := x.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: old, Content: &benchContent})
 			return err
 		},
 	}

@@ -234,15 +234,15 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 			}
 		}},
 		{"message content edit", func() {
-			if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: msgID, Content: str("edited")}); err != nil {
+			if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID, Content: str("edited")}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: dmID, Content: str("edited dm")}); err != nil {
+			if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: dmID, Content: str("edited dm")}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"topic move", func() {
-			if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: msgID, Topic: str("moat"),
+			if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID, Topic: str("moat"),
 				PropagateMode: ChangeAll}); err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func TestSnapshotIsUntouchedByLaterChanges(t *testing.T) {
 	}
 	// The restored realm works: the same edit succeeds again, and a second
 	// restore undoes it.
-	if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: msgID, Content: str("again")}); err != nil {
+	if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID, Content: str("again")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Restore(snap); err != nil {
@@ -409,7 +409,7 @@ func TestRestoreDropsEventQueues(t *testing.T) {
 	} {
 		q := mustQueue(t, r, idHamlet, QueueOptions{})
 		back()
-		_, err := r.As(idHamlet).GetEvents(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: -1, DontBlock: true})
+		_, err := r.As(idHamlet).Events(bg, GetEventsRequest{QueueID: q.ID(), LastEventID: -1, DontBlock: true})
 		if !errors.Is(err, &Error{Code: CodeBadEventQueueID}) {
 			t.Fatalf("%s: poll of a dropped queue: %v, want BAD_EVENT_QUEUE_ID", name, err)
 		}
@@ -504,7 +504,7 @@ func TestForkIsIndependent(t *testing.T) {
 		if err := x.As(idHamlet).RemoveReaction(bg, ReactionRequest{MessageID: msgID, EmojiName: str("octopus")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := x.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: msgID, Content: &content}); err != nil {
+		if _, err := x.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: msgID, Content: &content}); err != nil {
 			t.Fatal(err)
 		}
 		if err := x.As(idIago).AddReaction(bg, ReactionRequest{MessageID: msgID, EmojiName: str("smile")}); err != nil {
@@ -560,7 +560,7 @@ func TestForksRunConcurrently(t *testing.T) {
 	work := func(x *Realm, tag string) {
 		for i := range 30 {
 			content := fmt.Sprintf("%s %d", tag, i)
-			if _, err := x.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: base + int64(i), Content: &content}); err != nil {
+			if _, err := x.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: base + int64(i), Content: &content}); err != nil {
 				done <- err
 				return
 			}

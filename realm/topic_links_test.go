@@ -35,7 +35,7 @@ func TestMessageViewsCarryTopicLinks(t *testing.T) {
 
 	// GET /messages/{id} and the message events.
 	for id, links := range want {
-		v, _, err := r.As(idHamlet).GetMessage(bg, id, ViewOptions{})
+		v, _, err := r.As(idHamlet).Message(bg, id, ViewOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestMessageViewsCarryTopicLinks(t *testing.T) {
 	if _, err := r.As(idIago).SendChannelMessage(bg, "Denmark", linkedTopic, "again"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.As(idHamlet).GetMessages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 10, IncludeAnchor: true})
+	res, err := r.As(idHamlet).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 10, IncludeAnchor: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestTopicLinksFollowTheLinkifiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	links := func() []TopicLink {
-		v, _, err := r.As(idHamlet).GetMessage(bg, sent.ID, ViewOptions{})
+		v, _, err := r.As(idHamlet).Message(bg, sent.ID, ViewOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestTopicEditEventCarriesTopicLinks(t *testing.T) {
 	}
 	q := mustQueue(t, r, idHamlet, QueueOptions{})
 	newTopic := linkedTopic
-	if _, err := r.As(idIago).EditMessage(bg, EditMessageRequest{MessageID: sent.ID, Topic: &newTopic}); err != nil {
+	if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, Topic: &newTopic}); err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range pending(t, r, idHamlet, q, -1) {

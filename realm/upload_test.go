@@ -183,7 +183,7 @@ func TestMovingAMessageKeepsItsFilesLinked(t *testing.T) {
 	}
 	// Moved to a private channel othello is not in: the file follows.
 	iago, _ := r.UserIDByEmail("iago@zulip.com")
-	if _, err := r.As(iago).EditMessage(bg, EditMessageRequest{MessageID: sent, ChannelID: &core}); err != nil {
+	if _, err := r.As(iago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent, ChannelID: &core}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = r.As(othello).OpenUpload(bg, res.PathID)

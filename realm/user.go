@@ -20,10 +20,10 @@ func (a *Actor) OwnUser(ctx context.Context) (ans OwnUser, err error) {
 	return ans, err
 }
 
-// GetUser answers GET /users/{user_id}: any account of the realm, bots and
+// User answers GET /users/{user_id}: any account of the realm, bots and
 // deactivated users included (system bots live in another realm and are
 // not found).
-func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (ans User, err error) {
+func (a *Actor) User(ctx context.Context, userID int, o UserViewOptions) (ans User, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		u := r.realmUser(userID)
@@ -36,11 +36,11 @@ func (a *Actor) GetUser(ctx context.Context, userID int, o UserViewOptions) (ans
 	return ans, err
 }
 
-// GetUserByEmail answers GET /users/{email}. As Zulip does from feature
+// UserByEmail answers GET /users/{email}. As Zulip does from feature
 // level 302, a real (delivery) address finds its user only when the caller
 // may see that address; the API address user<ID>@zulipdev.com finds any
 // user by the ID it embeds. Matching ignores case.
-func (a *Actor) GetUserByEmail(ctx context.Context, email string, o UserViewOptions) (ans User, err error) {
+func (a *Actor) UserByEmail(ctx context.Context, email string, o UserViewOptions) (ans User, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		u := r.userByEmailFor(me, email)
@@ -61,9 +61,9 @@ type UserListOptions struct {
 	UserIDs []int
 }
 
-// ListUsers answers GET /users: the accounts of the realm (bots and
+// Users answers GET /users: the accounts of the realm (bots and
 // deactivated users included, system bots not), by ID.
-func (a *Actor) ListUsers(ctx context.Context, o UserListOptions) (ans []User, err error) {
+func (a *Actor) Users(ctx context.Context, o UserListOptions) (ans []User, err error) {
 	var wanted map[int]bool
 	if o.UserIDs != nil {
 		wanted = make(map[int]bool, len(o.UserIDs))

@@ -42,7 +42,7 @@ var usersBaseKeys = []string{"user_id", "delivery_email", "email", "full_name", 
 
 func usersCount(t *testing.T, r *Realm) int {
 	t.Helper()
-	l, err := r.As(idIago).ListUsers(bg, UserListOptions{})
+	l, err := r.As(idIago).Users(bg, UserListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

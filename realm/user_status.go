@@ -66,9 +66,9 @@ type UserStatusEvent struct {
 	ReactionType *string `json:"reaction_type,omitempty"`
 }
 
-// GetUserStatus answers GET /users/{user_id}/status: the status of an
+// UserStatus answers GET /users/{user_id}/status: the status of an
 // active human user, empty when none is set.
-func (a *Actor) GetUserStatus(ctx context.Context, userID int) (ans UserStatus, err error) {
+func (a *Actor) UserStatus(ctx context.Context, userID int) (ans UserStatus, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		u := r.realmUser(userID)

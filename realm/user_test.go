@@ -11,7 +11,7 @@ import (
 
 func TestUserObjectShapes(t *testing.T) {
 	r, _ := newTestRealm(t)
-	h, err := r.As(idHamlet).GetUser(bg, idIago, UserViewOptions{})
+	h, err := r.As(idHamlet).User(bg, idIago, UserViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestUserObjectShapes(t *testing.T) {
 	// Requested profile data appears for humans, as an empty object when
 	// the user has no values.
 	withFields := UserViewOptions{IncludeCustomProfileFields: true}
-	aaron, _ := r.As(idHamlet).GetUser(bg, idAaron, withFields)
+	aaron, _ := r.As(idHamlet).User(bg, idAaron, withFields)
 	m, keys = usersKeys(t, aaron)
 	usersWantKeys(t, "human with fields", keys, append(slices.Clone(usersBaseKeys), "profile_data")...)
 	if pd, ok := m["profile_data"].(map[string]any); !ok || len(pd) != 0 {
@@ -42,35 +42,35 @@ func TestUserObjectShapes(t *testing.T) {
 
 	// Bots: bot_type and bot_owner_id set, never profile_data, real email
 	// visible to everyone.
-	bot, _ := r.As(idHamlet).GetUser(bg, idDefaultBot, withFields)
+	bot, _ := r.As(idHamlet).User(bg, idDefaultBot, withFields)
 	m, keys = usersKeys(t, bot)
 	usersWantKeys(t, "bot", keys, usersBaseKeys...)
 	if m["bot_type"] != float64(1) || m["bot_owner_id"] != float64(idDesdemona) || m["email"] != "default-bot@zulip.com" ||
 		m["delivery_email"] != "default-bot@zulip.com" || m["is_bot"] != true || m["role"] != float64(400) {
 		t.Errorf("bot %v", m)
 	}
-	webhook, _ := r.As(idHamlet).GetUser(bg, 17, UserViewOptions{})
+	webhook, _ := r.As(idHamlet).User(bg, 17, UserViewOptions{})
 	if *webhook.BotType != 2 || *webhook.BotOwnerID != idZoe {
 		t.Errorf("webhook bot %+v", webhook)
 	}
 
-	guest, _ := r.As(idIago).GetUser(bg, idPolonius, UserViewOptions{})
+	guest, _ := r.As(idIago).User(bg, idPolonius, UserViewOptions{})
 	m, _ = usersKeys(t, guest)
 	if m["is_guest"] != true || m["role"] != float64(600) || m["is_admin"] != false || m["delivery_email"] != "polonius@zulip.com" {
 		t.Errorf("guest %v", m)
 	}
-	owner, _ := r.As(idHamlet).GetUser(bg, idDesdemona, UserViewOptions{})
+	owner, _ := r.As(idHamlet).User(bg, idDesdemona, UserViewOptions{})
 	if !owner.IsOwner || !owner.IsAdmin || owner.Role != 100 {
 		t.Errorf("owner %+v", owner)
 	}
-	shiva, _ := r.As(idHamlet).GetUser(bg, idShiva, UserViewOptions{})
+	shiva, _ := r.As(idHamlet).User(bg, idShiva, UserViewOptions{})
 	if shiva.IsAdmin || shiva.Role != 300 || shiva.FullName != "शिव" {
 		t.Errorf("moderator %+v", shiva)
 	}
 
 	// is_deleted appears only when true.
 	r.users.byID[idOthello].IsActive, r.users.byID[idOthello].IsDeleted = false, true
-	gone, err := r.As(idHamlet).GetUser(bg, idOthello, UserViewOptions{})
+	gone, err := r.As(idHamlet).User(bg, idOthello, UserViewOptions{})
 	if err != nil {
 		t.Fatalf("deactivated users are found: %v", err)
 	}
@@ -86,31 +86,31 @@ func TestUserEmailAndAvatarVisibility(t *testing.T) {
 	gravatar := UserViewOptions{ClientGravatar: true}
 	// Administrators see real addresses; with client_gravatar the client
 	// computes the Gravatar URL from it, so avatar_url is null.
-	h, _ := r.As(idIago).GetUser(bg, idHamlet, gravatar)
+	h, _ := r.As(idIago).User(bg, idHamlet, gravatar)
 	if h.DeliveryEmail == nil || *h.DeliveryEmail != "hamlet@zulip.com" || h.Email != "user10@zulipdev.com" || h.AvatarURL != nil {
 		t.Fatalf("iago's view of hamlet: %+v", h)
 	}
-	h, _ = r.As(idIago).GetUser(bg, idHamlet, UserViewOptions{})
+	h, _ = r.As(idIago).User(bg, idHamlet, UserViewOptions{})
 	if h.AvatarURL == nil || *h.AvatarURL != user.GravatarURL("hamlet@zulip.com", 1) {
 		t.Fatalf("without client_gravatar: %v", h.AvatarURL)
 	}
 	// Members, moderators and guests do not see an administrator's real
 	// address, and so always get the URL.
 	for _, viewer := range []int{idHamlet, idShiva, idPolonius} {
-		i, _ := r.As(viewer).GetUser(bg, idIago, gravatar)
+		i, _ := r.As(viewer).User(bg, idIago, gravatar)
 		if i.DeliveryEmail != nil || i.AvatarURL == nil {
 			t.Errorf("viewer %d sees iago as %+v", viewer, i)
 		}
 	}
 	// Everyone sees their own address and bots' addresses.
-	self, _ := r.As(idHamlet).GetUser(bg, idHamlet, gravatar)
-	bot, _ := r.As(idPolonius).GetUser(bg, idDefaultBot, gravatar)
+	self, _ := r.As(idHamlet).User(bg, idHamlet, gravatar)
+	bot, _ := r.As(idPolonius).User(bg, idDefaultBot, gravatar)
 	if self.DeliveryEmail == nil || self.AvatarURL != nil || bot.DeliveryEmail == nil || bot.AvatarURL != nil {
 		t.Fatalf("self %+v bot %+v", self, bot)
 	}
 	// With email visibility "everyone", API emails are the real ones.
 	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = user.EmailVisibilityEveryone })
-	i, _ := r.As(idHamlet).GetUser(bg, idIago, gravatar)
+	i, _ := r.As(idHamlet).User(bg, idIago, gravatar)
 	if i.Email != "iago@zulip.com" || i.DeliveryEmail == nil || i.AvatarURL != nil {
 		t.Fatalf("visibility everyone: %+v", i)
 	}
@@ -119,10 +119,10 @@ func TestUserEmailAndAvatarVisibility(t *testing.T) {
 func TestGetUserUnknown(t *testing.T) {
 	r, _ := newTestRealm(t)
 	for _, id := range []int{0, -1, 999, idNotificationBot} {
-		_, err := r.As(idHamlet).GetUser(bg, id, UserViewOptions{})
+		_, err := r.As(idHamlet).User(bg, id, UserViewOptions{})
 		wantCode(t, err, CodeBadRequest, "No such user")
 	}
-	_, err := r.As(999).GetUser(bg, idHamlet, UserViewOptions{})
+	_, err := r.As(999).User(bg, idHamlet, UserViewOptions{})
 	wantCode(t, err, CodeUnauthorized, "Invalid API key")
 }
 
@@ -170,7 +170,7 @@ func TestOwnUser(t *testing.T) {
 
 func TestListUsers(t *testing.T) {
 	r, _ := newTestRealm(t)
-	list, err := r.As(idHamlet).ListUsers(bg, UserListOptions{})
+	list, err := r.As(idHamlet).Users(bg, UserListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,16 +202,16 @@ func TestListUsers(t *testing.T) {
 		t.Fatal("deactivated user dropped")
 	}
 
-	some, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserIDs: []int{idIago, 999, idNotificationBot, idDefaultBot, idIago}})
+	some, _ := r.As(idHamlet).Users(bg, UserListOptions{UserIDs: []int{idIago, 999, idNotificationBot, idDefaultBot, idIago}})
 	if len(some) != 2 || some[0].UserID != idIago || some[1].UserID != idDefaultBot {
 		t.Fatalf("user_ids filter: %+v", some)
 	}
-	none, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserIDs: []int{}})
+	none, _ := r.As(idHamlet).Users(bg, UserListOptions{UserIDs: []int{}})
 	if none == nil || len(none) != 0 {
 		t.Fatalf("empty user_ids: %v", none)
 	}
 
-	withFields, _ := r.As(idHamlet).ListUsers(bg, UserListOptions{UserViewOptions: UserViewOptions{IncludeCustomProfileFields: true}})
+	withFields, _ := r.As(idHamlet).Users(bg, UserListOptions{UserViewOptions: UserViewOptions{IncludeCustomProfileFields: true}})
 	for _, u := range withFields {
 		if u.IsBot != (u.ProfileData == nil) {
 			t.Errorf("user %d: bot %v, profile_data %v", u.UserID, u.IsBot, u.ProfileData)
@@ -241,7 +241,7 @@ func TestGetUserByEmail(t *testing.T) {
 		{idHamlet, "ghost@zulip.com", 0},
 		{idHamlet, "", 0},
 	} {
-		u, err := r.As(c.viewer).GetUserByEmail(bg, c.email, UserViewOptions{})
+		u, err := r.As(c.viewer).UserByEmail(bg, c.email, UserViewOptions{})
 		if c.want == 0 {
 			wantCode(t, err, CodeBadRequest, "No such user")
 			continue
@@ -251,10 +251,10 @@ func TestGetUserByEmail(t *testing.T) {
 		}
 	}
 	r.UpdateSettings(func(s *Settings) { s.EmailAddressVisibility = user.EmailVisibilityEveryone })
-	if u, err := r.As(idHamlet).GetUserByEmail(bg, "iago@zulip.com", UserViewOptions{}); err != nil || u.UserID != idIago {
+	if u, err := r.As(idHamlet).UserByEmail(bg, "iago@zulip.com", UserViewOptions{}); err != nil || u.UserID != idIago {
 		t.Fatalf("visible address: %v %v", u.UserID, err)
 	}
-	if u, err := r.As(idHamlet).GetUserByEmail(bg, "user11@zulipdev.com", UserViewOptions{}); err != nil || u.UserID != idIago {
+	if u, err := r.As(idHamlet).UserByEmail(bg, "user11@zulipdev.com", UserViewOptions{}); err != nil || u.UserID != idIago {
 		t.Fatalf("dummy address with visibility everyone: %v %v", u.UserID, err)
 	}
 }
@@ -344,7 +344,7 @@ func TestCreateUserResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, _ := r.As(idIago).GetUser(bg, id, UserViewOptions{IncludeCustomProfileFields: true})
+	u, _ := r.As(idIago).User(bg, id, UserViewOptions{IncludeCustomProfileFields: true})
 	if u.FullName != "New Person" || u.Role != 400 || u.IsBot || !u.IsActive || u.Email != "user22@zulipdev.com" ||
 		*u.DeliveryEmail != "New@Zulip.com" || u.Timezone != "" || u.DateJoined != isoTime(clock.Now().Unix()) ||
 		usersCount(t, r) != before+1 || len(u.ProfileData) != 0 || u.ProfileData == nil {
@@ -422,7 +422,7 @@ func TestAddUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := r.As(idIago).GetUser(bg, gid, UserViewOptions{})
+	g, _ := r.As(idIago).User(bg, gid, UserViewOptions{})
 	if !g.IsGuest || g.Timezone != "Europe/Paris" || g.FullName != "G" {
 		t.Fatalf("guest %+v", g)
 	}
@@ -437,7 +437,7 @@ func TestAddUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := r.As(idOthello).GetUser(bg, bid, UserViewOptions{})
+	b, _ := r.As(idOthello).User(bg, bid, UserViewOptions{})
 	if *b.BotType != 2 || *b.BotOwnerID != idHamlet || b.Email != "helper-bot@zulip.com" || *b.DeliveryEmail != "helper-bot@zulip.com" {
 		t.Fatalf("bot %+v", b)
 	}
@@ -464,7 +464,7 @@ func TestAddUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l, _ := r.As(idHamlet).GetUser(bg, legacy, UserViewOptions{}); l.BotOwnerID != nil || *l.BotType != 1 {
+	if l, _ := r.As(idHamlet).User(bg, legacy, UserViewOptions{}); l.BotOwnerID != nil || *l.BotType != 1 {
 		t.Fatalf("ownerless bot %+v", l)
 	}
 }
@@ -481,7 +481,7 @@ func TestProfileFieldsSeed(t *testing.T) {
 			t.Errorf("field %d: %+v", i+1, f)
 		}
 	}
-	h, _ := r.As(idIago).GetUser(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
+	h, _ := r.As(idIago).User(bg, idHamlet, UserViewOptions{IncludeCustomProfileFields: true})
 	m, _ := usersKeys(t, h)
 	pd := m["profile_data"].(map[string]any)
 	want := map[string]map[string]any{

@@ -30,7 +30,7 @@ func TestUpdateUserRoleMovesGroupsAndTellsTheRealm(t *testing.T) {
 	if err := r.As(idIago).UpdateUser(bg, idOthello, UserUpdate{Role: intp(int(user.RoleModerator))}); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := r.As(idIago).GetUser(bg, idOthello, UserViewOptions{})
+	u, _ := r.As(idIago).User(bg, idOthello, UserViewOptions{})
 	if u.Role != int(user.RoleModerator) {
 		t.Fatalf("role %d", u.Role)
 	}

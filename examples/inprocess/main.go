@@ -45,7 +45,7 @@ func run(w io.Writer) error {
 	}
 
 	// Hamlet reads the newest messages of the topic, as GET /messages would.
-	res, err := r.As(hamlet).GetMessages(ctx, realm.FetchRequest{
+	res, err := r.As(hamlet).Messages(ctx, realm.FetchRequest{
 		Anchor:        realm.Anchor{ID: realm.AnchorNewest},
 		NumBefore:     10,
 		IncludeAnchor: true,

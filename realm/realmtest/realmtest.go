@@ -122,7 +122,7 @@ func Messages(t T, r *realm.Realm, userID int, narrow ...message.Term) []realm.M
 	anchor, include := realm.Anchor{ID: realm.AnchorOldest}, true
 	page := min(r.Limits().MaxMessagesPerFetch, 1000)
 	for {
-		res, err := r.As(userID).GetMessages(context.Background(), realm.FetchRequest{
+		res, err := r.As(userID).Messages(context.Background(), realm.FetchRequest{
 			Anchor: anchor, IncludeAnchor: include, NumAfter: page, Narrow: narrow})
 		if err != nil {
 			t.Fatalf("realmtest: messages of %v: %v", narrow, err)
@@ -148,7 +148,7 @@ func Narrow(pairs ...string) []message.Term {
 // fetch gets a message as the user sees it, raw content in Content.
 func fetch(t T, r *realm.Realm, userID int, id int64) realm.Message {
 	t.Helper()
-	m, raw, err := r.As(userID).GetMessage(context.Background(), id, realm.ViewOptions{})
+	m, raw, err := r.As(userID).Message(context.Background(), id, realm.ViewOptions{})
 	if err != nil {
 		t.Fatalf("realmtest: message %d for user %d: %v", id, userID, err)
 	}
