@@ -65,17 +65,6 @@ type RegisterResult struct {
 	*PushDevicesState
 }
 
-// stateSection fills the register answer for one fetch_event_types entry.
-// Adding state for a new feature is one more row in stateSections.
-type stateSection struct {
-	name string
-	fill func(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult)
-}
-
-// stateSections lists every state section the realm can fetch, in the
-// order they are filled.
-var stateSections = []stateSection{}
-
 // fetches reports whether the request asks for a state section.
 func (req *RegisterRequest) fetches(name string) bool {
 	types := req.FetchEventTypes
@@ -96,11 +85,6 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 		}
 		out := RegisterResult{QueueID: q.ID(), LastEventID: -1, ZulipVersion: r.opts.Version,
 			ZulipFeatureLevel: r.opts.FeatureLevel, ZulipMergeBase: r.opts.Version}
-		for _, s := range stateSections {
-			if req.fetches(s.name) {
-				s.fill(r, me, &req, &out)
-			}
-		}
 		r.registerTables(me, &req, &out)
 		ans = out
 		return nil
