@@ -142,9 +142,7 @@ func TestControlClockDrivesTimeLimits(t *testing.T) {
 		}
 		done <- body["events"].([]any)
 	}()
-	for !e.realm.IsPolling(qid) {
-		time.Sleep(50 * time.Microsecond)
-	}
+	waitPolling(t, e.realm, qid)
 	e.wantSuccess(e.ctl("POST", "/minizulip/clock", url.Values{"advance": {"56"}}))
 	if evs := <-done; len(evs) != 1 || evs[0].(map[string]any)["type"] != "heartbeat" {
 		t.Fatalf("the long poll ended with %v, want a heartbeat", evs)
@@ -178,9 +176,7 @@ func TestControlExpireQueue(t *testing.T) {
 		body["status"] = float64(status)
 		done <- body
 	}()
-	for !e.realm.IsPolling(qid) {
-		time.Sleep(50 * time.Microsecond)
-	}
+	waitPolling(t, e.realm, qid)
 	e.ok(e.ctl("POST", "/minizulip/queues/"+qid+"/expire", nil))
 	if body := <-done; body["status"] != float64(200) || len(body["events"].([]any)) != 0 {
 		t.Fatalf("the waiting poll ended with %v", body)

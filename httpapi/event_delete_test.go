@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/url"
 	"testing"
-	"time"
 )
 
 // pollInBackground starts a blocking GET /events and returns a channel
@@ -16,9 +15,7 @@ func (e *msgEnv) pollInBackground(email, qid string) <-chan map[string]any {
 		body["status"] = float64(status)
 		done <- body
 	}()
-	for !e.realm.IsPolling(qid) {
-		time.Sleep(100 * time.Microsecond)
-	}
+	waitPolling(e.t, e.realm, qid)
 	return done
 }
 

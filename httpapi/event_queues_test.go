@@ -91,7 +91,7 @@ func TestHTTPLongPollWithConcurrentSender(t *testing.T) {
 		defer wg.Done()
 		got = e.events("iago@zulip.com", qid, -1, true)
 	}()
-	time.Sleep(20 * time.Millisecond)
+	waitPolling(t, e.realm, qid)
 	e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"t"}, "content": {"now"}})
 	wg.Wait()
 	if len(got) != 1 || got[0].(map[string]any)["type"] != "message" {

@@ -3,6 +3,9 @@ package httpapi
 import (
 	"bytes"
 	"mime/multipart"
+	"runtime"
+	"testing"
+	"time"
 
 	"github.com/minizulip/minizulip/realm"
 )
@@ -19,4 +22,15 @@ func newMultipart(buf *bytes.Buffer, fields map[string]string) string {
 
 func realmFeatureLevel(level int, version string) realm.Option {
 	return realm.WithFeatureLevel(level, version)
+}
+
+// waitPolling waits, for at most 10 seconds, until a GET /events is
+// blocked on the queue.
+func waitPolling(t testing.TB, r *realm.Realm, queueID string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !r.IsPolling(queueID); runtime.Gosched() {
+		if time.Now().After(deadline) {
+			t.Fatal("the long poll never started waiting")
+		}
+	}
 }

@@ -135,13 +135,7 @@ func TestCloseEndsLongPolls(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	deadline := time.Now().Add(2 * time.Second)
-	for !ts.Realm.IsPolling(reg.QueueID) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if !ts.Realm.IsPolling(reg.QueueID) {
-		t.Fatal("the long poll never started")
-	}
+	waitPolling(t, ts.Realm, reg.QueueID)
 	start := time.Now()
 	ts.Close()
 	ts.Close()

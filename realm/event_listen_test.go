@@ -19,7 +19,6 @@ func TestListenerDeliversEventsInProcess(t *testing.T) {
 	go func() {
 		for i := 0; i < 3; i++ {
 			r.As(idHamlet).SendChannelMessage(bg, "Denmark", "bots", "ping")
-			time.Sleep(time.Millisecond)
 		}
 	}()
 	ctx, cancel := context.WithTimeout(bg, 5*time.Second)

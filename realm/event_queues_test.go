@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"time"
@@ -184,7 +185,7 @@ func waitPolling(t *testing.T, r *Realm, queueID string) {
 		if time.Now().After(deadline) {
 			t.Fatal("the long poll never started waiting")
 		}
-		time.Sleep(100 * time.Microsecond)
+		runtime.Gosched()
 	}
 }
 

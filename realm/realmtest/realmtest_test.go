@@ -3,6 +3,7 @@ package realmtest
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -167,8 +168,10 @@ func TestWaitEventFailsWhenTheRealmClockPassesTheDeadline(t *testing.T) {
 		})
 	}()
 	<-ready
-	for !r.IsPolling(queue) {
-		time.Sleep(50 * time.Microsecond)
+	for deadline := time.Now().Add(10 * time.Second); !r.IsPolling(queue); runtime.Gosched() {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener never started waiting")
+		}
 	}
 	clock.Advance(30 * time.Second)
 	if got := <-msg; !strings.Contains(got, "no message event within 30s on the realm's clock") {

@@ -309,11 +309,15 @@ func (h *Hub[C, E]) Poll(ctx context.Context, req GetRequest) (_ []Pending[E], w
 	wake := make(chan struct{})
 	q.wake = wake
 	q.waiting++
-	h.mu.Unlock()
-
+	// The heartbeat is set under the lock: once IsPolling sees this poll,
+	// a move of the clock past the heartbeat ends it. (Set after the
+	// unlock, a move in between left the heartbeat a whole period away.)
+	// The clock calls timers without its own lock, so taking it here is
+	// safe.
 	beat := make(chan struct{})
 	stop := h.clock.AfterFunc(req.Heartbeat, func() { close(beat) })
 	defer stop()
+	h.mu.Unlock()
 	heartbeat := false
 	select {
 	case <-wake:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,61 +139,96 @@ func TestIdleQueuesExpireOnTheClock(t *testing.T) {
 	}
 }
 
+// A long poll ends with the first event, or with a heartbeat once the
+// clock passes it; deleting its queue completes it. The test runs in a
+// synctest bubble: synctest.Wait stands for "the poll is waiting", and a
+// poll that never returns fails the test as a deadlock instead of hanging.
 func TestLongPollWakesAndHeartbeats(t *testing.T) {
-	h, fc := newHub(10)
-	q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
-	poll := func(last int) <-chan []Pending[string] {
-		out := make(chan []Pending[string], 1)
-		go func() {
-			p, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: last, Heartbeat: 50 * time.Second})
-			if err != nil {
-				t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		h, fc := newHub(10)
+		q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+		poll := func(last int) <-chan []Pending[string] {
+			out := make(chan []Pending[string], 1)
+			go func() {
+				p, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: last, Heartbeat: 50 * time.Second})
+				if err != nil {
+					t.Error(err)
+				}
+				out <- p
+			}()
+			synctest.Wait()
+			if !h.IsPolling(q.ID()) {
+				t.Fatal("the poll is not waiting")
 			}
-			out <- p
-		}()
-		for !h.IsPolling(q.ID()) {
-			time.Sleep(50 * time.Microsecond)
+			return out
 		}
-		return out
+		ch := poll(-1)
+		publish(h, 7, "message", "wake")
+		if got := entries(<-ch); !cmp.Equal([]string{"message:wake"}, got) {
+			t.Fatalf("woken with %v", got)
+		}
+		ch = poll(0)
+		fc.Advance(49 * time.Second)
+		synctest.Wait()
+		select {
+		case p := <-ch:
+			t.Fatalf("returned before the heartbeat was due: %v", entries(p))
+		default:
+		}
+		fc.Advance(time.Second)
+		if got := <-ch; len(got) != 1 || got[0].Type != HeartbeatType || got[0].ID != 1 {
+			t.Fatalf("heartbeat %+v", got)
+		}
+		// Deleting the queue completes a waiting poll, as Zulip finishes its
+		// handler first (with no events); the next poll finds no queue.
+		type answer struct {
+			evs []Pending[string]
+			err error
+		}
+		ans := make(chan answer, 1)
+		go func() {
+			evs, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
+			ans <- answer{evs, err}
+		}()
+		synctest.Wait()
+		if err := h.Delete(7, q.ID()); err != nil {
+			t.Fatal(err)
+		}
+		if a := <-ans; a.err != nil || len(a.evs) != 0 {
+			t.Fatalf("poll on a deleted queue: %v %v", entries(a.evs), a.err)
+		}
+		if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
+			t.Fatalf("poll after the delete: %v", err)
+		}
+	})
+}
+
+// The heartbeat timer is set while the hub's lock is held, so that a test
+// (or anyone) who sees the poll waiting and then moves the clock past the
+// heartbeat always ends it. Set after the unlock, a move in between left
+// the heartbeat a whole period away and the poll waiting for good.
+func TestHeartbeatIsSetUnderTheLock(t *testing.T) {
+	fc := &fakeClock{now: time.Unix(1000, 0)}
+	clock := fc.clock()
+	var h *Hub[config, string]
+	outside := false
+	after := clock.AfterFunc
+	clock.AfterFunc = func(d time.Duration, f func()) func() bool {
+		if d == 50*time.Second && h.mu.TryLock() { // the poll's heartbeat
+			outside = true
+			h.mu.Unlock()
+		}
+		return after(d, f)
 	}
-	ch := poll(-1)
-	publish(h, 7, "message", "wake")
-	if got := entries(<-ch); !cmp.Equal([]string{"message:wake"}, got) {
-		t.Fatalf("woken with %v", got)
-	}
-	ch = poll(0)
-	fc.Advance(49 * time.Second)
-	select {
-	case p := <-ch:
-		t.Fatalf("returned before the heartbeat was due: %v", entries(p))
-	case <-time.After(20 * time.Millisecond):
-	}
-	fc.Advance(time.Second)
-	if got := <-ch; len(got) != 1 || got[0].Type != HeartbeatType || got[0].ID != 1 {
-		t.Fatalf("heartbeat %+v", got)
-	}
-	// Deleting the queue completes a waiting poll, as Zulip finishes its
-	// handler first (with no events); the next poll finds no queue.
-	type answer struct {
-		evs []Pending[string]
-		err error
-	}
-	ans := make(chan answer, 1)
-	go func() {
-		evs, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, Heartbeat: time.Hour})
-		ans <- answer{evs, err}
-	}()
-	for !h.IsPolling(q.ID()) {
-		time.Sleep(50 * time.Microsecond)
-	}
-	if err := h.Delete(7, q.ID()); err != nil {
+	h = NewHub[config, string](clock, 10)
+	q := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the poll returns as soon as it has waited
+	if _, err := h.Get(ctx, GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: -1, Heartbeat: 50 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	if a := <-ans; a.err != nil || len(a.evs) != 0 {
-		t.Fatalf("poll on a deleted queue: %v %v", entries(a.evs), a.err)
-	}
-	if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: q.ID(), LastEventID: 1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
-		t.Fatalf("poll after the delete: %v", err)
+	if outside {
+		t.Fatal("the heartbeat was set outside the hub's lock: a clock move in between is lost")
 	}
 }
 
@@ -294,28 +330,28 @@ func TestPerUserCapDropsLeastRecentlyPolledQueue(t *testing.T) {
 }
 
 func TestPerUserCapSparesQueuesBeingPolled(t *testing.T) {
-	h, fc := newHub(100)
-	h.SetMaxPerUser(2)
-	polled := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
-	idle := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
-	fc.Advance(time.Second)
-	h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := h.Get(ctx, GetRequest{UserID: 7, QueueID: polled.ID(), LastEventID: -1})
-		done <- err
-	}()
-	for !h.IsPolling(polled.ID()) {
-		time.Sleep(time.Millisecond)
-	}
-	h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
-	if !h.IsPolling(polled.ID()) {
-		t.Fatal("the queue being polled was dropped")
-	}
-	if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
-		t.Fatalf("the idle queue survived: %v", err)
-	}
-	cancel()
-	<-done
+	synctest.Test(t, func(t *testing.T) {
+		h, fc := newHub(100)
+		h.SetMaxPerUser(2)
+		polled := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+		idle := h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+		fc.Advance(time.Second)
+		h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := h.Get(ctx, GetRequest{UserID: 7, QueueID: polled.ID(), LastEventID: -1})
+			done <- err
+		}()
+		synctest.Wait()
+		h.Add(Options[config]{UserID: 7, Lifespan: time.Hour})
+		if !h.IsPolling(polled.ID()) {
+			t.Fatal("the queue being polled was dropped")
+		}
+		if _, err := h.Get(context.Background(), GetRequest{UserID: 7, QueueID: idle.ID(), LastEventID: -1, DontBlock: true}); !errors.Is(err, ErrNoQueue) {
+			t.Fatalf("the idle queue survived: %v", err)
+		}
+		cancel()
+		<-done
+	})
 }
