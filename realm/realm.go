@@ -129,6 +129,7 @@ func New(opts ...Option) *Realm {
 			messages:         messageTable{store: store.New(), nextID: 1},
 			linkifiers:       linkifierTable{nextID: 1},
 			snippets:         snippetTable{nextID: 1},
+			profileFields:    profileFieldTable{nextID: 1},
 			playgrounds:      playgroundTable{nextID: 1},
 			exports:          exportTable{nextID: 1},
 			channelFolders:   folderTable{nextID: 1},
