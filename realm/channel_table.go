@@ -25,14 +25,8 @@ type channelTable struct {
 }
 
 func (t *channelTable) clone() channelTable {
-	c := channelTable{byID: make(map[int]*storedChannel, len(t.byID)), byName: make(map[string]*storedChannel, len(t.byName)),
-		nextID: t.nextID, subs: make(map[int]map[int]*storedSubscription, len(t.subs))}
-	for id, ch := range t.byID {
-		c.byID[id] = ch.clone()
-	}
-	for name, ch := range t.byName {
-		c.byName[name] = c.byID[ch.ID]
-	}
+	c := channelTable{nextID: t.nextID, subs: make(map[int]map[int]*storedSubscription, len(t.subs))}
+	c.byID, c.byName = cloneIndexed(t.byID, t.byName, (*storedChannel).clone, func(ch *storedChannel) int { return ch.ID })
 	for chID, byUser := range t.subs {
 		m := make(map[int]*storedSubscription, len(byUser))
 		for uid, s := range byUser {

@@ -55,3 +55,17 @@ func cloneBoolPtr(p *bool) *bool {
 	v := *p
 	return &v
 }
+
+// cloneIndexed copies a table's objects by ID, each copied by cp, and a
+// second index of them that then points into the copies.
+func cloneIndexed[K comparable, V any](byID map[int]V, byKey map[K]V, cp func(V) V, id func(V) int) (map[int]V, map[K]V) {
+	ids := make(map[int]V, len(byID))
+	for i, v := range byID {
+		ids[i] = cp(v)
+	}
+	keys := make(map[K]V, len(byKey))
+	for k, v := range byKey {
+		keys[k] = ids[id(v)]
+	}
+	return ids, keys
+}

@@ -21,13 +21,8 @@ type groupTable struct {
 }
 
 func (t *groupTable) clone() groupTable {
-	c := groupTable{byID: make(map[int]*group.Group, len(t.byID)), byName: make(map[string]*group.Group, len(t.byName)), nextID: t.nextID}
-	for id, g := range t.byID {
-		c.byID[id] = cloneGroup(g)
-	}
-	for name, g := range t.byName {
-		c.byName[name] = c.byID[g.ID]
-	}
+	c := groupTable{nextID: t.nextID}
+	c.byID, c.byName = cloneIndexed(t.byID, t.byName, cloneGroup, func(g *group.Group) int { return g.ID })
 	return c
 }
 

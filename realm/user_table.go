@@ -27,14 +27,8 @@ type userTable struct {
 }
 
 func (t *userTable) clone() userTable {
-	c := userTable{byID: make(map[int]*user.User, len(t.byID)), byEmail: make(map[string]*user.User, len(t.byEmail)),
-		nextID: t.nextID, fakeEmailDomain: t.fakeEmailDomain}
-	for id, u := range t.byID {
-		c.byID[id] = cloneUser(u)
-	}
-	for email, u := range t.byEmail {
-		c.byEmail[email] = c.byID[u.ID]
-	}
+	c := userTable{nextID: t.nextID, fakeEmailDomain: t.fakeEmailDomain}
+	c.byID, c.byEmail = cloneIndexed(t.byID, t.byEmail, cloneUser, func(u *user.User) int { return u.ID })
 	return c
 }
 
