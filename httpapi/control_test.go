@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // ctlEnv is an apiEnv whose server is at hand, with helpers for the
@@ -26,7 +27,7 @@ var ctlStart = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 // options.
 func newCtlEnv(t *testing.T, opts ...Option) *ctlEnv {
 	t.Helper()
-	clock := realm.NewManualClock(ctlStart)
+	clock := clock.NewManual(ctlStart)
 	r := realm.New(realm.WithClock(clock))
 	api := New(r, opts...)
 	srv := httptest.NewServer(api)

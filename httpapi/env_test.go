@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // apiEnv is a dev realm on a manual clock behind an httptest server: the
@@ -18,7 +19,7 @@ import (
 type apiEnv struct {
 	t     *testing.T
 	realm *realm.Realm
-	clock *realm.ManualClock
+	clock *clock.Manual
 	srv   *httptest.Server
 }
 
@@ -31,7 +32,7 @@ type (
 
 func newAPIEnv(t *testing.T, start time.Time, opts ...realm.Option) *apiEnv {
 	t.Helper()
-	clock := realm.NewManualClock(start)
+	clock := clock.NewManual(start)
 	r := realm.New(append([]realm.Option{realm.WithClock(clock)}, opts...)...)
 	srv := httptest.NewServer(New(r))
 	t.Cleanup(srv.Close)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // TestServer is a running minizulip on a loopback port: the dev realm
@@ -67,11 +68,11 @@ func Run(opts ...realm.Option) (*TestServer, error) {
 
 // Serve runs a TestServer on an existing listener, which it takes over; the
 // realm URL is http:// and the listener's address. Unless opts choose a
-// clock, the realm runs on an OffsetClock: real time, which the test (or
+// clock, the realm runs on an offset clock (clock.Offset): real time, which the test (or
 // POST /minizulip/clock) can move ahead.
 func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
 	base := "http://" + ln.Addr().String()
-	r := realm.New(append([]realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base),
+	r := realm.New(append([]realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base),
 		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)...)
 	api := New(r)
 	srv, cancel := NewHTTPServer(api)

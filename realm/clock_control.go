@@ -1,14 +1,18 @@
 package realm
 
-import "time"
+import (
+	"time"
+
+	"github.com/minizulip/minizulip/realm/clock"
+)
 
 // Clock is the realm's clock, as given by WithClock.
-func (r *Realm) Clock() Clock { return r.clock }
+func (r *Realm) Clock() clock.Clock { return r.clock }
 
 // AdvanceClock moves the realm's clock forward by d, running every timer
 // it passes: long polls whose heartbeat falls due end, idle event queues
 // go, and later reads of time (edit limits…) see the new time. The clock
-// must be an AdjustableClock (ManualClock, OffsetClock); a negative d is
+// must be a clock.Adjustable (clock.Manual, clock.Offset); a negative d is
 // refused and nothing moves.
 func (r *Realm) AdvanceClock(d time.Duration) error {
 	c, err := r.adjustableClock()
@@ -42,10 +46,10 @@ func (r *Realm) SetClock(t time.Time) error {
 }
 
 // adjustableClock is the realm's clock if it can be moved.
-func (r *Realm) adjustableClock() (AdjustableClock, error) {
-	c, ok := r.clock.(AdjustableClock)
+func (r *Realm) adjustableClock() (clock.Adjustable, error) {
+	c, ok := r.clock.(clock.Adjustable)
 	if !ok {
-		return nil, BadRequest("The realm's clock cannot be moved: it runs on the system clock (use realm.NewOffsetClock or realm.NewManualClock)")
+		return nil, BadRequest("The realm's clock cannot be moved: it runs on the system clock (use clock.NewOffset or clock.NewManual)")
 	}
 	return c, nil
 }

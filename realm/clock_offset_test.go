@@ -4,58 +4,9 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/realm/clock"
 )
-
-func TestOffsetClockFollowsRealTimePlusOffset(t *testing.T) {
-	c := NewOffsetClock()
-	before := time.Now()
-	if now := c.Now(); now.Before(before) || now.Sub(before) > time.Minute {
-		t.Fatalf("a fresh offset clock reads %v, real time is %v", now, before)
-	}
-	c.Advance(time.Hour)
-	if c.Offset() != time.Hour || c.Now().Sub(time.Now()) < 59*time.Minute {
-		t.Fatalf("after Advance(1h): offset %v, now %v", c.Offset(), c.Now())
-	}
-	target := time.Now().Add(48 * time.Hour)
-	c.Set(target)
-	if got := c.Now(); got.Before(target) || got.Sub(target) > time.Minute {
-		t.Fatalf("after Set: %v, want about %v", got, target)
-	}
-}
-
-func TestOffsetClockAdvanceFiresPassedTimersOnly(t *testing.T) {
-	c := NewOffsetClock()
-	var fired []string
-	c.AfterFunc(time.Hour, func() { fired = append(fired, "1h") })
-	c.AfterFunc(time.Minute, func() { fired = append(fired, "1m") })
-	stopped := c.AfterFunc(2*time.Minute, func() { fired = append(fired, "2m") })
-	c.AfterFunc(48*time.Hour, func() { fired = append(fired, "48h") })
-	if !stopped.Stop() || stopped.Stop() {
-		t.Fatal("Stop reports true once, for a pending timer")
-	}
-	c.Advance(2 * time.Hour)
-	if len(fired) != 2 || fired[0] != "1m" || fired[1] != "1h" {
-		t.Fatalf("fired %v, want [1m 1h] in deadline order", fired)
-	}
-	if c.PendingTimers() != 1 {
-		t.Fatalf("%d timers pending, want the 48h one", c.PendingTimers())
-	}
-}
-
-func TestOffsetClockTimerFiresInRealTime(t *testing.T) {
-	c := NewOffsetClock()
-	c.Advance(time.Hour) // re-arming keeps real timers working
-	done := make(chan struct{})
-	c.AfterFunc(time.Millisecond, func() { close(done) })
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("offset clock timer never fired")
-	}
-	if c.PendingTimers() != 0 {
-		t.Fatalf("%d timers pending after firing", c.PendingTimers())
-	}
-}
 
 func TestAdvanceClockRefusesToGoBack(t *testing.T) {
 	r, clock := newTestRealm(t)
@@ -85,7 +36,7 @@ func TestSystemClockCannotBeMoved(t *testing.T) {
 // Advancing an offset clock ends a waiting long poll with a heartbeat,
 // and past a queue's lifespan the queue is gone.
 func TestAdvanceClockWakesLongPollAndExpiresQueues(t *testing.T) {
-	r := New(WithClock(NewOffsetClock()), WithHeartbeat(time.Hour))
+	r := New(WithClock(clock.NewOffset()), WithHeartbeat(time.Hour))
 	q := mustQueue(t, r, idIago, QueueOptions{LifespanSecs: 600})
 	got := make(chan []Event, 1)
 	go func() {

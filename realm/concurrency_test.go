@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // TestConcurrentUse drives the realm from many goroutines at once; run
@@ -15,7 +16,7 @@ import (
 func TestConcurrentUse(t *testing.T) {
 	// The system clock, so that the heartbeat ends a poll whose user gets
 	// no more events once the writers are done.
-	r := New(WithClock(systemClock{}), WithHeartbeat(20*time.Millisecond))
+	r := New(WithClock(clock.System), WithHeartbeat(20*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	users := []int{idHamlet, idIago, idOthello, idCordelia, idZoe}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/realm/internal/eventq"
 	"github.com/minizulip/minizulip/user"
 )
@@ -25,10 +26,10 @@ const (
 )
 
 // newEventHub makes the realm's queues, on the realm's clock.
-func newEventHub(clock Clock, maxEvents, maxPerUser int) *eventHub {
+func newEventHub(c clock.Clock, maxEvents, maxPerUser int) *eventHub {
 	h := eventq.NewHub[queueConfig, queued](eventq.Clock{
-		Now:       clock.Now,
-		AfterFunc: func(d time.Duration, f func()) func() bool { return clock.AfterFunc(d, f).Stop },
+		Now:       c.Now,
+		AfterFunc: func(d time.Duration, f func()) func() bool { return c.AfterFunc(d, f).Stop },
 	}, maxEvents)
 	h.SetMaxPerUser(maxPerUser)
 	return h

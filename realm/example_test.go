@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // A realm is used in-process: typed calls on behalf of a user.
@@ -30,15 +31,15 @@ func ExampleRealm_As() {
 	// STREAM_DOES_NOT_EXIST: Channel 'Atlantis' does not exist
 }
 
-// Tests move time with a ManualClock instead of sleeping.
-func ExampleManualClock() {
+// Tests move time with a manual clock instead of sleeping.
+func ExampleWithClock() {
 	ctx := context.Background()
-	clock := realm.NewManualClock(realm.SystemClock.Now())
-	r := realm.New(realm.WithClock(clock))
+	c := clock.NewManual(clock.System.Now())
+	r := realm.New(realm.WithClock(c))
 	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
 	sent, _ := r.As(hamlet).SendChannelMessage(ctx, "Verona", "t", "oops")
 
-	clock.Advance(11 * time.Minute) // past the 10-minute delete limit
+	c.Advance(11 * time.Minute) // past the 10-minute delete limit
 	fmt.Println(r.As(hamlet).DeleteMessage(ctx, sent.ID))
 	// Output:
 	// BAD_REQUEST: The time limit for deleting this message has passed
@@ -111,7 +112,7 @@ func ExampleRealm_Fork() {
 // sleeping.
 func ExampleRealm_AdvanceClock() {
 	ctx := context.Background()
-	r := realm.New(realm.WithClock(realm.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
+	r := realm.New(realm.WithClock(clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
 	hamlet, _ := r.UserIDByEmail("hamlet@zulip.com")
 	sent, _ := r.As(hamlet).SendChannelMessage(ctx, "Verona", "t", "first thoughts")
 

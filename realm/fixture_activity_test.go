@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/realm/fixture"
 	"github.com/minizulip/minizulip/upload"
 )
@@ -19,7 +20,7 @@ import (
 // turned off), reminders (one worded as now, one about a message edited
 // since) and uploads (claimed by a channel message, by a direct message,
 // and unclaimed). It returns the direct message's file.
-func activityRealm(t *testing.T) (*Realm, *ManualClock, string) {
+func activityRealm(t *testing.T) (*Realm, *clock.Manual, string) {
 	t.Helper()
 	r, clock := richRealm(t)
 	hamlet, iago, cordelia := r.As(idHamlet), r.As(idIago), r.As(idCordelia)
@@ -80,7 +81,7 @@ func readFile(r *Realm, uid int, pathID string) ([]byte, error) {
 func TestDumpLoadCarriesActivity(t *testing.T) {
 	r, clock, private := activityRealm(t)
 	first := mustDump(t, r)
-	loadedClock := NewManualClock(clock.Now())
+	loadedClock := manualAt(clock.Now())
 	loaded, err := Load(first, WithClock(loadedClock))
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func activityDoc() map[string]any {
 // a file no message claims is swept as unclaimed uploads are.
 func TestLoadActivityFillsDefaults(t *testing.T) {
 	doc := mustJSON(t, activityDoc())
-	clock := NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewManual(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 	r, err := Load(doc, WithClock(clock), WithSeededPresence())
 	if err != nil {
 		t.Fatal(err)
@@ -380,8 +381,8 @@ func TestLoadRefusesBadActivity(t *testing.T) {
 	}
 	limits := DefaultLimits()
 	limits.MaxFileUploadSizeMiB = 1
-	load := func(d map[string]any) (*Realm, error, *ManualClock, int) {
-		clock := NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	load := func(d map[string]any) (*Realm, error, *clock.Manual, int) {
+		clock := clock.NewManual(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 		store := upload.NewMemoryStore()
 		r, err := Load(mustJSON(t, d), WithClock(clock), WithUploadStore(store), WithLimits(limits))
 		return r, err, clock, store.Len()

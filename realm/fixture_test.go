@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/minizulip/minizulip/linkifier"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -19,7 +20,7 @@ import (
 // (a custom emoji's among them), flags, an edit, a move, a group with a
 // subgroup, a linkifier, a changed personal setting and realm setting, and
 // a user's storage and a poll with a vote.
-func richRealm(t *testing.T) (*Realm, *ManualClock) {
+func richRealm(t *testing.T) (*Realm, *clock.Manual) {
 	t.Helper()
 	r, clock := newTestRealm(t)
 	msgID, dmID := seedForSnapshots(t, r)

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // userStateRealm is the rich realm with users' own state: mutes, alert
 // words, topic policies, a custom profile field and values, drafts,
 // scheduled messages (channel and direct), navigation views, saved
 // snippets and a changed settings default.
-func userStateRealm(t *testing.T) (*Realm, *ManualClock) {
+func userStateRealm(t *testing.T) (*Realm, *clock.Manual) {
 	t.Helper()
 	r, clock := richRealm(t)
 	hamlet, iago := r.As(idHamlet), r.As(idIago)
@@ -66,7 +67,7 @@ func userStateRealm(t *testing.T) (*Realm, *ManualClock) {
 func TestDumpLoadCarriesUserState(t *testing.T) {
 	r, clock := userStateRealm(t)
 	first := mustDump(t, r)
-	loadedClock := NewManualClock(clock.Now())
+	loadedClock := manualAt(clock.Now())
 	loaded, err := Load(first, WithClock(loadedClock))
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +192,7 @@ func userStateDoc() map[string]any {
 // (a failed one is not).
 func TestLoadUserStateFillsDefaults(t *testing.T) {
 	doc, _ := json.Marshal(userStateDoc())
-	clock := NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	clock := clock.NewManual(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 	r, err := Load(doc, WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +345,7 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 		delete(d, "scheduled_messages")
 		item(d, "muted_users", 0)["muted_user_id"] = 1
 		doc, _ := json.Marshal(d)
-		clock := NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+		clock := clock.NewManual(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 		if _, err := Load(doc, WithClock(clock)); err == nil {
 			t.Fatal("baseline document loaded")
 		}
@@ -357,7 +358,7 @@ func TestLoadRefusesBadUserState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock := NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+		clock := clock.NewManual(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 		r, err := Load(doc, WithClock(clock))
 		want := "fixture: " + c.want
 		var fe *FixtureError
@@ -387,7 +388,7 @@ func TestDumpLoadKeepsDeactivatedSendersScheduledMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := mustDump(t, r)
-	loaded, err := Load(doc, WithClock(NewManualClock(clock.Now())))
+	loaded, err := Load(doc, WithClock(manualAt(clock.Now())))
 	if err != nil {
 		t.Fatalf("a dump with a deactivated sender's scheduled message does not load: %v", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // This file holds the test harness of the realm tests: the seeded users'
@@ -32,9 +34,9 @@ var bg = context.Background()
 
 func str(s string) *string { return &s }
 
-func newTestRealm(t testing.TB, opts ...Option) (*Realm, *ManualClock) {
+func newTestRealm(t testing.TB, opts ...Option) (*Realm, *clock.Manual) {
 	t.Helper()
-	clock := NewManualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := clock.NewManual(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	r := New(append([]Option{WithClock(clock)}, opts...)...)
 	return r, clock
 }
@@ -52,3 +54,7 @@ func wantCode(t *testing.T, err error, code Code, msgPart string) *Error {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// manualAt is a manual clock stopped at t, for tests whose own variable
+// named clock hides the package.
+func manualAt(t time.Time) *clock.Manual { return clock.NewManual(t) }

@@ -3,6 +3,7 @@ package realm
 import (
 	"time"
 
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/upload"
 )
 
@@ -26,7 +27,7 @@ const (
 
 // Options configure a Realm. Build them with the With… functions.
 type Options struct {
-	Clock        Clock
+	Clock        clock.Clock
 	Seed         Seed
 	URL          string
 	FeatureLevel int
@@ -73,7 +74,7 @@ type Options struct {
 type Option func(*Options)
 
 // WithClock makes the realm read time from c.
-func WithClock(c Clock) Option { return func(o *Options) { o.Clock = c } }
+func WithClock(c clock.Clock) Option { return func(o *Options) { o.Clock = c } }
 
 // WithSeed chooses the initial data.
 func WithSeed(s Seed) Option { return func(o *Options) { o.Seed = s } }

@@ -15,7 +15,7 @@
 //	for ev, err := range l.Events(ctx) { … }
 //
 //	// Move time: every time limit follows the realm's clock.
-//	r = realm.New(realm.WithClock(realm.NewManualClock(t0)))
+//	r = realm.New(realm.WithClock(realm.clock.NewManual(t0)))
 //	r.AdvanceClock(11 * time.Minute)
 //
 //	// Snapshot and go back; fork an independent copy.
@@ -50,6 +50,7 @@ import (
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/message/markdown"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/realm/internal/store"
 	"github.com/minizulip/minizulip/user"
 )
@@ -75,7 +76,7 @@ type Realm struct {
 	sendPrepared func()
 
 	opts      Options
-	clock     Clock
+	clock     clock.Clock
 	createdAt time.Time
 	renderer  *markdown.Renderer
 
@@ -103,7 +104,7 @@ type Realm struct {
 // system clock, advertising feature level 496.
 func New(opts ...Option) *Realm {
 	o := Options{
-		Clock:            SystemClock,
+		Clock:            clock.System,
 		URL:              DefaultURL,
 		FeatureLevel:     DefaultFeatureLevel,
 		Version:          DefaultVersion,

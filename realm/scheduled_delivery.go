@@ -9,7 +9,7 @@ import (
 )
 
 // Scheduled messages and reminders are delivered by one timer on the
-// realm's clock, set for the earliest pending delivery: a ManualClock's
+// realm's clock, set for the earliest pending delivery: a manual clock's
 // Advance (or POST /minizulip/clock) passing that time delivers
 // everything due before it returns; the system clock delivers on time.
 // The timer is not state: every change to the scheduled items sets it

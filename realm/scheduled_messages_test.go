@@ -420,7 +420,7 @@ func TestScheduledMessagesAcrossRestoreAndFork(t *testing.T) {
 	if list, _ := r.As(idHamlet).ScheduledMessages(bg); len(list) != 1 || list[0].ID != kept {
 		t.Fatalf("restored list %+v", list)
 	}
-	forkClock := NewManualClock(clock.Now())
+	forkClock := manualAt(clock.Now())
 	f := r.ForkOn(forkClock)
 	count := r.messages.nextID
 	clock.Advance(time.Hour)

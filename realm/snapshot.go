@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // Snapshot is a realm's state at one moment, to go back to with Restore.
@@ -97,11 +99,11 @@ func (r *Realm) Fork() *Realm { return r.ForkOn(r.clock) }
 
 // ForkOn is Fork with the fork on another clock, so that tests moving time
 // in different forks do not move each other's.
-func (r *Realm) ForkOn(clock Clock) *Realm {
+func (r *Realm) ForkOn(c clock.Clock) *Realm {
 	o := r.opts
-	o.Clock = clock
-	f := &Realm{opts: o, clock: clock, renderer: r.renderer, createdAt: r.createdAt,
-		events: newEventHub(clock, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
+	o.Clock = c
+	f := &Realm{opts: o, clock: c, renderer: r.renderer, createdAt: r.createdAt,
+		events: newEventHub(c, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
 	_ = r.update(func() error {
 		r.files.pinnedBelow = r.files.nextID // both realms hold them
 		f.tables.copyFrom(&r.tables)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/minizulip/minizulip/httpapi"
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/upload"
 	"github.com/minizulip/minizulip/user"
 )
@@ -179,7 +180,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		base = "http://" + advertisedHost(ln.Addr())
 	}
 	// Real time, which POST /minizulip/clock can move ahead.
-	opts := []realm.Option{realm.WithClock(realm.NewOffsetClock()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
+	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}

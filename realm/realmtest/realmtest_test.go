@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -45,8 +46,8 @@ func fails(fn func(t *fakeT)) (msg string) {
 	return ""
 }
 
-func newRealm(opts ...realm.Option) (*realm.Realm, *realm.ManualClock) {
-	c := realm.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+func newRealm(opts ...realm.Option) (*realm.Realm, *clock.Manual) {
+	c := clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	return realm.New(append([]realm.Option{realm.WithClock(c)}, opts...)...), c
 }
 
