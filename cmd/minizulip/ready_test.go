@@ -1,3 +1,7 @@
+//go:build unix
+
+// Named pipes and SIGTERM: Unix only.
+
 package main
 
 import (
