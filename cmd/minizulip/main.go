@@ -310,12 +310,19 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	defer cancelRequests()
 
 	// The listener is bound: a client connecting from now on is answered
-	// once Serve runs, a moment later. The banner comes before Serve so
-	// that no request log line can precede its first line.
+	// once Serve runs, a moment later. The ready file, then the banner
+	// come before Serve: whoever reads the banner finds the file, and no
+	// request log line can precede the banner's first line.
 	doc, err := json.Marshal(readyInfo{URL: r.URL(), PID: os.Getpid()})
 	if err != nil {
 		ln.Close()
 		return err
+	}
+	if readyDoc != nil {
+		if err := readyDoc.publish(append(doc, '\n')); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	if c.banner == "json" {
 		fmt.Fprintf(stdout, "%s\n", doc)
@@ -324,12 +331,6 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		}
 	} else {
 		printBanner(stdout, r, c, account, warning)
-	}
-	if readyDoc != nil {
-		if err := readyDoc.publish(append(doc, '\n')); err != nil {
-			ln.Close()
-			return err
-		}
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
