@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -34,12 +36,30 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, nil)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-	case err != nil:
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "minizulip:", err)
-		os.Exit(1)
 	}
+	os.Exit(exitCode(err))
+}
+
+// usageError is a command line the command refuses: it exits with 2, as
+// the flag package's own programs do.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// exitCode is the process's exit status after run returned err: 0 for
+// success and -h, 2 for a bad command line, 1 for any other failure.
+func exitCode(err error) int {
+	var usage usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &usage):
+		return 2
+	}
+	return 1
 }
 
 // shutdownTimeout bounds the wait for requests in flight on shutdown.
@@ -50,7 +70,7 @@ type config struct {
 	addr         string
 	url          string
 	featureLevel int
-	version      string
+	zulipVersion string
 	seed         string
 	devEndpoints bool
 	apiKeySeed   string
@@ -66,6 +86,12 @@ type config struct {
 	messages int
 	// fixture is a fixture document to serve instead of a seeded realm.
 	fixture string
+	// showVersion prints the command's version instead of serving.
+	showVersion bool
+	// readyFile receives the readiness document once the server answers.
+	readyFile string
+	// banner is how the start is announced on stdout: "text" or "json".
+	banner string
 }
 
 // callFlag is one fake video-call provider of -calls: a provider name
@@ -97,7 +123,16 @@ func parseCalls(v string) ([]callFlag, error) {
 // emptyRealmOwner is the one account of a -seed empty realm.
 const emptyRealmOwner = "owner@zulip.com"
 
+// parseFlags reads the command line; its errors but -h are usageErrors.
 func parseFlags(args []string, out io.Writer) (config, error) {
+	c, err := parseArgs(args, out)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		err = usageError{err}
+	}
+	return c, err
+}
+
+func parseArgs(args []string, out io.Writer) (config, error) {
 	var c config
 	fs := newFlagSet(&c, out)
 	if err := fs.Parse(args); err != nil {
@@ -118,6 +153,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.fixture != "" && c.seed != "dev" {
 		return c, errors.New("-fixture and -seed exclude each other: the fixture says what the realm holds")
 	}
+	if c.banner != "text" && c.banner != "json" {
+		return c, fmt.Errorf(`-banner must be "text" or "json", not %q`, c.banner)
+	}
 	return c, nil
 }
 
@@ -128,7 +166,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:9991", "listen address (port 0 picks a free port)")
 	fs.StringVar(&c.url, "url", "", "realm URL (realm_uri) to advertise; default http://<addr>")
 	fs.IntVar(&c.featureLevel, "feature-level", realm.DefaultFeatureLevel, "zulip_feature_level to advertise")
-	fs.StringVar(&c.version, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
+	fs.StringVar(&c.zulipVersion, "zulip-version", realm.DefaultVersion, "zulip_version to advertise")
 	fs.StringVar(&c.seed, "seed", "dev", `initial data: "dev" (the Zulip dev realm) or "empty" (one owner, `+emptyRealmOwner+`)`)
 	fs.BoolVar(&c.devEndpoints, "dev-endpoints", true, "serve dev_fetch_api_key and dev_list_users")
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
@@ -139,6 +177,9 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.messages, "messages", 100, "messages the dev realm starts with, all read, as on a Zulip dev server (0: none)")
 	fs.StringVar(&c.fixture, "fixture", "", "serve the realm of this fixture document (GET /minizulip/dump writes one) instead of a seeded realm")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
+	fs.BoolVar(&c.showVersion, "version", false, "print minizulip's version and commit, and exit")
+	fs.StringVar(&c.readyFile, "ready-file", "", `once the server answers, write {"url":…,"pid":…} to this file (atomically; removed on exit)`)
+	fs.StringVar(&c.banner, "banner", "text", `start banner on stdout: "text" (for people) or "json" (first line {"url":…,"pid":…}, no login hints)`)
 	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
 		func(v string) error {
 			calls, err := parseCalls(v)
@@ -159,11 +200,25 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 
 // run serves the realm the arguments describe until ctx ends, then shuts
 // down, ending open long polls. It prints the URL and how to log in to
-// stdout; ready, if set, is called with the URL once requests are served.
+// stdout (-banner json: the -ready-file object) before it serves; ready,
+// if set, is called with the URL once requests are served.
 func run(ctx context.Context, args []string, stdout io.Writer, ready func(url string)) error {
 	c, err := parseFlags(args, stdout)
 	if err != nil {
 		return err
+	}
+	if c.showVersion {
+		fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
+		return nil
+	}
+	var readyDoc *readyFile
+	if c.readyFile != "" {
+		// Before anything else, so that a place we cannot write fails
+		// fast and a file left by an earlier run is gone.
+		if readyDoc, err = prepareReadyFile(c.readyFile); err != nil {
+			return err
+		}
+		defer readyDoc.discard()
 	}
 	var fixture []byte
 	if c.fixture != "" {
@@ -180,7 +235,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		base = "http://" + advertisedHost(ln.Addr())
 	}
 	// Real time, which POST /minizulip/clock can move ahead.
-	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.version), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
+	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.zulipVersion), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
 	}
@@ -247,15 +302,39 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 			}
 		}
 		apiOpts = append(apiOpts, httpapi.WithAllowedHosts(hosts...))
-	} else if c.devEndpoints {
-		fmt.Fprintf(stdout, "WARNING: dev login is on and %s is not a loopback address: anyone who reaches it can log in as any user (-dev-endpoints=false turns it off)\n", ln.Addr())
+	}
+	var warning string
+	if !isLoopback(ln.Addr()) && c.devEndpoints {
+		warning = fmt.Sprintf("WARNING: dev login is on and %s is not a loopback address: anyone who reaches it can log in as any user (-dev-endpoints=false turns it off)", ln.Addr())
 	}
 	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, apiOpts...))
 	defer cancelRequests()
 
+	// The listener is bound: a client connecting from now on is answered
+	// once Serve runs, a moment later. The ready file, then the banner
+	// come before Serve: whoever reads the banner finds the file, and no
+	// request log line can precede the banner's first line.
+	doc, err := json.Marshal(readyInfo{URL: r.URL(), PID: os.Getpid()})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if readyDoc != nil {
+		if err := readyDoc.publish(append(doc, '\n')); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	if c.banner == "json" {
+		fmt.Fprintf(stdout, "%s\n", doc)
+		if warning != "" {
+			fmt.Fprintln(stdout, warning)
+		}
+	} else {
+		printBanner(stdout, r, c, account, warning)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	printBanner(stdout, r, c.devEndpoints, account)
 	if ready != nil {
 		ready(base)
 	}
@@ -310,13 +389,25 @@ func advertisedHost(a net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// printBanner tells where the realm is served and how to get credentials,
-// showing account's.
-func printBanner(w io.Writer, r *realm.Realm, devEndpoints bool, account string) {
+// printBanner tells, for people, what is served where and how to get
+// credentials, showing account's.
+func printBanner(w io.Writer, r *realm.Realm, c config, account, warning string) {
 	url := r.URL()
-	fmt.Fprintf(w, "minizulip: serving the Zulip dev realm at %s (feature level %d, version %s)\n",
-		url, r.FeatureLevel(), r.Version())
-	if devEndpoints {
+	var what string
+	switch {
+	case c.fixture != "":
+		what = "the realm of fixture " + c.fixture
+	case c.seed == "empty":
+		what = "an empty realm (one owner, " + emptyRealmOwner + ")"
+	default:
+		what = fmt.Sprintf("the Zulip dev realm with %d seeded messages", c.messages)
+	}
+	fmt.Fprintf(w, "minizulip: serving %s at %s (feature level %d, version %s)\n",
+		what, url, r.FeatureLevel(), r.Version())
+	if warning != "" {
+		fmt.Fprintln(w, warning)
+	}
+	if c.devEndpoints {
 		fmt.Fprintf(w, "Log in as any seeded user (list: curl -s %s/api/v1/dev_list_users):\n", url)
 		fmt.Fprintf(w, "  curl -s -X POST %s/api/v1/dev_fetch_api_key -d username=%s\n", url, account)
 		if _, key, ok := r.APIKey(account); ok {
