@@ -180,7 +180,7 @@ func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 			ExternalAuthenticationMethods: []ExternalAuthMethod{},
 			ZulipFeatureLevel:             r.opts.FeatureLevel,
 			ZulipVersion:                  r.opts.Version,
-			ZulipMergeBase:                r.opts.Version,
+			ZulipMergeBase:                mergeBase(r.opts.Version),
 			IsIncompatible:                req.ClientName == incompatibleClientName,
 			EmailAuthEnabled:              true,
 			RequireEmailFormatUsernames:   true,

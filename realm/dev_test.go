@@ -109,7 +109,7 @@ func TestDevListUsersOldFeatureLevel(t *testing.T) {
 func TestServerSettingsValues(t *testing.T) {
 	r, _ := newTestRealm(t, WithURL("http://127.0.0.1:4321"))
 	s := r.ServerSettings(ServerSettingsRequest{ClientName: "ZulipMobile", DevLogin: true})
-	if s.ZulipFeatureLevel != DefaultFeatureLevel || s.ZulipVersion != DefaultVersion || s.ZulipMergeBase != DefaultVersion {
+	if s.ZulipFeatureLevel != DefaultFeatureLevel || s.ZulipVersion != "12.0-dev+minizulip" || s.ZulipMergeBase != "12.0-dev" {
 		t.Fatalf("version facts %+v", s)
 	}
 	if s.RealmURI != "http://127.0.0.1:4321" || s.RealmURL != s.RealmURI || s.RealmName != "Zulip Dev" {
@@ -201,4 +201,14 @@ func TestFetchAPIKey(t *testing.T) {
 	r.users.byID[idHamlet].IsActive = false
 	_, err = r.FetchAPIKey("hamlet@zulip.com", user.DevPassword)
 	wantCode(t, err, CodeUserDeactivated, "Account is deactivated")
+}
+
+// A version given with the feature level is a real Zulip release's: it is
+// both zulip_version and zulip_merge_base, as such a server sends them.
+func TestGivenVersionIsAlsoTheMergeBase(t *testing.T) {
+	r, _ := newTestRealm(t, WithFeatureLevel(237, "8.0"))
+	s := r.ServerSettings(ServerSettingsRequest{})
+	if s.ZulipFeatureLevel != 237 || s.ZulipVersion != "8.0" || s.ZulipMergeBase != "8.0" {
+		t.Fatalf("version facts %d %q %q", s.ZulipFeatureLevel, s.ZulipVersion, s.ZulipMergeBase)
+	}
 }

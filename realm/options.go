@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"strings"
 	"time"
 
 	"github.com/minizulip/minizulip/realm/clock"
@@ -21,8 +22,13 @@ const (
 // Default version facts advertised by the server.
 const (
 	DefaultFeatureLevel = 496
-	DefaultVersion      = "12.0-dev"
-	DefaultURL          = "http://localhost:9991"
+	// DefaultMergeBase is the Zulip version the fake follows, its
+	// zulip_merge_base.
+	DefaultMergeBase = "12.0-dev"
+	// DefaultVersion, the zulip_version, says what answers, in the
+	// "version+build" shape of Zulip's own dev servers ("12.0-dev+git").
+	DefaultVersion = DefaultMergeBase + versionSuffix
+	DefaultURL     = "http://localhost:9991"
 )
 
 // Options configure a Realm. Build them with the With… functions.
@@ -138,3 +144,10 @@ func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages
 func WithOutgoingWebhookCaller(c ServiceCaller) Option {
 	return func(o *Options) { o.OutgoingWebhookCaller = c }
 }
+
+// versionSuffix ends the default zulip_version.
+const versionSuffix = "+minizulip"
+
+// mergeBase is the zulip_merge_base of a zulip_version: the upstream
+// version, without the fake's own suffix.
+func mergeBase(version string) string { return strings.TrimSuffix(version, versionSuffix) }

@@ -84,7 +84,7 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 			return err
 		}
 		out := RegisterResult{QueueID: q.ID(), LastEventID: -1, ZulipVersion: r.opts.Version,
-			ZulipFeatureLevel: r.opts.FeatureLevel, ZulipMergeBase: r.opts.Version}
+			ZulipFeatureLevel: r.opts.FeatureLevel, ZulipMergeBase: mergeBase(r.opts.Version)}
 		r.registerTables(me, &req, &out)
 		ans = out
 		return nil
