@@ -24,10 +24,6 @@ const (
 	// deactivatedGroupSubgroupsLevel: a deactivated group's subgroups may
 	// be changed.
 	deactivatedGroupSubgroupsLevel = 391
-	// topicsPolicyLevel: the realm's topics_policy (register's
-	// realm_topics_policy, PATCH /realm's topics_policy) replaced
-	// mandatory_topics (Zulip 11.0).
-	topicsPolicyLevel = 392
 	// newSubscriptionMessagesLevel: send_new_subscription_messages and
 	// new_subscription_messages_sent.
 	newSubscriptionMessagesLevel = 397
@@ -52,15 +48,25 @@ const (
 	botMembershipLookupLevel = 458
 	// botGroupRequestsLevel: bots may use the group membership endpoints.
 	botGroupRequestsLevel = 496
-	// presenceLastUpdateIDLevel: presence is fetched incrementally by
-	// last_update_id, and answers carry presence_last_update_id (Zulip 9.0).
-	presenceLastUpdateIDLevel = 263
-	// presenceHistoryLimitLevel: history_limit_days and register's
-	// presence_history_limit_days (Zulip 10.0).
-	presenceHistoryLimitLevel = 288
 	// simplifiedPresenceEventsLevel: the simplified_presence_events client
 	// capability (Zulip 11.0).
 	simplifiedPresenceEventsLevel = 419
+)
+
+// The feature levels at which request parameters came, for adapters
+// that read a request by the realm's level (httpapi): a parameter the
+// advertised level lacks goes unread, and so is reported as ignored.
+const (
+	// PresenceLastUpdateIDLevel: presence is fetched incrementally by
+	// last_update_id, and answers carry presence_last_update_id (Zulip 9.0).
+	PresenceLastUpdateIDLevel = 263
+	// PresenceHistoryLimitLevel: history_limit_days and register's
+	// presence_history_limit_days (Zulip 10.0).
+	PresenceHistoryLimitLevel = 288
+	// TopicsPolicyLevel: the realm's topics_policy (register's
+	// realm_topics_policy, PATCH /realm's topics_policy) replaced
+	// mandatory_topics (Zulip 11.0).
+	TopicsPolicyLevel = 392
 )
 
 // The feature levels of scheduled messages and reminders.

@@ -92,7 +92,7 @@ func (a *Actor) UpdatePresence(ctx context.Context, req PresenceRequest) (ans Pr
 		}
 		modern := req.SlimPresence || req.LastUpdateID != nil
 		ans = r.presenceResult(modern, req.LastUpdateID, req.HistoryLimitDays)
-		if r.opts.FeatureLevel < presenceLastUpdateIDLevel {
+		if r.opts.FeatureLevel < PresenceLastUpdateIDLevel {
 			ans.PresenceLastUpdateID = nil
 		}
 		return nil

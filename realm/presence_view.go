@@ -150,12 +150,12 @@ type PresenceState struct {
 
 func fillPresence(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	days := req.PresenceHistoryLimitDays
-	if r.opts.FeatureLevel < presenceHistoryLimitLevel {
+	if r.opts.FeatureLevel < PresenceHistoryLimitLevel {
 		days = nil
 	}
 	res := r.presenceResult(req.Queue.SlimPresence, nil, days)
 	state := &PresenceState{Presences: *res.Presences, ServerTimestamp: *res.ServerTimestamp}
-	if r.opts.FeatureLevel >= presenceLastUpdateIDLevel {
+	if r.opts.FeatureLevel >= PresenceLastUpdateIDLevel {
 		state.PresenceLastUpdateID = res.PresenceLastUpdateID
 	}
 	out.PresenceState = state
