@@ -7,7 +7,7 @@ import (
 
 func messageRoutes() []route {
 	return []route{
-		{method: "POST", path: "/messages", h: sendMessage, webhookBots: true},
+		{method: "POST", path: "/messages", h: sendMessage, sends: true},
 		{method: "GET", path: "/messages", h: getMessages},
 		{method: "GET", path: "/messages/{message_id}", h: getMessage},
 		{method: "DELETE", path: "/messages/{message_id}", h: deleteMessage},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/upload"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -66,6 +67,16 @@ func TestIncomingWebhookBotOnlySends(t *testing.T) {
 	}
 	if n := e.realm.QueueCount(); n != 0 {
 		t.Fatalf("the bot opened %d queues", n)
+	}
+	// Nor does its key read files, though they are not below /api/v1:
+	// the refusal is the realm's.
+	pathID := e.uploadOK("hamlet@zulip.com", "notes.txt", "text/plain", []byte("notes"))
+	e.ok(e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"alerts"},
+		"content": {link(pathID)}}))
+	e.wantFile("othello@zulip.com", pathID, "notes")
+	st, _, text := e.fetchFile(bot, upload.URL(pathID))
+	if st != 401 || !strings.Contains(text, "This API is not available to incoming webhook bots.") {
+		t.Fatalf("webhook bot reading a file: %d %s", st, text)
 	}
 	// A generic bot is not limited.
 	if st, _ := e.do("default-bot@zulip.com", "GET", "/users/me", nil); st != 200 {

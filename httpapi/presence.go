@@ -2,13 +2,6 @@ package httpapi
 
 import "github.com/minizulip/minizulip/realm"
 
-// The feature levels that added presence parameters; a realm advertising
-// a lower level reports them as ignored.
-const (
-	presenceLastUpdateIDLevel = 263
-	presenceHistoryLimitLevel = 288
-)
-
 func presenceRoutes() []route {
 	return []route{
 		{method: "POST", path: "/users/me/presence", h: updatePresence},
@@ -33,12 +26,12 @@ func updatePresence(c *call) (any, error) {
 		return nil, err
 	}
 	level := c.actor.Realm().FeatureLevel()
-	if level >= presenceLastUpdateIDLevel {
+	if level >= realm.PresenceLastUpdateIDLevel {
 		if req.LastUpdateID, err = optIntPtr(c, "last_update_id"); err != nil {
 			return nil, err
 		}
 	}
-	if level >= presenceHistoryLimitLevel {
+	if level >= realm.PresenceHistoryLimitLevel {
 		if req.HistoryLimitDays, err = optIntPtr(c, "history_limit_days"); err != nil {
 			return nil, err
 		}

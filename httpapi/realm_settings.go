@@ -13,10 +13,6 @@ func realmSettingsRoutes() []route {
 	}
 }
 
-// topicsPolicyLevel is the feature level at which topics_policy replaced
-// mandatory_topics as a PATCH /realm parameter.
-const topicsPolicyLevel = 392
-
 // updateRealm is PATCH /realm. Parameters Zulip's update_realm takes but
 // the realm does not keep (invite_required, video_chat_provider, …) go
 // unread, and so come back in ignored_parameters_unsupported. As on
@@ -57,7 +53,7 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 		{"email_changes_disabled", &req.EmailChangesDisabled}, {"name_changes_disabled", &req.NameChangesDisabled},
 		{"avatar_changes_disabled", &req.AvatarChangesDisabled},
 	}
-	if c.actor.Realm().FeatureLevel() >= topicsPolicyLevel {
+	if c.actor.Realm().FeatureLevel() >= realm.TopicsPolicyLevel {
 		if v, ok := c.p.str("topics_policy"); ok {
 			req.TopicsPolicy = &v
 		}

@@ -128,9 +128,11 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 				writeError(w, err)
 				return
 			}
-			if actor.IsIncomingWebhookBot() && !r.webhookBots {
-				writeError(w, realm.Unauthorized("This API is not available to incoming webhook bots."))
-				return
+			if !r.sends {
+				if err := actor.CheckAPIAccess(); err != nil {
+					writeError(w, err)
+					return
+				}
 			}
 			c.actor = actor
 			noteUser(w, actor.UserID())

@@ -146,9 +146,11 @@ type route struct {
 	public bool
 	// apiOnly keeps the route off /json (the dev login endpoints).
 	apiOnly bool
-	// webhookBots lets incoming-webhook bots call the route; Zulip keeps
-	// them off every other one.
-	webhookBots bool
+	// sends marks the route that sends a message (Actor.SendMessage).
+	// Every other route first asks the realm whether the actor may do
+	// more than send (Actor.CheckAPIAccess), before reading a parameter,
+	// as Zulip refuses at authentication.
+	sends bool
 	// rawBody leaves the body to the handler (streamed uploads): only the
 	// query string is parsed into parameters.
 	rawBody bool

@@ -103,7 +103,10 @@ func (s *Server) tusActor(req *http.Request) (*realm.Actor, error) {
 	} else {
 		return nil, unauthenticated
 	}
-	if err != nil || actor.IsIncomingWebhookBot() {
+	if err == nil {
+		err = actor.CheckAPIAccess()
+	}
+	if err != nil {
 		return nil, unauthenticated
 	}
 	return actor, nil

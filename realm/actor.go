@@ -12,12 +12,11 @@ import (
 type Actor struct {
 	r  *Realm
 	id int
-	// incomingWebhook is set by Authenticate for incoming-webhook bots.
-	incomingWebhook bool
 }
 
 // As returns an Actor for userID. Operations fail with UNAUTHORIZED when
-// the user does not exist or is deactivated.
+// the user does not exist or is deactivated, and every operation but a
+// send when the user is an incoming-webhook bot (see CheckAPIAccess).
 func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 
 // ActiveActor returns an Actor for userID after checking that the account
@@ -25,19 +24,22 @@ func (r *Realm) As(userID int) *Actor { return &Actor{r: r, id: userID} }
 // authenticate users themselves, such as httpapi's browser sessions.
 func (r *Realm) ActiveActor(userID int) (*Actor, error) {
 	a := r.As(userID)
-	if err := a.read(context.Background(), func(me *user.User) error {
-		a.incomingWebhook = me.BotType == user.IncomingWebhook
-		return nil
+	if err := r.view(func() error {
+		_, err := a.me()
+		return err
 	}); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// IsIncomingWebhookBot reports whether the actor, as authenticated by
-// Authenticate or ActiveActor, is an incoming-webhook bot: Zulip lets such bots call only
-// the endpoints meant for them (sending messages, webhook integrations).
-func (a *Actor) IsIncomingWebhookBot() bool { return a.incomingWebhook }
+// CheckAPIAccess reports the error every operation but sending a message
+// fails with for this actor, or nil: UNAUTHORIZED when the user does not
+// exist or is deactivated, or is an incoming-webhook bot, whose
+// credentials Zulip accepts for sending messages only. An adapter that
+// refuses such a request before reading its parameters, as Zulip does at
+// authentication, asks it first.
+func (a *Actor) CheckAPIAccess() error { return a.checkActive(context.Background()) }
 
 // UserID is the acting user's ID.
 func (a *Actor) UserID() int { return a.id }
@@ -61,7 +63,7 @@ func (r *Realm) Authenticate(email, apiKey string) (*Actor, error) {
 		if !u.IsActive {
 			return Unauthorized("Account is deactivated")
 		}
-		actor = &Actor{r: r, id: u.ID, incomingWebhook: u.BotType == user.IncomingWebhook}
+		actor = &Actor{r: r, id: u.ID}
 		return nil
 	})
 	return actor, err
@@ -99,10 +101,12 @@ func (r *Realm) UserIDByEmail(email string) (int, bool) {
 
 // The realm's lock discipline. Every operation takes the realm's locks
 // through the helpers below: Actor.read and Actor.write for operations on
-// behalf of a user (they also check that the user is active), Realm.view
-// and Realm.update for the few with no acting user (seeding, test set-up,
-// server-wide answers), and Actor.prepare and Actor.commit for the two
-// halves of a send. Nothing else locks r.mu or r.sendLock.
+// behalf of a user (they also check that the user is active and no
+// incoming-webhook bot), Realm.view and Realm.update for the few with no
+// acting user (seeding, test set-up, server-wide answers), and
+// Actor.prepare and Actor.commit for the two halves of a send, the one
+// operation open to incoming-webhook bots. Nothing else locks r.mu or
+// r.sendLock.
 //
 // There are two locks. r.mu guards the realm's state; r.sendLock, taken
 // only under r.mu's read lock, orders sends' commits against readers. So:
@@ -164,15 +168,30 @@ func (r *Realm) unlockWrite() {
 	r.mu.Unlock()
 }
 
-// asMe runs fn with the acting user, or fails as a.me does. The caller
-// holds the lock fn needs: a ctx done by then (before the call got the
-// realm, or while it waited for it) fails the call with ctx's error
-// instead, so that it changes nothing.
+// asMe runs fn with the acting user, or fails as a.me does. An
+// incoming-webhook bot fails too: it may only send, which asSender
+// admits. The caller holds the lock fn needs: a ctx done by then (before
+// the call got the realm, or while it waited for it) fails the call with
+// ctx's error instead, so that it changes nothing.
 func (a *Actor) asMe(ctx context.Context, fn func(me *user.User) error) error {
-	if ctx != nil {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	if err := ctxErr(ctx); err != nil {
+		return err
+	}
+	me, err := a.me()
+	if err != nil {
+		return err
+	}
+	if me.BotType == user.IncomingWebhook {
+		return webhookBotRefusal()
+	}
+	return fn(me)
+}
+
+// asSender is asMe for a send, the one operation an incoming-webhook
+// bot may perform.
+func (a *Actor) asSender(ctx context.Context, fn func(me *user.User) error) error {
+	if err := ctxErr(ctx); err != nil {
+		return err
 	}
 	me, err := a.me()
 	if err != nil {
@@ -181,8 +200,17 @@ func (a *Actor) asMe(ctx context.Context, fn func(me *user.User) error) error {
 	return fn(me)
 }
 
-// checkActive reports UNAUTHORIZED unless the acting user exists and is
-// active.
+// webhookBotRefusal is what an incoming-webhook bot hears for anything
+// but a send: Zulip's validate_api_key (zerver/decorator.py) refuses its
+// API key on every endpoint not marked allow_incoming_webhooks (only
+// POST /messages is), and authenticated_rest_api_view sends the refusal
+// as a 401.
+func webhookBotRefusal() *Error {
+	return Unauthorized("This API is not available to incoming webhook bots.")
+}
+
+// checkActive reports UNAUTHORIZED unless the acting user exists, is
+// active and may do more than send.
 func (a *Actor) checkActive(ctx context.Context) error {
 	return a.read(ctx, func(*user.User) error { return nil })
 }
@@ -211,7 +239,7 @@ func (a *Actor) write(ctx context.Context, fn func(me *user.User) error) error {
 func (a *Actor) prepare(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.mu.RLock()
 	defer a.r.mu.RUnlock()
-	return a.asMe(ctx, fn)
+	return a.asSender(ctx, fn)
 }
 
 // commit runs a send's commit fn with the acting user under r.mu's read
@@ -224,7 +252,7 @@ func (a *Actor) commit(ctx context.Context, fn func(me *user.User) error) error 
 	defer a.r.mu.RUnlock()
 	a.r.sendLock.Lock()
 	defer a.r.sendLock.Unlock()
-	return a.asMe(ctx, fn)
+	return a.asSender(ctx, fn)
 }
 
 // writeAdmin is write for administrators only.
@@ -235,4 +263,12 @@ func (a *Actor) writeAdmin(ctx context.Context, fn func(me *user.User) error) er
 		}
 		return fn(me)
 	})
+}
+
+// ctxErr is ctx's error, nil for a nil ctx.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
 }

@@ -2,17 +2,6 @@ package realm
 
 import "slices"
 
-// Feature levels of channel events.
-const (
-	// streamDeleteIDsLevel: stream delete events list stream_ids, and
-	// their streams hold only IDs (Zulip 10.0).
-	streamDeleteIDsLevel = 343
-	// archivedChannelEventsLevel: archiving is a stream update of
-	// is_archived for clients with the archived_channels capability, a
-	// delete only for the others (Zulip 11.0).
-	archivedChannelEventsLevel = 378
-)
-
 // StreamDeleteEvent tells users a channel is gone from their view.
 type StreamDeleteEvent struct {
 	Op      string `json:"op"`

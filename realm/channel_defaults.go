@@ -7,10 +7,6 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// defaultStreamIDsLevel is the feature level from which default channels
-// are listed by ID; before it they were channel objects.
-const defaultStreamIDsLevel = 330
-
 // DefaultStreamsEvent is a default_streams event: the whole list of
 // default channels, sent to every active non-guest user when it changes.
 // DefaultStreams holds IDs ([]int) or, before feature level 330, channel

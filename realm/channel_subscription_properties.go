@@ -25,10 +25,6 @@ type SubscriptionUpdateEvent struct {
 	Value    any    `json:"value"`
 }
 
-// isMutedEventsLevel is the feature level from which a change of is_muted
-// or in_home_view sends an event for each of the two names.
-const isMutedEventsLevel = 139
-
 // subscriptionProperties are the properties a user may change, each with
 // the check of its value (a color, or a boolean).
 var subscriptionProperties = map[string]func(name string, v any) (any, error){

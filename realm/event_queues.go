@@ -226,6 +226,9 @@ func (r *Realm) heartbeatDelay() time.Duration {
 
 // DeleteQueue answers DELETE /events.
 func (a *Actor) DeleteQueue(ctx context.Context, queueID string) error {
+	if err := a.checkActive(ctx); err != nil {
+		return err
+	}
 	return queueError(a.r.events.Delete(a.id, queueID), queueID)
 }
 

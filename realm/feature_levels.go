@@ -24,10 +24,6 @@ const (
 	// deactivatedGroupSubgroupsLevel: a deactivated group's subgroups may
 	// be changed.
 	deactivatedGroupSubgroupsLevel = 391
-	// topicsPolicyLevel: the realm's topics_policy (register's
-	// realm_topics_policy, PATCH /realm's topics_policy) replaced
-	// mandatory_topics (Zulip 11.0).
-	topicsPolicyLevel = 392
 	// newSubscriptionMessagesLevel: send_new_subscription_messages and
 	// new_subscription_messages_sent.
 	newSubscriptionMessagesLevel = 397
@@ -52,15 +48,25 @@ const (
 	botMembershipLookupLevel = 458
 	// botGroupRequestsLevel: bots may use the group membership endpoints.
 	botGroupRequestsLevel = 496
-	// presenceLastUpdateIDLevel: presence is fetched incrementally by
-	// last_update_id, and answers carry presence_last_update_id (Zulip 9.0).
-	presenceLastUpdateIDLevel = 263
-	// presenceHistoryLimitLevel: history_limit_days and register's
-	// presence_history_limit_days (Zulip 10.0).
-	presenceHistoryLimitLevel = 288
 	// simplifiedPresenceEventsLevel: the simplified_presence_events client
 	// capability (Zulip 11.0).
 	simplifiedPresenceEventsLevel = 419
+)
+
+// The feature levels at which request parameters came, for adapters
+// that read a request by the realm's level (httpapi): a parameter the
+// advertised level lacks goes unread, and so is reported as ignored.
+const (
+	// PresenceLastUpdateIDLevel: presence is fetched incrementally by
+	// last_update_id, and answers carry presence_last_update_id (Zulip 9.0).
+	PresenceLastUpdateIDLevel = 263
+	// PresenceHistoryLimitLevel: history_limit_days and register's
+	// presence_history_limit_days (Zulip 10.0).
+	PresenceHistoryLimitLevel = 288
+	// TopicsPolicyLevel: the realm's topics_policy (register's
+	// realm_topics_policy, PATCH /realm's topics_policy) replaced
+	// mandatory_topics (Zulip 11.0).
+	TopicsPolicyLevel = 392
 )
 
 // The feature levels of scheduled messages and reminders.
@@ -88,4 +94,67 @@ const (
 	// channelFolderReorderEventLevel: reordering sends a channel_folder
 	// reorder event.
 	channelFolderReorderEventLevel = 418
+)
+
+// The feature levels of messages.
+const (
+	// lastMovedTimestampLevel: last_moved_timestamp is sent and
+	// last_edit_timestamp counts only content edits (Zulip 10.0).
+	lastMovedTimestampLevel = 365
+	// ignoredChannelsLevel: flag updates that mark messages unread report
+	// the channels they skipped (ignored_because_not_subscribed_channels).
+	ignoredChannelsLevel = 355
+)
+
+// The feature levels of channels and subscriptions.
+const (
+	// streamDeleteIDsLevel: stream delete events list stream_ids, and
+	// their streams hold only IDs (Zulip 10.0).
+	streamDeleteIDsLevel = 343
+	// archivedChannelEventsLevel: archiving is a stream update of
+	// is_archived for clients with the archived_channels capability, a
+	// delete only for the others (Zulip 11.0).
+	archivedChannelEventsLevel = 378
+	// defaultStreamIDsLevel: default channels are listed by ID; before it
+	// they were channel objects.
+	defaultStreamIDsLevel = 330
+	// isMutedEventsLevel: a change of is_muted or in_home_view sends an
+	// event for each of the two names.
+	isMutedEventsLevel = 139
+)
+
+// The feature levels at which the shapes of uploads changed.
+const (
+	// uploadURLLevel: an upload's answer has url next to the deprecated
+	// uri.
+	uploadURLLevel = 272
+	// uploadFilenameLevel: an upload's answer has filename;
+	// detached_uploads.
+	uploadFilenameLevel = 285
+	// attachmentSecondsLevel: attachments' create_time is in seconds, not
+	// milliseconds.
+	attachmentSecondsLevel = 443
+	// attachmentMessageIDsLevel: attachments' message_ids replaces
+	// messages.
+	attachmentMessageIDsLevel = 472
+)
+
+// The feature levels of mobile push notifications.
+const (
+	// testPushEventLevel: test notifications' event is "test" rather than
+	// "test-by-device-token", and payloads carry realm_name (Zulip 8.0).
+	testPushEventLevel = 234
+	// pushDevicesLevel: E2EE push registration, register's push_devices
+	// section and push_device events (Zulip 11.0).
+	pushDevicesLevel = 406
+)
+
+// The feature levels of data exports.
+const (
+	// exportTypeLevel: exports carry export_type, and standard exports
+	// can be requested (Zulip 10.0).
+	exportTypeLevel = 304
+	// exportConsentEventLevel: administrators hear realm_export_consent
+	// events (Zulip 10.0).
+	exportConsentEventLevel = 312
 )

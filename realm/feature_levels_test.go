@@ -2,6 +2,12 @@ package realm
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -115,4 +121,125 @@ func TestSubscribeResultFollowsFeatureLevel(t *testing.T) {
 			t.Errorf("feature level %d: new_subscription_messages_sent %v", c.level, res.NewSubscriptionMessagesSent)
 		}
 	}
+}
+
+// The feature levels at which Zulip changed are declared in one place,
+// feature_levels.go, and every comparison with the realm's feature level
+// names one of them: no level declared beside the code that reads it, no
+// bare number.
+func TestFeatureLevelsLiveInOneFile(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := pkgs["realm"].Files
+	home := files["feature_levels.go"]
+	if home == nil {
+		t.Fatal("no feature_levels.go")
+	}
+	declared := map[string]bool{}
+	for _, d := range home.Decls {
+		for _, name := range constNames(d) {
+			declared[name] = true
+		}
+	}
+	for path, f := range files {
+		file := filepath.Base(path)
+		if file != "feature_levels.go" {
+			for _, d := range f.Decls {
+				for _, name := range constNames(d) {
+					// DefaultFeatureLevel is the level advertised when
+					// none is asked for, an option's default.
+					if isLevelName(name) && name != "DefaultFeatureLevel" {
+						t.Errorf("%s: feature level %s is declared outside feature_levels.go", file, name)
+					}
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if other, ok := levelComparison(n); ok {
+				if id, isIdent := other.(*ast.Ident); !isIdent || !declared[id.Name] {
+					t.Errorf("%s: the feature level is compared with %s, not a constant of feature_levels.go",
+						fset.Position(other.Pos()), exprString(other))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// constNames are the names d declares if it is a const declaration.
+func constNames(d ast.Decl) []string {
+	g, ok := d.(*ast.GenDecl)
+	if !ok || g.Tok != token.CONST {
+		return nil
+	}
+	var names []string
+	for _, s := range g.Specs {
+		for _, id := range s.(*ast.ValueSpec).Names {
+			names = append(names, id.Name)
+		}
+	}
+	return names
+}
+
+// isLevelName reports whether a constant's name says it is a feature
+// level.
+func isLevelName(name string) bool {
+	return strings.HasSuffix(name, "Level") || strings.HasSuffix(name, "Lvl")
+}
+
+// levelComparison returns the other operand of n when n compares the
+// feature level (r.opts.FeatureLevel, FeatureLevel(), a viewEnv's
+// featureLevel, a local level or lvl) with something.
+func levelComparison(n ast.Node) (ast.Expr, bool) {
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok {
+		return nil, false
+	}
+	switch b.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+	default:
+		return nil, false
+	}
+	switch {
+	case isLevelExpr(b.X):
+		return b.Y, true
+	case isLevelExpr(b.Y):
+		return b.X, true
+	}
+	return nil, false
+}
+
+// isLevelExpr reports whether e reads the feature level.
+func isLevelExpr(e ast.Expr) bool {
+	if c, ok := e.(*ast.CallExpr); ok {
+		e = c.Fun
+	}
+	var name string
+	switch e := e.(type) {
+	case *ast.Ident:
+		name = e.Name
+	case *ast.SelectorExpr:
+		name = e.Sel.Name
+	}
+	switch strings.ToLower(name) {
+	case "featurelevel", "level", "lvl":
+		return true
+	}
+	return false
+}
+
+// exprString is e as written, for messages.
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.BasicLit:
+		return e.Value
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	}
+	return "an expression"
 }

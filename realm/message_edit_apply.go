@@ -119,10 +119,6 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 	r.sendMoveNotices(me, p, oldTopic, newTopic, movedAll)
 }
 
-// lastMovedTimestampLevel: last_moved_timestamp is sent and
-// last_edit_timestamp counts only content edits (Zulip 10.0).
-const lastMovedTimestampLevel = 365
-
 // recomputeMentionFlags sets the mention and alert-word flags of every
 // copy of m to what the new content mentions and contains.
 func (r *Realm) recomputeMentionFlags(m *message.Message, mentions mentionFlags) {

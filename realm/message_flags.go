@@ -38,10 +38,6 @@ const historicalFlags = message.Read | message.Historical
 // (Zulip's MAX_MESSAGES_PER_UPDATE).
 const maxFlagsPerNarrowUpdate = 5000
 
-// ignoredChannelsLevel: flag updates that mark messages unread report the
-// channels they skipped (ignored_because_not_subscribed_channels).
-const ignoredChannelsLevel = 355
-
 // FlagsRequest is POST /messages/flags: add or remove one flag on the
 // listed messages.
 type FlagsRequest struct {

@@ -24,16 +24,6 @@ const (
 	CodeNoActivePushDevice Code = "NO_ACTIVE_PUSH_DEVICE"
 )
 
-// The feature levels of mobile push notifications.
-const (
-	// testPushEventLevel: test notifications' event is "test" rather than
-	// "test-by-device-token", and payloads carry realm_name (Zulip 8.0).
-	testPushEventLevel = 234
-	// pushDevicesLevel: E2EE push registration, register's push_devices
-	// section and push_device events (Zulip 11.0).
-	pushDevicesLevel = 406
-)
-
 // PushNotification is a push notification the realm would have sent to
 // one device, recorded in its stead: the device and the payload Zulip
 // builds for that kind of device.

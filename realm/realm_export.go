@@ -37,16 +37,6 @@ var (
 	maxExportUploadBytes = int64(20) << 30
 )
 
-// The feature levels of data exports.
-const (
-	// exportTypeLevel: exports carry export_type, and standard exports
-	// can be requested (Zulip 10.0).
-	exportTypeLevel = 304
-	// exportConsentEventLevel: administrators hear realm_export_consent
-	// events (Zulip 10.0).
-	exportConsentEventLevel = 312
-)
-
 // storedExport is one requested data export.
 type storedExport struct {
 	id           int

@@ -278,7 +278,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
 		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description
 	}
-	if r.opts.FeatureLevel >= topicsPolicyLevel {
+	if r.opts.FeatureLevel >= TopicsPolicyLevel {
 		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)
 	}
 	// No channel receives automated announcements: -1, under the names

@@ -65,7 +65,7 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 			data[k] = v
 		}
 	}
-	if r.opts.FeatureLevel < topicsPolicyLevel {
+	if r.opts.FeatureLevel < TopicsPolicyLevel {
 		delete(data, "topics_policy")
 	}
 	// Channel-valued settings have an update event of their own, after

@@ -28,14 +28,6 @@ const UploadRealmID = 2
 // links is kept: Zulip's unused-upload sweep deletes them after 5 weeks.
 const UnclaimedUploadLifetime = 5 * 7 * 24 * time.Hour
 
-// The feature levels at which the shapes of uploads changed.
-const (
-	uploadURLLevel        = 272 // url next to the deprecated uri
-	uploadFilenameLevel   = 285 // filename in the answer; detached_uploads
-	attachmentSecondsLvl  = 443 // create_time in seconds, not milliseconds
-	attachmentMessageIDsL = 472 // message_ids replaces messages
-)
-
 // WithUploadStore keeps uploaded files in s instead of memory (for
 // example an upload.DirStore).
 func WithUploadStore(s upload.Store) Option { return func(o *Options) { o.UploadStore = s } }
