@@ -62,7 +62,7 @@ func TestHTTPReactions(t *testing.T) {
 	want := []any{
 		reactionObj("tada", "1f389", "unicode_emoji", 12),
 		reactionObj("green_tick", "1", "realm_emoji", 12),
-		reactionObj("zulip", "zulip", "service_extra_emoji", 10),
+		reactionObj("zulip", "zulip", "zulip_extra_emoji", 10),
 	}
 	if diff := cmp.Diff(want, e.reactionsShown("cordelia@zulip.com", id)); diff != "" {
 		t.Fatalf("reactions (-want +got):\n%s", diff)
@@ -99,7 +99,7 @@ func TestHTTPReactions(t *testing.T) {
 	}
 	want = []any{
 		reactionObj("green_tick", "1", "realm_emoji", 12),
-		reactionObj("zulip", "zulip", "service_extra_emoji", 10),
+		reactionObj("zulip", "zulip", "zulip_extra_emoji", 10),
 		reactionObj("tada", "1f389", "unicode_emoji", 8),
 	}
 	if diff := cmp.Diff(want, e.reactionsShown("hamlet@zulip.com", id)); diff != "" {

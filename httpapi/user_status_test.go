@@ -76,7 +76,7 @@ func TestHTTPUserStatusSetGetAndEvents(t *testing.T) {
 		t.Fatalf("custom emoji status %v", got)
 	}
 	e.ok(e.do("hamlet@zulip.com", "POST", "/users/me/status", url.Values{"emoji_name": {"zulip"}}))
-	if got := e.statusOf("10"); got["emoji_code"] != "zulip" || got["reaction_type"] != "service_extra_emoji" {
+	if got := e.statusOf("10"); got["emoji_code"] != "zulip" || got["reaction_type"] != "zulip_extra_emoji" {
 		t.Fatalf("built-in emoji status %v", got)
 	}
 	// An alias with its code and type is fine too.

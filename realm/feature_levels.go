@@ -39,11 +39,6 @@ const (
 	// reactionEventUserRestoredLevel: reaction events carry the user
 	// object again (Zulip 10.0); message objects' reactions do not.
 	reactionEventUserRestoredLevel = 339
-	// serviceExtraEmojiLevel: the special built-in emoji's reaction type
-	// is spelled service_extra_emoji, as the spec (level 496) names it;
-	// realms advertising a level Zulip's description (~420) covers spell
-	// it zulip_extra_emoji, as that description does.
-	serviceExtraEmojiLevel = 421
 	// botMembershipLookupLevel: bots may be looked up as group members.
 	botMembershipLookupLevel = 458
 	// botGroupRequestsLevel: bots may use the group membership endpoints.

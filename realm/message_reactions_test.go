@@ -123,7 +123,7 @@ func TestReactionsOnDirectMessages(t *testing.T) {
 		t.Fatal("a DM's reactions reach its participants only")
 	}
 	got := reactionsOf(t, r, idOthello, res.ID)
-	if len(got) != 1 || got[0].ReactionType != "service_extra_emoji" || got[0].EmojiCode != "zulip" {
+	if len(got) != 1 || got[0].ReactionType != "zulip_extra_emoji" || got[0].EmojiCode != "zulip" {
 		t.Fatalf("reactions %+v", got)
 	}
 }
@@ -311,7 +311,7 @@ func TestReactionShapesByFeatureLevel(t *testing.T) {
 		{300, true, true, "zulip_extra_emoji"},
 		{330, false, false, "zulip_extra_emoji"},
 		{420, false, true, "zulip_extra_emoji"},
-		{496, false, true, "service_extra_emoji"},
+		{496, false, true, "zulip_extra_emoji"},
 	} {
 		r, _ := newTestRealm(t, WithFeatureLevel(c.level, "x"))
 		res, _ := r.As(idHamlet).SendChannelMessage(bg, "Denmark", "castle", "hi")

@@ -117,10 +117,13 @@ func (e *viewEnv) billingAdminField() *bool {
 	return &f
 }
 
-// reactionTypeName is a reaction type as clients of the feature level
-// know it (see Realm.reactionTypeName).
+// reactionTypeName is a reaction type as real Zulip servers send it: the
+// special built-in emoji's is zulip_extra_emoji at every feature level
+// (the spec, at level 496, names it service_extra_emoji; clients such as
+// zulip-flutter decode only what servers send). Both are accepted on
+// input (see Realm.reactionTypeName).
 func (e *viewEnv) reactionTypeName(typ string) string {
-	if typ == emoji.ServiceExtra && e.featureLevel < serviceExtraEmojiLevel {
+	if typ == emoji.ServiceExtra {
 		return emoji.LegacyServiceExtra
 	}
 	return typ
