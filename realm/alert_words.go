@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -35,6 +36,9 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 		for i, w := range words {
 			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
 				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
+			}
+			if err := noNull(fmt.Sprintf("alert_words[%d]", i), w); err != nil {
+				return err
 			}
 		}
 		if r.alertWords == nil {
