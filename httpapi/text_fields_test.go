@@ -67,6 +67,8 @@ func TestNullBytesAreRefusedInEveryTextField(t *testing.T) {
 		{"iago", "POST", "/invites", url.Values{"invitee_emails": {"new@zulip.com"}, "stream_ids": {"[" + denmark + "]"}, "welcome_message_custom_text": {nul}}, "welcome_message_custom_text"},
 		{"iago", "POST", "/realm/test_welcome_bot_custom_message", url.Values{"welcome_message_custom_text": {nul}}, "welcome_message_custom_text"},
 		{"iago", "POST", "/messages/" + msgID + "/report", url.Values{"report_type": {"other"}, "description": {nul}}, "description"},
+		{"hamlet", "POST", "/users/me/android_gcm_reg_id", url.Values{"token": {nul}}, "token"},
+		{"hamlet", "POST", "/submessage", url.Values{"message_id": {msgID}, "msg_type": {nul}, "content": {"{}"}}, "msg_type"},
 		// Checks that were there before, with the words they keep.
 		{"hamlet", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"t"}, "content": {nul}}, "Message"},
 		{"hamlet", "POST", "/saved_snippets", url.Values{"title": {"t"}, "content": {nul}}, "Content"},
