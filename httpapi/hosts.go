@@ -24,9 +24,16 @@ func WithAllowedHosts(hosts ...string) Option {
 var LoopbackHosts = []string{"localhost", "127.0.0.1", "::1"}
 
 // hostAllowed reports whether req's Host is one the server answers to.
+// A request line with an absolute URL (absolute-form, what clients send
+// to a proxy) is refused: Go's server takes its host and drops the Host
+// header, the name a browser sends and a DNS-rebinding page controls,
+// so the server cannot check the name the client was aimed at.
 func (s *Server) hostAllowed(req *http.Request) bool {
 	if s.allowedHosts == nil {
 		return true
+	}
+	if !strings.HasPrefix(req.RequestURI, "/") && req.RequestURI != "*" {
+		return false
 	}
 	host := req.Host
 	if h, _, err := net.SplitHostPort(host); err == nil {

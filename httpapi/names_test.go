@@ -100,7 +100,7 @@ func TestOversizeSendIs413(t *testing.T) {
 func TestStalledBodyTimesOut(t *testing.T) {
 	srv, cancel := NewHTTPServer(New(realm.New()))
 	defer cancel()
-	if srv.ReadTimeout != BodyReadTimeout || srv.ReadHeaderTimeout <= 0 {
+	if srv.ReadTimeout != BodyIdleTimeout || srv.ReadHeaderTimeout <= 0 {
 		t.Fatalf("timeouts %v / %v", srv.ReadTimeout, srv.ReadHeaderTimeout)
 	}
 	srv.ReadTimeout = 200 * time.Millisecond

@@ -25,10 +25,15 @@ const maxBodyBytes = 64 << 20
 var errBodyTooLarge = &realm.Error{Code: realm.CodeBadRequest, Status: http.StatusRequestEntityTooLarge,
 	Msg: "Request body too large (limit: 64 MiB)"}
 
-// bodyError maps a failure to read a body: over the limit is a 413.
+// bodyError maps a failure to read a body: over the limit is a 413; a
+// refusal while reading (too many fields) is itself.
 func bodyError(err error, fallback string) error {
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) || errors.Is(err, multipart.ErrMessageTooLarge) {
+	var refusal *realm.Error
+	switch {
+	case errors.As(err, &refusal):
+		return refusal
+	case errors.As(err, &tooLarge) || errors.Is(err, multipart.ErrMessageTooLarge):
 		return errBodyTooLarge
 	}
 	return realm.BadRequest("%s", fallback)
@@ -123,7 +128,7 @@ func parseParams(req *http.Request) (*params, error) {
 		ct, ctParams := formContentType(req.Header.Get("Content-Type"))
 		switch ct {
 		case "application/x-www-form-urlencoded", "":
-			body, err := readBody(limited, req.ContentLength)
+			body, err := readFormBody(limited, req.ContentLength)
 			if err != nil {
 				return nil, bodyError(err, "Could not read the request body")
 			}
@@ -137,13 +142,17 @@ func parseParams(req *http.Request) (*params, error) {
 			if boundary == "" {
 				return nil, realm.BadRequest("Malformed multipart body")
 			}
-			body := bufio.NewReader(limited)
+			parts := newPartCounter(limited, boundary)
+			body := bufio.NewReader(parts)
 			if _, err := body.Peek(1); err == io.EOF {
 				// An empty multipart body, as zulip-js sends for calls
 				// without parameters: Zulip reads it as no parameters.
 				break
 			}
 			form, err := multipart.NewReader(body, boundary).ReadForm(32 << 20)
+			if errors.Is(err, multipart.ErrMessageTooLarge) && parts.tooMany() {
+				return nil, errTooManyFields
+			}
 			if err != nil {
 				return nil, bodyError(err, "Malformed multipart body")
 			}
@@ -163,7 +172,11 @@ func parseQuery(req *http.Request) (*params, error) {
 
 // addQuery adds the query string's parameters.
 func (p *params) addQuery(req *http.Request) error {
-	if req.URL.RawQuery != "" && p.addForm(req.URL.RawQuery) != nil {
+	switch {
+	case req.URL.RawQuery == "":
+	case tooManyFields(req.URL.RawQuery):
+		return errTooManyFields
+	case p.addForm(req.URL.RawQuery) != nil:
 		return realm.BadRequest("Malformed query string")
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,6 +40,9 @@ type Server struct {
 	logger *slog.Logger
 	// tc is the test-control layer under /minizulip/ (control.go).
 	tc testControl
+	// bodyIdle and bodySlowAfter pace request bodies (bodies.go):
+	// BodyIdleTimeout and BodyReadTimeout, shorter in tests.
+	bodyIdle, bodySlowAfter time.Duration
 }
 
 // Option configures a Server.
@@ -51,7 +55,7 @@ func WithDevEndpoints(on bool) Option { return func(s *Server) { s.devMode = on 
 
 // New returns the API server of r.
 func New(r *realm.Realm, opts ...Option) *Server {
-	s := &Server{realm: r, routes: sharedRouter(), devMode: true}
+	s := &Server{realm: r, routes: sharedRouter(), devMode: true, bodyIdle: BodyIdleTimeout, bodySlowAfter: BodyReadTimeout}
 	for _, o := range opts {
 		o(s)
 	}
@@ -79,6 +83,7 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 // paths with another method a JSON 405. Paths under /minizulip/ are the
 // test-control API when it is on (WithTestControl).
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	s.paceBody(w, req)
 	if s.tc.on && strings.HasPrefix(req.URL.Path, ControlPrefix) {
 		s.serveControl(w, req)
 		return

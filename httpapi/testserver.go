@@ -92,21 +92,23 @@ func (ts *TestServer) Close() {
 	<-ts.done
 }
 
-// BodyReadTimeout bounds how long a request (headers and body) may take
-// to arrive.
-const BodyReadTimeout = 2 * time.Minute
-
 // NewHTTPServer wraps an API handler in an http.Server whose requests
 // derive from a context that cancel ends: call it before Shutdown so that
 // shutting down does not wait for long polls to time out.
 func NewHTTPServer(h http.Handler) (srv *http.Server, cancel context.CancelFunc) {
 	base, cancel := context.WithCancel(context.Background())
+	readTimeout := BodyIdleTimeout
+	if s, ok := h.(*Server); ok {
+		readTimeout = s.bodyIdle
+	}
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		// A request body must arrive within ReadTimeout, so stalled or
-		// trickling uploads cannot pin connections; long polls only write.
-		ReadTimeout: BodyReadTimeout,
+		// The body's first bytes must come within ReadTimeout, which each
+		// read of it then moves ahead (bodies.go): a stalled body cannot
+		// pin a connection, nor one its handler never reads; a large
+		// upload that keeps sending goes on. Long polls only write.
+		ReadTimeout: readTimeout,
 		IdleTimeout: 2 * time.Minute,
 		BaseContext: func(net.Listener) context.Context { return base },
 	}, cancel

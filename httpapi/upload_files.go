@@ -36,6 +36,9 @@ func (s *Server) fileActor(req *http.Request) (*realm.Actor, error) {
 	if req.Header.Get("Authorization") != "" {
 		return s.authenticate(req)
 	}
+	if tooManyFields(req.URL.RawQuery) {
+		return nil, errTooManyFields
+	}
 	if key := req.URL.Query().Get("api_key"); key != "" {
 		return s.realm.AuthenticateFileKey(key)
 	}

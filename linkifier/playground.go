@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,11 @@ func CheckPlayground(name, pygmentsLanguage, urlTemplate string) error {
 	}
 	if urlTemplate == "" || name == "" || pygmentsLanguage == "" {
 		return ValidationError("This field cannot be blank.")
+	}
+	for _, f := range [][2]string{{"name", name}, {"url_template", urlTemplate}} {
+		if strings.IndexByte(f[1], 0) >= 0 { // Zulip's database cannot store NUL
+			return ValidationError(f[0] + " must not contain null bytes")
+		}
 	}
 	tpl, err := ParseURLTemplate(urlTemplate)
 	if err != nil {

@@ -39,6 +39,9 @@ func (a *Actor) AddAlertWords(ctx context.Context, words []string) (list []strin
 			if n := utf8.RuneCountInString(w); n > message.MaxAlertWordLength {
 				return BadRequest("alert_words[%d] is too long (limit: %d characters)", i, message.MaxAlertWordLength)
 			}
+			if err := noNull(fmt.Sprintf("alert_words[%d]", i), w); err != nil {
+				return err
+			}
 		}
 		if r.alertWords.byUser == nil {
 			r.alertWords.byUser = map[int][]string{}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -66,11 +67,21 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 			return BadRequest("%s", err.Error())
 		}
 		email := short + "-bot@" + user.FakeEmailDomain
+		if utf8.RuneCountInString(email) > user.MaxEmailLength {
+			// Zulip's account form takes it, its email column does not.
+			return BadRequest("Bad name or username")
+		}
 		if err := r.checkEmailFree(email); err != nil {
 			return BadRequest("Username already in use")
 		}
 		if !user.ValidInterface(req.InterfaceType) {
 			return BadRequest("Invalid interface type")
+		}
+		if utf8.RuneCountInString(req.ServiceName) > user.MaxFullNameLength { // Zulip's Service.name column
+			return BadRequest("service_name is too long (limit: %d characters)", user.MaxFullNameLength)
+		}
+		if err := noNull("service_name", req.ServiceName); err != nil {
+			return err
 		}
 		bot := &user.User{DeliveryEmail: email, FullName: name, Role: user.RoleMember,
 			BotType: req.BotType, BotOwnerID: me.ID}

@@ -163,6 +163,9 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		if utf8.RuneCountInString(*req.Description) > r.opts.Limits.MaxStreamDescLength {
 			return nil, BadRequest("description is too long (limit: %d characters)", r.opts.Limits.MaxStreamDescLength)
 		}
+		if err := noNull("description", *req.Description); err != nil {
+			return nil, err
+		}
 		d := strings.ReplaceAll(*req.Description, "\n", " ")
 		p.description = &d
 	}

@@ -257,7 +257,7 @@ func checkFolderLengths(name, description *string) error {
 	if name != nil && utf8.RuneCountInString(*name) > MaxChannelFolderNameLength {
 		return BadRequest("name is too long (limit: %d characters)", MaxChannelFolderNameLength)
 	}
-	return nil
+	return noNullIn("description", description)
 }
 
 // checkFolderName applies Zulip's rules to a new folder name.

@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -261,6 +262,9 @@ func (r *Realm) checkChannelSpecs(in []ChannelSpec) ([]ChannelSpec, error) {
 	for i, s := range in {
 		if n := utf8.RuneCountInString(s.Description); n > r.opts.Limits.MaxStreamDescLength {
 			return nil, BadRequest(`subscriptions[%d]["description"] is too long (limit: %d characters)`, i, r.opts.Limits.MaxStreamDescLength)
+		}
+		if err := noNull(fmt.Sprintf(`subscriptions[%d]["description"]`, i), s.Description); err != nil {
+			return nil, err
 		}
 		if s.Color != "" && !colorPattern.MatchString(s.Color) {
 			return nil, BadRequest("Invalid subscriptions[%d]: Value error, add.color is not a valid hex color code", i)

@@ -227,8 +227,8 @@ func (r *Realm) checkDraft(me *user.User, in DraftInput, name string) (*storedDr
 	switch {
 	case in.Type == "stream":
 		name := topic.Normalize(in.Topic, r.opts.Limits.MaxTopicLength)
-		if strings.IndexByte(name, 0) >= 0 {
-			return nil, BadRequest("Topic must not contain null bytes")
+		if err := noNull("Topic", name); err != nil {
+			return nil, err
 		}
 		if len(in.To) != 1 {
 			return nil, BadRequest("Must specify exactly 1 channel ID for channel messages")

@@ -49,6 +49,9 @@ const (
 	// CodeChannelAlreadyExists refuses to create a channel whose name is
 	// taken (POST /channels/create, HTTP 409).
 	CodeChannelAlreadyExists Code = "CHANNEL_ALREADY_EXISTS"
+	// CodeRealmUploadQuota refuses an upload that the realm has no room
+	// for (here: the memory upload store's limit).
+	CodeRealmUploadQuota Code = "REALM_UPLOAD_QUOTA"
 )
 
 // The HTTP statuses the realm's errors carry. The engine speaks no HTTP;
@@ -62,6 +65,8 @@ const (
 	statusConflict        = 409
 	statusContentTooLarge = 413
 	statusLocked          = 423
+	// statusTooManyRequests refuses one more unfinished resumable upload.
+	statusTooManyRequests = 429
 )
 
 // Error is an API error: a code, a human message, the HTTP status it is sent

@@ -122,6 +122,9 @@ func (a *Actor) CreateUserGroup(ctx context.Context, req CreateGroupRequest) (an
 		if err != nil {
 			return err
 		}
+		if err := noNull("description", req.Description); err != nil {
+			return err
+		}
 		if err := r.checkUserIDs(req.Members); err != nil {
 			return err
 		}
@@ -177,6 +180,9 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 				return err
 			}
 			data["name"] = name
+		}
+		if err := noNullIn("description", req.Description); err != nil {
+			return err
 		}
 		if req.Deactivated != nil {
 			if *req.Deactivated {

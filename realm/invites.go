@@ -160,6 +160,9 @@ func (r *Realm) normalizeInviteRequest(me *user.User, req *InviteRequest, settin
 	if req.WelcomeMessageCustomText != nil && len([]rune(*req.WelcomeMessageCustomText)) > MaxWelcomeMessageCustomTextLength {
 		return BadRequest("welcome_message_custom_text is too long (limit: %d characters)", MaxWelcomeMessageCustomTextLength)
 	}
+	if err := noNullIn("welcome_message_custom_text", req.WelcomeMessageCustomText); err != nil {
+		return err
+	}
 	if req.ExpiresInMinutes != nil && !r.validExpiry(*req.ExpiresInMinutes) {
 		return BadRequest("Invalid invite_expires_in_minutes")
 	}

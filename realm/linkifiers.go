@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -162,6 +163,14 @@ func (r *Realm) reorderLinkifiers(ids []int) error {
 // checkLinkifier validates a linkifier, refusing a pattern another one
 // (other than selfID) already has.
 func (r *Realm) checkLinkifier(id int, spec linkifier.Spec, selfID int) (*linkifier.Linkifier, error) {
+	err := cmp.Or(noNull("pattern", spec.Pattern), noNull("url_template", spec.URLTemplate),
+		noNullIn("example_input", spec.ExampleInput), noNullIn("reverse_template", spec.ReverseTemplate))
+	for i, t := range spec.AlternativeURLTemplates {
+		err = cmp.Or(err, noNull(fmt.Sprintf("alternative_url_templates[%d]", i), t))
+	}
+	if err != nil {
+		return nil, err
+	}
 	l, err := linkifier.New(id, spec)
 	if err != nil {
 		var ve linkifier.ValidationError

@@ -84,6 +84,9 @@ func (a *Actor) ReportMessage(ctx context.Context, messageID int64, reportType, 
 	if reportType == "other" && description == "" {
 		return BadRequest("An explanation is required.")
 	}
+	if err := noNull("description", description); err != nil {
+		return err
+	}
 	return a.write(ctx, func(me *user.User) error {
 		ch := r.channels.byID[r.settings.ModerationRequestChannelID]
 		if ch == nil {

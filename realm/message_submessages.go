@@ -59,6 +59,9 @@ func (a *Actor) AddSubmessage(ctx context.Context, req SubmessageRequest) error 
 		if !message.ValidJSON(req.Content) {
 			return BadRequest("Invalid json for submessage")
 		}
+		if err := noNull("msg_type", req.MsgType); err != nil {
+			return err
+		}
 		if err := message.CheckWidgetData(widgetType(subs), req.Content, me.ID == m.SenderID); err != nil {
 			return BadRequest("%s", err.Error())
 		}

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -67,6 +68,9 @@ func (a *Actor) AddNavigationView(ctx context.Context, fragment string, isPinned
 		if fragment == "" {
 			return BadRequest("fragment cannot be blank")
 		}
+		if err := cmp.Or(noNull("fragment", fragment), noNullIn("name", name)); err != nil {
+			return err
+		}
 		if name != nil {
 			trimmed := strings.TrimSpace(*name)
 			if trimmed == "" {
@@ -104,6 +108,9 @@ func (a *Actor) UpdateNavigationView(ctx context.Context, fragment string, req N
 		if req.Name != nil {
 			if name = strings.TrimSpace(*req.Name); name == "" {
 				return BadRequest("name cannot be blank")
+			}
+			if err := noNull("name", name); err != nil {
+				return err
 			}
 			if slices.Contains(builtInViewFragments, fragment) {
 				return BadRequest("Built-in views cannot have a custom name.")

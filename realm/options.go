@@ -68,6 +68,14 @@ type Options struct {
 	// UploadStore keeps uploaded files; nil means in memory
 	// (WithUploadStore).
 	UploadStore upload.Store
+	// UploadMemoryLimit bounds the bytes the memory upload store holds: 0
+	// means DefaultUploadMemoryLimit, a negative value no limit
+	// (WithUploadMemoryLimit). It does not apply to an UploadStore.
+	UploadMemoryLimit int64
+	// MaxUnfinishedUploads caps one user's unfinished resumable uploads:
+	// 0 means DefaultMaxUnfinishedUploads, a negative value no cap
+	// (WithMaxUnfinishedUploads).
+	MaxUnfinishedUploads int
 	// CallProviders are the video-call providers configured
 	// (WithCallProvider).
 	CallProviders []CallProvider

@@ -138,7 +138,7 @@ func New(opts ...Option) *Realm {
 		},
 	}
 	r.createdAt = r.clock.Now()
-	r.files.init(o.UploadStore)
+	r.files.init(o.uploadStore())
 	r.calls.init(o.CallProviders)
 	r.seed(o.Seed)
 	if o.Settings != nil {

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"unicode/utf8"
@@ -160,6 +161,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	}
 	if req.Description != nil && utf8.RuneCountInString(*req.Description) > maxRealmDescriptionLength {
 		return s, nil, BadRequest("description is too long (limit: %d characters)", maxRealmDescriptionLength)
+	}
+	if err := cmp.Or(noNullIn("name", req.Name), noNullIn("description", req.Description)); err != nil {
+		return s, nil, err
 	}
 	if req.TopicsPolicy != nil && *req.TopicsPolicy != TopicsPolicyAllowEmpty && *req.TopicsPolicy != TopicsPolicyDisableEmpty {
 		return s, nil, BadRequest("Invalid topics_policy")

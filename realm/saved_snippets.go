@@ -124,8 +124,8 @@ func (r *Realm) checkSnippet(title, content *string) error {
 	if pos := topic.FirstUnprintable(*title); pos > 0 {
 		return BadRequest("Invalid character in title, at position %d.", pos)
 	}
-	if strings.IndexByte(*content, 0) >= 0 {
-		return BadRequest("Content must not contain null bytes")
+	if err := noNull("Content", *content); err != nil {
+		return err
 	}
 	if strings.TrimSpace(*content) == "" {
 		return BadRequest("Content cannot be empty.")

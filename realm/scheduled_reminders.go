@@ -122,6 +122,9 @@ func (r *Realm) reminderContent(me *user.User, m *message.Message, note string) 
 		if utf8.RuneCountInString(note) > MaxReminderNoteLength {
 			return "", BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
 		}
+		if err := noNull("note", note); err != nil {
+			return "", err
+		}
 	}
 	sender := r.users.byID[m.SenderID]
 	senderMention := silentMention(sender)

@@ -58,8 +58,10 @@ func (r *Realm) takeSnapshot() *Snapshot {
 // Restore puts the realm back in the state of a snapshot taken from it.
 // Every event queue is dropped, as the state it mirrored is gone: its next
 // poll answers BAD_EVENT_QUEUE_ID, as an expired queue does, and clients
-// register again. The clock is not turned back, and uploaded bytes stay
-// in the upload store (a file deleted since the snapshot comes back whole). A snapshot of another realm is refused with
+// register again. The clock is not turned back. A file deleted since the
+// snapshot comes back whole; the bytes of files no snapshot or fork can
+// bring back (uploaded since the latest one, or resumable uploads under
+// way) leave the upload store. A snapshot of another realm is refused with
 // ErrForeignSnapshot, changing nothing.
 func (r *Realm) Restore(s *Snapshot) error {
 	if s == nil || s.owner != r {
@@ -82,9 +84,11 @@ func (r *Realm) Reset() {
 
 // restoreLocked copies s into r; the caller holds r's write lock.
 func (r *Realm) restoreLocked(s *Snapshot) {
+	unshared := r.files.unsharedBlobs()
 	s.mu.Lock()
 	r.tables.copyFrom(s.state)
 	s.mu.Unlock()
+	r.files.deleteBlobs(unshared)
 	r.events.DropAll()
 	r.rearmAfterCopy()
 }

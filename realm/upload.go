@@ -2,6 +2,7 @@ package realm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"encoding/base64"
@@ -32,6 +33,53 @@ const UnclaimedUploadLifetime = 5 * 7 * 24 * time.Hour
 // example an upload.DirStore).
 func WithUploadStore(s upload.Store) Option { return func(o *Options) { o.UploadStore = s } }
 
+// DefaultUploadMemoryLimit is how many bytes of files the memory upload
+// store holds unless WithUploadMemoryLimit says otherwise.
+const DefaultUploadMemoryLimit = 512 * upload.MiB
+
+// WithUploadMemoryLimit bounds the bytes of uploaded files (finished, and
+// promised to resumable uploads under way) that the realm keeps in
+// memory: an upload past it is refused with Zulip's REALM_UPLOAD_QUOTA
+// error, and deleted or expired files give their bytes back. A limit of
+// 0 or less means none. It does not apply with WithUploadStore.
+func WithUploadMemoryLimit(bytes int64) Option {
+	return func(o *Options) { o.UploadMemoryLimit = cmp.Or(max(bytes, -1), -1) }
+}
+
+// DefaultMaxUnfinishedUploads is how many unfinished resumable uploads
+// one user may have unless WithMaxUnfinishedUploads says otherwise:
+// Zulip's web app runs 5 at once per compose box.
+const DefaultMaxUnfinishedUploads = 20
+
+// WithMaxUnfinishedUploads caps the resumable (tus) uploads one user may
+// have started and not finished or terminated; one more is refused with
+// 429 until one ends (or is dropped, ResumableUploadLifetime after it
+// started). A cap of 0 or less means none.
+func WithMaxUnfinishedUploads(n int) Option {
+	return func(o *Options) { o.MaxUnfinishedUploads = cmp.Or(max(n, -1), -1) }
+}
+
+// uploadStore is where a realm made with o keeps files: o's UploadStore,
+// else memory bounded by o's UploadMemoryLimit.
+func (o Options) uploadStore() upload.Store {
+	if o.UploadStore != nil {
+		return o.UploadStore
+	}
+	return upload.NewLimitedMemoryStore(cmp.Or(o.UploadMemoryLimit, DefaultUploadMemoryLimit))
+}
+
+// maxUnfinishedUploads is o's cap on a user's unfinished resumable
+// uploads; 0 means none.
+func (o Options) maxUnfinishedUploads() int {
+	return max(cmp.Or(o.MaxUnfinishedUploads, DefaultMaxUnfinishedUploads), 0)
+}
+
+// uploadQuotaExceeded is Zulip's answer to an upload the realm has no
+// room for, with POST /user_uploads's status (400; tus creation says 413).
+func uploadQuotaExceeded(status int) *Error {
+	return &Error{Code: CodeRealmUploadQuota, Msg: "Upload would exceed your organization's upload quota.", Status: status}
+}
+
 // uploadTable is the realm's files: the stored attachments and the
 // resumable uploads under way.
 type uploadTable struct {
@@ -51,9 +99,6 @@ type uploadTable struct {
 }
 
 func (t *uploadTable) init(store upload.Store) {
-	if store == nil {
-		store = upload.NewMemoryStore()
-	}
 	*t = uploadTable{store: store, byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
 		nextID: 1, resumable: map[string]*resumableUpload{}, tokens: map[string]temporaryURL{}}
 }
@@ -164,6 +209,8 @@ func uploadReadError(err error, limitMiB int) error {
 	switch {
 	case errors.Is(err, upload.ErrTooLarge):
 		return fileTooLarge(limitMiB)
+	case errors.Is(err, upload.ErrFull):
+		return uploadQuotaExceeded(statusBadRequest)
 	case errors.As(err, &re):
 		return re
 	}
@@ -244,6 +291,32 @@ func (r *Realm) deleteAttachment(att *storedAttachment) {
 		_ = f.store.Delete(att.pathID)
 	}
 	r.emit("attachment", AttachmentEvent{Op: "remove", RemovedID: att.id, UploadSpaceUsed: f.spaceUsed}, att.ownerID)
+}
+
+// unsharedBlobs lists the files of s that no snapshot or fork holds: the
+// attachments made since the latest of them and the resumable uploads
+// not streaming (one streaming deletes its own bytes when it finds
+// itself dropped). A restore gives their bytes back.
+func (s *uploadTable) unsharedBlobs() []string {
+	var out []string
+	for id, att := range s.byID {
+		if id >= s.pinnedBelow {
+			out = append(out, att.pathID)
+		}
+	}
+	for pathID, up := range s.resumable {
+		if !up.busy {
+			out = append(out, pathID)
+		}
+	}
+	return out
+}
+
+// deleteBlobs deletes files' bytes from the store.
+func (s *uploadTable) deleteBlobs(pathIDs []string) {
+	for _, p := range pathIDs {
+		_ = s.store.Delete(p)
+	}
 }
 
 // UploadedFile is a stored file opened for serving. Close its Blob.

@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -79,11 +80,14 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 		name = "uploaded-file"
 	}
 	pathID := upload.NewPathID(UploadRealmID, name)
-	if _, err := r.files.store.Append(pathID, eofReader{}); err != nil {
-		return ResumableProgress{}, BadRequest("Could not store the upload")
+	if err := r.createResumableBlob(pathID, req.Length); err != nil {
+		return ResumableProgress{}, err
 	}
 	var out ResumableProgress
 	err := a.write(ctx, func(me *user.User) error {
+		if limit := r.opts.maxUnfinishedUploads(); limit > 0 && r.unfinishedUploads(me.ID) >= limit {
+			return tooManyUnfinishedUploads(limit)
+		}
 		up := &resumableUpload{pathID: pathID, ownerID: me.ID, name: name, length: req.Length,
 			contentType: upload.ContentType(req.ContentType, name), created: r.clock.Now()}
 		r.files.resumable[pathID] = up
@@ -98,6 +102,42 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 		_ = r.files.store.Delete(pathID)
 	}
 	return out, err
+}
+
+// createResumableBlob makes the empty blob of a resumable upload; a store
+// with a bound promises it the declared length first, refusing the
+// upload with Zulip's quota error (413, as its tusd hook) when it has no
+// room.
+func (r *Realm) createResumableBlob(pathID string, length int64) error {
+	if rs, ok := r.files.store.(upload.Reserver); ok {
+		if err := rs.Reserve(pathID, length); err != nil {
+			return uploadQuotaExceeded(statusContentTooLarge)
+		}
+		return nil
+	}
+	if _, err := r.files.store.Append(pathID, eofReader{}); err != nil {
+		return BadRequest("Could not store the upload")
+	}
+	return nil
+}
+
+// unfinishedUploads counts userID's resumable uploads under way. The
+// caller holds the lock.
+func (r *Realm) unfinishedUploads(userID int) int {
+	n := 0
+	for _, up := range r.files.resumable {
+		if up.ownerID == userID {
+			n++
+		}
+	}
+	return n
+}
+
+// tooManyUnfinishedUploads refuses one more resumable upload to a user
+// who has limit under way.
+func tooManyUnfinishedUploads(limit int) *Error {
+	return &Error{Code: CodeBadRequest, Status: statusTooManyRequests,
+		Msg: fmt.Sprintf("Too many unfinished uploads (limit: %d): finish or terminate one first", limit)}
 }
 
 // eofReader is an empty body.
@@ -159,12 +199,17 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 	var out ResumableProgress
 	err = r.update(func() error {
 		up.busy = false
-		if r.files.resumable[pathID] != up { // swept meanwhile
+		if r.files.resumable[pathID] != up { // dropped by a restore meanwhile
+			_ = r.files.store.Delete(pathID)
 			return uploadNotFound()
 		}
 		if errors.Is(readErr, upload.ErrTooLarge) {
 			r.dropResumable(up)
 			return uploadTooLarge(r.opts.Limits.MaxFileUploadSizeMiB)
+		}
+		if errors.Is(readErr, upload.ErrFull) { // a store that promised nothing
+			up.offset += n
+			return uploadQuotaExceeded(statusContentTooLarge)
 		}
 		up.offset += n
 		out = r.progress(up)

@@ -192,6 +192,9 @@ func (r *Realm) AddUser(spec NewUser) (ans int, err error) {
 		if len([]rune(name)) > user.MaxFullNameLength {
 			return BadRequest("Name too long!")
 		}
+		if err := noNull("full_name", name); err != nil {
+			return err
+		}
 		role := spec.Role
 		if role == 0 {
 			role = user.RoleMember

@@ -198,6 +198,9 @@ func checkStatusText(raw string) (string, error) {
 	if utf8.RuneCountInString(text) > maxStatusTextLength {
 		return "", BadRequest("status_text is too long (limit: %d characters)", maxStatusTextLength)
 	}
+	if err := noNull("status_text", text); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 

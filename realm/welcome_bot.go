@@ -27,6 +27,9 @@ func (a *Actor) TestWelcomeBotCustomMessage(ctx context.Context, text string) (i
 		if text == "" {
 			return BadRequest("Message must not be empty")
 		}
+		if err := noNull("welcome_message_custom_text", text); err != nil {
+			return err
+		}
 		if id = r.sendDirectFrom(welcomeBotEmail, me, text); id == 0 {
 			return BadRequest("Message must not be empty")
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // DisplayName is the name a file is shown by: the upload's file name,
-// percent-decoded as Zulip does, without any directory part.
+// percent-decoded as Zulip does, without any directory part or NUL byte.
 func DisplayName(raw string) string {
 	if d, err := url.PathUnescape(raw); err == nil {
 		raw = d
@@ -16,7 +16,9 @@ func DisplayName(raw string) string {
 	if i := strings.LastIndexAny(raw, `/\`); i >= 0 {
 		raw = raw[i+1:]
 	}
-	return raw
+	// NUL is the one character Zulip's file-name column cannot hold:
+	// Zulip drops it.
+	return strings.ReplaceAll(raw, "\x00", "")
 }
 
 // knownTypes fixes the types of common extensions, so that a file's type

@@ -113,3 +113,73 @@ func TestLimitedReader(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryStoreLimit(t *testing.T) {
+	s := NewLimitedMemoryStore(3 * chunkSize)
+	a, b := NewPathID(2, "a.bin"), NewPathID(2, "b.bin")
+	if n, err := s.Append(a, bytes.NewReader(make([]byte, 2*chunkSize))); err != nil || n != 2*chunkSize {
+		t.Fatalf("Append within the limit = %d, %v", n, err)
+	}
+	// A file that would pass the limit stops there: the bytes that came
+	// before stay until the caller deletes the blob.
+	n, err := s.Append(b, bytes.NewReader(make([]byte, 2*chunkSize)))
+	if !errors.Is(err, ErrFull) || n != chunkSize {
+		t.Fatalf("Append past the limit = %d, %v; want %d, ErrFull", n, err, chunkSize)
+	}
+	if held, _ := s.Used(); held != 3*chunkSize {
+		t.Fatalf("held %d", held)
+	}
+	_ = s.Delete(b)
+	_ = s.Delete(a)
+	if held, promised := s.Used(); held != 0 || promised != 0 {
+		t.Fatalf("after deleting everything: held %d, promised %d", held, promised)
+	}
+
+	// A reservation is kept for its blob whatever else comes.
+	if err := s.Reserve(a, 2*chunkSize); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reserve(b, 2*chunkSize); !errors.Is(err, ErrFull) {
+		t.Fatalf("Reserve past the limit: %v", err)
+	}
+	if _, err := s.Append(b, bytes.NewReader(make([]byte, chunkSize+1))); !errors.Is(err, ErrFull) {
+		t.Fatalf("Append into reserved room: %v", err)
+	}
+	_ = s.Delete(b)
+	for range 2 {
+		if _, err := s.Append(a, bytes.NewReader(make([]byte, chunkSize))); err != nil {
+			t.Fatalf("Append of reserved bytes: %v", err)
+		}
+	}
+	if held, promised := s.Used(); held != 2*chunkSize || promised != 0 {
+		t.Fatalf("reservation used up: held %d, promised %d", held, promised)
+	}
+	// Deleting gives back what a blob holds and what it was promised.
+	_ = s.Reserve(b, chunkSize)
+	_ = s.Delete(a)
+	_ = s.Delete(b)
+	if held, promised := s.Used(); held != 0 || promised != 0 {
+		t.Fatalf("after deletes: held %d, promised %d", held, promised)
+	}
+}
+
+func TestMemoryStoreSmallFilesHoldTheirSize(t *testing.T) {
+	s := NewMemoryStore()
+	p := NewPathID(2, "tiny.txt")
+	for _, part := range []string{"a", "bc", "def"} {
+		if _, err := s.Append(p, strings.NewReader(part)); err != nil {
+			t.Fatal(err)
+		}
+		s.mu.RLock()
+		last := s.blobs[p].chunks[len(s.blobs[p].chunks)-1]
+		s.mu.RUnlock()
+		if cap(last) != len(last) {
+			t.Fatalf("a %d-byte file keeps a block of %d", len(last), cap(last))
+		}
+	}
+	b, _ := s.Open(p)
+	got, _ := io.ReadAll(b)
+	if string(got) != "abcdef" {
+		t.Fatalf("read back %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package user
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -33,13 +34,18 @@ func (s Storage) Size() int {
 }
 
 // CheckPut reports why entries may not be written into s, or nil: a key
-// over MaxStorageKeyLength, or a storage that would grow over
-// MaxStorageSize (Zulip's message, which counts by how much).
+// over MaxStorageKeyLength, a NUL byte in a key or value, or a storage
+// that would grow over MaxStorageSize (Zulip's message, which counts by
+// how much).
 func (s Storage) CheckPut(entries map[string]string) error {
 	size := s.Size()
 	for k, v := range entries {
 		if utf8.RuneCountInString(k) > MaxStorageKeyLength {
 			return fmt.Errorf("Key is too long (limit: %d characters).", MaxStorageKeyLength)
+		}
+		if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(v, 0) >= 0 {
+			// Zulip's database cannot store NUL; the words of its check on messages.
+			return errors.New("storage must not contain null bytes")
 		}
 		size += utf8.RuneCountInString(k) + utf8.RuneCountInString(v)
 		if old, ok := s[k]; ok {

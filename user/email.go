@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // FakeEmailDomain is the domain of the API addresses a realm shows in place
@@ -48,13 +49,18 @@ var (
 	emailLiteral = regexp.MustCompile(`(?i)^\[([A-F0-9:.]+)\]$`)
 )
 
+// MaxEmailLength is the length of Zulip's email columns (Django's
+// EmailField), in characters.
+const MaxEmailLength = 254
+
 // ValidNewEmail is the address check of Django's EmailField, which Zulip's
 // account-creation form applies: a dot-atom or quoted local part, and a
 // host name (internationalized ones judged by shape), "localhost" or an IP
-// literal.
+// literal, at most MaxEmailLength characters (the form would take 320, the
+// column does not).
 func ValidNewEmail(email string) bool {
 	at := strings.LastIndexByte(email, '@')
-	if at < 0 || len(email) > 320 {
+	if at < 0 || utf8.RuneCountInString(email) > MaxEmailLength {
 		return false
 	}
 	local, domain := email[:at], email[at+1:]

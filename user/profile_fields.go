@@ -136,6 +136,9 @@ func checkSelectData(data map[string]json.RawMessage) error {
 			if strings.TrimSpace(s) == "" {
 				return fieldErr("field_data[\"%s\"] cannot be blank.", k)
 			}
+			if err := noNull(fmt.Sprintf("field_data[\"%s\"]", k), s); err != nil {
+				return err
+			}
 			vals[k] = s
 		}
 		if len(choice) != 2 {
@@ -163,6 +166,9 @@ func checkExternalAccountData(data map[string]json.RawMessage) error {
 	}
 	if strings.TrimSpace(subtype) == "" {
 		return fieldErr("field_data[\"subtype\"] cannot be blank.")
+	}
+	if err := noNull(`field_data["subtype"]`, subtype); err != nil {
+		return err
 	}
 	for k := range data {
 		if k != "subtype" && k != "url_pattern" {
@@ -204,6 +210,18 @@ func CheckFieldLabel(name, hint string) error {
 	if utf8.RuneCountInString(name) > MaxProfileFieldNameLength {
 		return fieldErr("name is too long (limit: %d characters)", MaxProfileFieldNameLength)
 	}
+	if err := noNull("name", name); err != nil {
+		return err
+	}
+	return noNull("hint", hint)
+}
+
+// noNull refuses text holding a NUL byte, which Zulip's database cannot
+// store, in the words of Zulip's check on messages.
+func noNull(what, text string) error {
+	if strings.IndexByte(text, 0) >= 0 {
+		return fieldErr("%s must not contain null bytes", what)
+	}
 	return nil
 }
 
@@ -240,6 +258,9 @@ func CheckProfileValue(name string, fieldType int, fieldData string, value any, 
 	s, ok := value.(string)
 	if !ok {
 		return "", fieldErr("%s is not a string", name)
+	}
+	if err := noNull(name, s); err != nil {
+		return "", err
 	}
 	switch fieldType {
 	case FieldShortText, FieldExternalAccount, FieldPronouns:

@@ -6,6 +6,7 @@ package user
 
 import (
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -35,13 +36,17 @@ func (e PushTokenError) Error() string { return string(e) }
 // CheckPushToken checks a device token as Zulip's validate_token does: it is
 // not empty and at most MaxPushTokenLength characters; an PushAPNs token is
 // moreover hexadecimal, as Python's bytes.fromhex reads it (pairs of hex
-// digits, ASCII whitespace allowed between pairs).
+// digits, ASCII whitespace allowed between pairs). No token holds a NUL
+// byte, which Zulip's database cannot store.
 func CheckPushToken(kind PushKind, token string) error {
 	if token == "" || utf8.RuneCountInString(token) > MaxPushTokenLength {
 		return PushTokenError("Empty or invalid length token")
 	}
 	if kind == PushAPNs && !isPythonHex(token) {
 		return PushTokenError("Invalid APNS token")
+	}
+	if strings.IndexByte(token, 0) >= 0 { // Zulip's database cannot store NUL
+		return PushTokenError("token must not contain null bytes")
 	}
 	return nil
 }

@@ -32,13 +32,13 @@ func TestCheckFullName(t *testing.T) {
 
 func TestValidNewEmail(t *testing.T) {
 	for _, ok := range []string{"a@zulip.com", "A.B+c@sub.example.org", "x@localhost", `"a\ b"@zulip.com`, "a@[127.0.0.1]",
-		"a@xn--bcher-kva.example", "a@bücher.example", "o'neil@zulip.com"} {
+		"a@xn--bcher-kva.example", "a@bücher.example", "o'neil@zulip.com", strings.Repeat("a", 244) + "@zulip.com"} {
 		if !ValidNewEmail(ok) {
 			t.Errorf("%q refused", ok)
 		}
 	}
 	for _, bad := range []string{"", "a", "a@", "@zulip.com", "a@b", "a@b.c", "a..b@zulip.com", ".a@zulip.com", "a b@zulip.com",
-		"a@-zulip.com", "a@zulip-.com", "a@zulip.com-", "a@[nonsense]", "a@zulip..com", `"a b"@zulip.com`, strings.Repeat("a", 311) + "@zulip.com"} {
+		"a@-zulip.com", "a@zulip-.com", "a@zulip.com-", "a@[nonsense]", "a@zulip..com", `"a b"@zulip.com`, strings.Repeat("a", 245) + "@zulip.com", "a\x00b@zulip.com"} {
 		if ValidNewEmail(bad) {
 			t.Errorf("%q accepted", bad)
 		}

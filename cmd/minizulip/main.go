@@ -81,7 +81,11 @@ type config struct {
 	// accountManagers are granted can_create_users and can_change_user_emails.
 	accountManagers []string
 	uploadDir       string
-	calls           []callFlag
+	// uploadMemoryMiB bounds the memory upload store (0: no bound).
+	uploadMemoryMiB int
+	// unfinishedUploads caps one user's unfinished tus uploads (0: none).
+	unfinishedUploads int
+	calls             []callFlag
 	// messages is how many messages the dev realm starts with.
 	messages int
 	// fixture is a fixture document to serve instead of a seeded realm.
@@ -150,6 +154,9 @@ func parseArgs(args []string, out io.Writer) (config, error) {
 	if c.messages < 0 {
 		return c, fmt.Errorf("-messages must not be negative, not %d", c.messages)
 	}
+	if c.uploadMemoryMiB < 0 || c.unfinishedUploads < 0 {
+		return c, errors.New("-upload-memory-mib and -unfinished-uploads must not be negative (0: no limit)")
+	}
 	if c.fixture != "" && c.seed != "dev" {
 		return c, errors.New("-fixture and -seed exclude each other: the fixture says what the realm holds")
 	}
@@ -180,6 +187,10 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.showVersion, "version", false, "print minizulip's version and commit, and exit")
 	fs.StringVar(&c.readyFile, "ready-file", "", `once the server answers, write {"url":…,"pid":…} to this file (atomically; removed on exit)`)
 	fs.StringVar(&c.banner, "banner", "text", `start banner on stdout: "text" (for people) or "json" (first line {"url":…,"pid":…}, no login hints)`)
+	fs.IntVar(&c.uploadMemoryMiB, "upload-memory-mib", int(realm.DefaultUploadMemoryLimit/upload.MiB),
+		"MiB of uploaded files kept in memory, beyond which uploads get Zulip's upload-quota error (0: no limit; not with -upload-dir)")
+	fs.IntVar(&c.unfinishedUploads, "unfinished-uploads", realm.DefaultMaxUnfinishedUploads,
+		"unfinished resumable (tus) uploads one user may have; one more is refused with 429 (0: no limit)")
 	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
 		func(v string) error {
 			calls, err := parseCalls(v)
@@ -242,7 +253,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.apiKeySeed != "" {
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))
 	}
-	opts = append(opts, realm.WithAccountManagers(c.accountManagers...))
+	opts = append(opts, realm.WithAccountManagers(c.accountManagers...),
+		realm.WithUploadMemoryLimit(int64(c.uploadMemoryMiB)*upload.MiB), realm.WithMaxUnfinishedUploads(c.unfinishedUploads))
 	if c.uploadDir != "" {
 		store, err := upload.NewDirStore(c.uploadDir)
 		if err != nil {
