@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -45,9 +46,17 @@ type Tester interface {
 	Cleanup(func())
 }
 
+// RunOption configures a TestServer started by RunT or Run: a
+// realm.Option (the realm: clock, feature level, seed…) or an Option (the
+// server: WithStrict, WithLogger, WithTestControl…), in any mix and order.
+// Any other value is refused: RunT fails the test, Run returns an error.
+type RunOption = any
+
 // RunT starts a TestServer for a test and closes it when the test ends.
-// Options configure the realm (clock, feature level, seed…).
-func RunT(t Tester, opts ...realm.Option) *TestServer {
+// opts are realm and server options (RunOption). Like realm.New, and
+// unlike the standalone server (-messages 100), the dev realm starts with
+// no messages unless realm.WithSeededMessages says how many.
+func RunT(t Tester, opts ...RunOption) *TestServer {
 	t.Helper()
 	ts, err := Run(opts...)
 	if err != nil {
@@ -57,13 +66,39 @@ func RunT(t Tester, opts ...realm.Option) *TestServer {
 	return ts
 }
 
-// Run starts a TestServer on 127.0.0.1 with a free port. Close it when done.
-func Run(opts ...realm.Option) (*TestServer, error) {
+// Run starts a TestServer on 127.0.0.1 with a free port, configured by
+// realm and server options (RunOption). Close it when done.
+func Run(opts ...RunOption) (*TestServer, error) {
+	realmOpts, serverOpts, err := splitRunOptions(opts)
+	if err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	return Serve(ln, opts...), nil
+	return serve(ln, realmOpts, serverOpts), nil
+}
+
+// splitRunOptions sorts RunT's options into the realm's and the server's.
+func splitRunOptions(opts []RunOption) ([]realm.Option, []Option, error) {
+	var realmOpts []realm.Option
+	var serverOpts []Option
+	for i, o := range opts {
+		switch o := o.(type) {
+		case realm.Option:
+			realmOpts = append(realmOpts, o)
+		case func(*realm.Options):
+			realmOpts = append(realmOpts, o)
+		case Option:
+			serverOpts = append(serverOpts, o)
+		case func(*Server):
+			serverOpts = append(serverOpts, o)
+		default:
+			return nil, nil, fmt.Errorf("option %d is a %T, neither a realm.Option nor an httpapi.Option", i+1, o)
+		}
+	}
+	return realmOpts, serverOpts, nil
 }
 
 // Serve runs a TestServer on an existing listener, which it takes over; the
@@ -71,10 +106,15 @@ func Run(opts ...realm.Option) (*TestServer, error) {
 // clock, the realm runs on an offset clock (clock.Offset): real time, which the test (or
 // POST /minizulip/clock) can move ahead.
 func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
+	return serve(ln, opts, nil)
+}
+
+// serve is Serve with server options.
+func serve(ln net.Listener, opts []realm.Option, serverOpts []Option) *TestServer {
 	base := "http://" + ln.Addr().String()
 	r := realm.New(append([]realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base),
 		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)...)
-	api := New(r)
+	api := New(r, serverOpts...)
 	srv, cancel := NewHTTPServer(api)
 	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{})}
 	go func() {

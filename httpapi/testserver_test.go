@@ -3,6 +3,9 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -177,5 +180,79 @@ func TestRunTClockCanBeMoved(t *testing.T) {
 	}
 	if d := ts.Realm.Now().Sub(before); d < time.Hour {
 		t.Fatalf("advanced by %v", d)
+	}
+}
+
+// RunT takes server options beside realm options: strict mode, a logger
+// and the control API reach the server, the realm options the realm.
+func TestRunTTakesServerOptions(t *testing.T) {
+	var logged strings.Builder
+	ts := RunT(t, WithStrict(true), realm.WithSeededMessages(3),
+		WithLogger(slog.New(slog.NewTextHandler(&logged, nil))), WithTestControl(false))
+	if got := ts.Realm.MessageCount(); got != 3 {
+		t.Fatalf("the realm option did not reach the realm: %d messages", got)
+	}
+	// Strict: an ignored parameter is a 400.
+	resp, err := http.DefaultClient.Do(ts.NewRequest("iago@zulip.com", "GET", "/users/me", url.Values{"sparkle": {"1"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 {
+		t.Fatalf("strict mode: GET /users/me?sparkle=1 answered %d", resp.StatusCode)
+	}
+	if !strings.Contains(logged.String(), "/api/v1/users/me") {
+		t.Fatalf("the logger saw no request: %q", logged.String())
+	}
+	// Control off: /minizulip/ is an unknown path, which strict mode
+	// refuses as unimplemented.
+	resp, err = http.Get(ts.URL + "/minizulip/clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(b), "does not implement GET /minizulip/clock") {
+		t.Fatalf("control off, strict: GET /minizulip/clock answered %d %s", resp.StatusCode, b)
+	}
+}
+
+// RunT's defaults: no seeded messages (the standalone server seeds 100),
+// control on, not strict.
+func TestRunTDefaults(t *testing.T) {
+	ts := RunT(t)
+	if got := ts.Realm.MessageCount(); got != 0 {
+		t.Fatalf("RunT's dev realm starts with %d messages, want 0", got)
+	}
+	resp, err := http.Get(ts.URL + "/minizulip/clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /minizulip/clock answered %d", resp.StatusCode)
+	}
+}
+
+// fatalRecorder is a Tester that records Fatalf instead of stopping.
+type fatalRecorder struct{ msg string }
+
+func (*fatalRecorder) Helper()                             {}
+func (f *fatalRecorder) Fatalf(format string, args ...any) { f.msg = fmt.Sprintf(format, args...) }
+func (*fatalRecorder) Cleanup(func())                      {}
+
+// An option of another type is refused, naming it, and nothing starts.
+func TestRunRefusesOtherOptions(t *testing.T) {
+	ts, err := Run(realm.WithSeed(realm.SeedEmpty), "strict")
+	if err == nil {
+		ts.Close()
+		t.Fatal("Run took a string as an option")
+	}
+	if !strings.Contains(err.Error(), "option 2 is a string") {
+		t.Fatalf("error %q does not name the option", err)
+	}
+	var f fatalRecorder
+	if ts := RunT(&f, 42); ts != nil || !strings.Contains(f.msg, "option 1 is a int") {
+		t.Fatalf("RunT(42): server %v, Fatalf %q", ts, f.msg)
 	}
 }
