@@ -79,7 +79,7 @@ func TestHTTPRealmDomains(t *testing.T) {
 		m := ev.(map[string]any)
 		ops = append(ops, m["type"].(string)+"/"+m["op"].(string))
 	}
-	want := []string{"realm_domains/add", "realm_domains/change", "realm/update_dict", "realm_domains/remove", "realm/update_dict", "realm_domains/remove"}
+	want := []string{"realm_domains/add", "realm_domains/change", "realm/update", "realm/update", "realm_domains/remove", "realm/update", "realm_domains/remove"}
 	if !reflect.DeepEqual(ops, want) {
 		t.Fatalf("events %v, want %v", ops, want)
 	}

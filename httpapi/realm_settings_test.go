@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +34,28 @@ func (e *apiEnv) realmEvents(email, qid string, last int) []map[string]any {
 	return out
 }
 
+// mergedRealmSettings merges realm setting events as a correct client
+// does (an update's property and value as a one-key update_dict), and
+// lists each event's form, "op:key,key", in the order sent.
+func mergedRealmSettings(t *testing.T, evs []map[string]any) (map[string]any, []string) {
+	t.Helper()
+	merged, forms := map[string]any{}, []string(nil)
+	for _, ev := range evs {
+		switch {
+		case ev["type"] == "realm" && ev["op"] == "update":
+			merged[ev["property"].(string)] = ev["value"]
+			forms = append(forms, "update:"+ev["property"].(string))
+		case ev["type"] == "realm" && ev["op"] == "update_dict" && ev["property"] == "default":
+			data := ev["data"].(map[string]any)
+			maps.Copy(merged, data)
+			forms = append(forms, "update_dict:"+strings.Join(slices.Sorted(maps.Keys(data)), ","))
+		default:
+			t.Fatalf("event %v", ev)
+		}
+	}
+	return merged, forms
+}
+
 func TestHTTPUpdateRealmNeedsAnAdministrator(t *testing.T) {
 	e := newChanEnv(t)
 	before := e.realm.Settings()
@@ -50,8 +74,8 @@ func TestHTTPUpdateRealmNeedsAnAdministrator(t *testing.T) {
 }
 
 // One request changing every plain setting: the answer lists the changes
-// as Zulip's does, register shows them, and every user gets one
-// update_dict event (the contract check validates its shape).
+// as Zulip's does, register shows them, and every user gets one event per
+// setting in Zulip's form for it (the contract check validates shapes).
 func TestHTTPUpdateRealmPlainSettings(t *testing.T) {
 	e := newChanEnv(t)
 	hamletQ, _ := e.register("hamlet@zulip.com", url.Values{"event_types": {`["realm"]`}})
@@ -81,13 +105,20 @@ func TestHTTPUpdateRealmPlainSettings(t *testing.T) {
 		"message_content_edit_limit_seconds": float64(3600), "message_content_delete_limit_seconds": nil,
 		"move_messages_within_stream_limit_seconds": float64(60), "move_messages_between_streams_limit_seconds": nil,
 	}
+	lastSeen := -1
 	for _, q := range []struct{ email, id string }{{"hamlet@zulip.com", hamletQ}, {"polonius@zulip.com", guestQ}} {
 		evs := e.realmEvents(q.email, q.id, -1)
-		if len(evs) != 1 || evs[0]["type"] != "realm" || evs[0]["op"] != "update_dict" || evs[0]["property"] != "default" {
-			t.Fatalf("%s: events %v", q.email, evs)
-		}
-		if diff := cmp.Diff(wantData, evs[0]["data"]); diff != "" {
+		lastSeen = int(evs[len(evs)-1]["id"].(float64))
+		data, forms := mergedRealmSettings(t, evs)
+		if diff := cmp.Diff(wantData, data); diff != "" {
 			t.Fatalf("%s: event data (-want +got):\n%s", q.email, diff)
+		}
+		wantForms := []string{"update:message_content_delete_limit_seconds", "update:move_messages_between_streams_limit_seconds",
+			"update:name", "update:description", "update_dict:allow_message_editing", "update_dict:mandatory_topics,topics_policy",
+			"update:default_language", "update:enable_spectator_access", "update_dict:message_content_edit_limit_seconds",
+			"update:move_messages_within_stream_limit_seconds"}
+		if diff := cmp.Diff(wantForms, forms); diff != "" {
+			t.Fatalf("%s: events (-want +got):\n%s", q.email, diff)
 		}
 	}
 	st := e.realmSection("othello@zulip.com")
@@ -110,7 +141,7 @@ func TestHTTPUpdateRealmPlainSettings(t *testing.T) {
 			t.Fatalf("answer (-want +got):\n%s", diff)
 		}
 	}
-	if evs := e.realmEvents("hamlet@zulip.com", hamletQ, 0); len(evs) != 0 {
+	if evs := e.realmEvents("hamlet@zulip.com", hamletQ, lastSeen); len(evs) != 0 {
 		t.Fatalf("events for no change: %v", evs)
 	}
 }
@@ -135,10 +166,10 @@ func TestHTTPUpdateRealmGroupSettings(t *testing.T) {
 		t.Fatalf("answer %v", got)
 	}
 	evs := e.realmEvents("hamlet@zulip.com", qid, -1)
-	if len(evs) != 1 {
-		t.Fatalf("events %v", evs)
+	if len(evs) != len(realm.RealmGroupSettingNames()) {
+		t.Fatalf("events %v, want one update_dict per setting", evs)
 	}
-	data := evs[0]["data"].(map[string]any)
+	data, _ := mergedRealmSettings(t, evs)
 	if len(data) != len(realm.RealmGroupSettingNames()) {
 		t.Fatalf("event data %v", data)
 	}
@@ -251,7 +282,7 @@ func TestHTTPUpdateRealmMandatoryTopicsBeforeLevel392(t *testing.T) {
 		t.Fatalf("answer %v", got)
 	}
 	evs := e.realmEvents("hamlet@zulip.com", qid, -1)
-	if len(evs) != 1 || !cmp.Equal(evs[0]["data"], map[string]any{"mandatory_topics": true}) {
+	if len(evs) != 1 || evs[0]["op"] != "update" || evs[0]["property"] != "mandatory_topics" || evs[0]["value"] != true {
 		t.Fatalf("events %v", evs)
 	}
 	if st := e.realmSection("othello@zulip.com"); st["realm_mandatory_topics"] != true || st["realm_topics_policy"] != nil {

@@ -183,7 +183,8 @@ func (r *Realm) Settings() Settings {
 
 // UpdateSettings changes realm settings directly, for tests and embedders.
 //
-// Clients are told what changed with a realm update_dict event.
+// Clients are told what changed with realm events, one per setting in
+// Zulip's form for it (emitSettingsChange).
 func (r *Realm) UpdateSettings(fn func(*Settings)) {
 	_ = r.update(func() error {
 		before := r.settings.apiValues()

@@ -182,7 +182,7 @@ func TestRemoveLastRealmDomainLiftsRestriction(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"type": "realm_domains", "op": "remove", "domain": "zulip.com"},
-		{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{"emails_restricted_to_domains": false}},
+		{"type": "realm", "op": "update", "property": "emails_restricted_to_domains", "value": false},
 		{"type": "realm_domains", "op": "remove", "domain": "acme.com"},
 	}
 	if diff := cmp.Diff(want, got, ignoreEventIDs); diff != "" {

@@ -117,8 +117,8 @@ func RealmGroupSettingNames() []string {
 // UpdateRealm changes realm settings, as PATCH /realm: administrators
 // only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups,
 // can_manage_all_groups and the email rules. Every value is checked before any changes;
-// every active user then gets one realm update_dict event listing the
-// settings that changed.
+// every active user is then told of each setting that changed, one realm
+// event per setting as Zulip does (emitSettingsChange).
 func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {
 	var changes RealmChanges
 	err := a.writeAdmin(ctx, func(me *user.User) error {

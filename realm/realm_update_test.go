@@ -1,6 +1,8 @@
 package realm
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,6 +33,8 @@ type realmUpdateEnv struct {
 	guestQ  *Queue
 	// seen is the last event ID read from each queue.
 	seen map[*Queue]int
+	// lastForms: see lastData.
+	lastForms []string
 }
 
 func newRealmUpdateEnv(t *testing.T, opts ...Option) *realmUpdateEnv {
@@ -83,28 +87,49 @@ func (e *realmUpdateEnv) refused(userID int, req RealmUpdate, code Code, msg str
 	return re
 }
 
-// lastData is the data of the single realm event each user got since the
-// previous call.
+// lastData is what the realm events each user got since the previous call
+// report, merged as a correct client merges them (an update event's
+// property and value as a one-key update_dict); every user must have been
+// told the same. lastForms holds each event's form, "op:key,key", in
+// the order sent.
 func (e *realmUpdateEnv) lastData() map[string]any {
 	e.t.Helper()
 	var data []map[string]any
+	var forms [][]string
 	for _, q := range []struct {
 		id int
 		q  *Queue
 	}{{idHamlet, e.hamletQ}, {idPolonius, e.guestQ}} {
 		evs := e.next(q.id, q.q)
-		if len(evs) != 1 {
-			e.t.Fatalf("user %d got %d events, want 1: %+v", q.id, len(evs), evs)
+		if len(evs) == 0 {
+			e.t.Fatalf("user %d got no event", q.id)
 		}
-		j := eventJSON(e.t, evs[0])
-		if j["type"] != "realm" || j["op"] != "update_dict" || j["property"] != "default" {
-			e.t.Fatalf("event %v", j)
+		merged, form := map[string]any{}, []string(nil)
+		for _, ev := range evs {
+			j := eventJSON(e.t, ev)
+			switch {
+			case j["type"] == "realm" && j["op"] == "update" && j["property"] != "default":
+				if _, ok := j["value"]; !ok {
+					e.t.Fatalf("update event without a value: %v", j)
+				}
+				merged[j["property"].(string)] = j["value"]
+				form = append(form, "update:"+j["property"].(string))
+			case j["type"] == "realm" && j["op"] == "update_dict" && j["property"] == "default":
+				d := j["data"].(map[string]any)
+				for k, v := range d {
+					merged[k] = v
+				}
+				form = append(form, "update_dict:"+strings.Join(slices.Sorted(maps.Keys(d)), ","))
+			default:
+				e.t.Fatalf("event %v", j)
+			}
 		}
-		data = append(data, j["data"].(map[string]any))
+		data, forms = append(data, merged), append(forms, form)
 	}
 	if diff := cmp.Diff(data[0], data[1]); diff != "" {
 		e.t.Fatalf("users were told different things:\n%s", diff)
 	}
+	e.lastForms = forms[0]
 	return data[0]
 }
 
@@ -155,6 +180,11 @@ func TestUpdateRealmPlainSettings(t *testing.T) {
 		"mandatory_topics": true, "topics_policy": "disable_empty_topic"}
 	if diff := cmp.Diff(wantData, e.lastData()); diff != "" {
 		t.Fatalf("event data (-want +got):\n%s", diff)
+	}
+	wantForms := []string{"update:name", "update:description", "update_dict:allow_message_editing",
+		"update_dict:mandatory_topics,topics_policy", "update:default_language", "update:enable_spectator_access"}
+	if diff := cmp.Diff(wantForms, e.lastForms); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 	st := realmState(t, e.r, idHamlet)
 	if st.RealmName != long || st.RealmDescription != desc || st.RealmDefaultLanguage != "de" || st.RealmAllowMessageEditing ||

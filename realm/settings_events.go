@@ -39,43 +39,103 @@ func limitValue(p *int) any {
 	return *p
 }
 
-// RealmUpdateDictEvent reports changed realm settings.
+// RealmUpdateDictEvent reports changed realm settings in the update_dict
+// form, which Zulip keeps for the settings realmSettingForms marks, for
+// topics_policy and for group-valued settings.
 type RealmUpdateDictEvent struct {
 	Op       string         `json:"op"`
 	Property string         `json:"property"`
 	Data     map[string]any `json:"data"`
 }
 
-// RealmUpdateEvent reports one realm setting that changed and has an
-// event of its own (the moderation request channel).
+// RealmUpdateEvent reports one realm setting that changed, in the form
+// Zulip sends for most single settings.
 type RealmUpdateEvent struct {
 	Op       string `json:"op"`
 	Property string `json:"property"`
 	Value    any    `json:"value"`
 }
 
+// realmSettingForms lists the realm settings clients are told about one
+// by one, in the order Zulip's PATCH /realm announces them, and whether
+// each takes the update_dict form. Zulip sends op "update" with
+// property and value for a single setting (do_set_realm_property), but
+// keeps allow_message_editing and message_content_edit_limit_seconds
+// in their historical update_dict form; topics_policy and the
+// group-valued settings, which follow these, are update_dict too.
+var realmSettingForms = []struct {
+	name string
+	dict bool
+}{
+	{"name", false},
+	{"description", false},
+	{"emails_restricted_to_domains", false},
+	{"disallow_disposable_email_addresses", false},
+	{"name_changes_disabled", false},
+	{"email_changes_disabled", false},
+	{"avatar_changes_disabled", false},
+	{"allow_message_editing", true},
+	{"mandatory_topics", false},
+	{"default_language", false},
+	{"enable_spectator_access", false},
+	{"enable_read_receipts", false},
+	{"message_content_delete_limit_seconds", false},
+	{"message_content_edit_limit_seconds", true},
+	{"move_messages_within_stream_limit_seconds", false},
+	{"move_messages_between_streams_limit_seconds", false},
+}
+
+// isTimeLimitSetting reports the four time-limit settings, which Zulip
+// announces before the others when they become unlimited (null).
+func isTimeLimitSetting(name string) bool {
+	switch name {
+	case "message_content_delete_limit_seconds", "message_content_edit_limit_seconds",
+		"move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds":
+		return true
+	}
+	return false
+}
+
 // emitSettingsChange tells every active user which settings differ from
-// before, in one update_dict event. topics_policy, which replaced
-// mandatory_topics at feature level 392, is sent from that level on
-// alongside it, as Zulip does.
+// before, one event per setting as Zulip does, each in Zulip's form for
+// it (realmSettingForms). A mandatory_topics change is the update_dict
+// of topics_policy and mandatory_topics from feature level 392 (which
+// introduced topics_policy) on, an update of mandatory_topics below it.
+// The moderation request channel comes last, from the level that has it.
 func (r *Realm) emitSettingsChange(before map[string]any) {
-	data := map[string]any{}
-	for k, v := range r.settings.apiValues() {
-		if !reflect.DeepEqual(before[k], v) {
-			data[k] = v
+	after := r.settings.apiValues()
+	changed := func(name string) bool { return !reflect.DeepEqual(before[name], after[name]) }
+	to := r.activeUserIDs()
+	announce := func(name string, dict bool) {
+		if dict {
+			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: map[string]any{name: after[name]}}, to...)
+			return
+		}
+		if name == "mandatory_topics" && r.opts.FeatureLevel >= TopicsPolicyLevel {
+			data := map[string]any{"topics_policy": after["topics_policy"], "mandatory_topics": after["mandatory_topics"]}
+			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, to...)
+			return
+		}
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: name, Value: after[name]}, to...)
+	}
+	// Time limits turned off come first (Zulip sets them before the rest).
+	for _, f := range realmSettingForms {
+		if isTimeLimitSetting(f.name) && after[f.name] == nil && changed(f.name) {
+			announce(f.name, f.dict)
 		}
 	}
-	if r.opts.FeatureLevel < TopicsPolicyLevel {
-		delete(data, "topics_policy")
+	for _, f := range realmSettingForms {
+		if changed(f.name) && !(isTimeLimitSetting(f.name) && after[f.name] == nil) {
+			announce(f.name, f.dict)
+		}
 	}
-	// Channel-valued settings have an update event of their own, after
-	// the others' (Zulip's do_set_realm_stream).
-	channel, channelChanged := data[moderationRequestChannelProperty]
-	delete(data, moderationRequestChannelProperty)
-	if len(data) > 0 {
-		r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, r.activeUserIDs()...)
+	var s Settings
+	for _, g := range s.groupSettings() {
+		if changed(g.name) {
+			announce(g.name, true)
+		}
 	}
-	if channelChanged && r.opts.FeatureLevel >= moderationRequestChannelLevel {
-		r.emit("realm", RealmUpdateEvent{Op: "update", Property: moderationRequestChannelProperty, Value: channel}, r.activeUserIDs()...)
+	if changed(moderationRequestChannelProperty) && r.opts.FeatureLevel >= moderationRequestChannelLevel {
+		announce(moderationRequestChannelProperty, false)
 	}
 }

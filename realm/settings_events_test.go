@@ -6,26 +6,60 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestUpdateSettingsEmitsUpdateDict(t *testing.T) {
+// Each changed setting is its own event, in the form Zulip sends for it:
+// op update with property and value for most, update_dict for
+// allow_message_editing, message_content_edit_limit_seconds and
+// group-valued settings; a time limit turned off comes first, as null.
+func TestUpdateSettingsEventForms(t *testing.T) {
 	r, _ := newTestRealm(t)
 	q := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"realm"}})
 	r.UpdateSettings(func(s *Settings) {
+		s.Name = "Elsinore"
+		s.Description = "A castle"
 		s.AllowMessageEditing = false
+		s.EnableReadReceipts = !s.EnableReadReceipts
 		s.MessageContentEditLimitSeconds = nil
+		s.MessageContentDeleteLimitSeconds = intPtr(60)
+		s.CanResolveTopicsGroup = NamedGroupSetting(gidModerators)
 	})
 	r.UpdateSettings(func(s *Settings) {}) // no change, no event
+	st := r.Settings()
+	want := []map[string]any{
+		{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{"message_content_edit_limit_seconds": nil}},
+		{"type": "realm", "op": "update", "property": "name", "value": "Elsinore"},
+		{"type": "realm", "op": "update", "property": "description", "value": "A castle"},
+		{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{"allow_message_editing": false}},
+		{"type": "realm", "op": "update", "property": "enable_read_receipts", "value": st.EnableReadReceipts},
+		{"type": "realm", "op": "update", "property": "message_content_delete_limit_seconds", "value": float64(60)},
+		{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{"can_resolve_topics_group": float64(gidModerators)}},
+	}
 	evs := pending(t, r, idHamlet, q, -1)
-	if len(evs) != 1 {
-		t.Fatalf("events %+v", evs)
+	var got []map[string]any
+	for _, ev := range evs {
+		j := eventJSON(t, ev)
+		delete(j, "id")
+		got = append(got, j)
 	}
-	j := eventJSON(t, evs[0])
-	data := j["data"].(map[string]any)
-	if j["op"] != "update_dict" || j["property"] != "default" || len(data) != 2 || data["allow_message_editing"] != false ||
-		data["message_content_edit_limit_seconds"] != nil {
-		t.Fatalf("event %v", j)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
 	}
-	if _, ok := data["message_content_edit_limit_seconds"]; !ok {
-		t.Fatal("a limit set to unlimited is sent as null")
+}
+
+// Every setting apiValues reports is announced when it changes: a key
+// missing from realmSettingForms would be dropped silently.
+func TestEverySettingIsAnnounced(t *testing.T) {
+	var s Settings
+	announced := map[string]bool{"topics_policy": true, moderationRequestChannelProperty: true}
+	for _, f := range realmSettingForms {
+		announced[f.name] = true
+	}
+	for _, g := range s.groupSettings() {
+		announced[g.name] = true
+	}
+	for name := range s.apiValues() {
+		if !announced[name] {
+			t.Errorf("%s changes are never announced", name)
+		}
 	}
 }
 
@@ -81,15 +115,19 @@ func TestRegisterRealmGroupSettingsAndTopicsPolicy(t *testing.T) {
 	}
 }
 
-// A mandatory_topics change carries topics_policy along from feature
-// level 392 on, as Zulip's event does.
-func TestUpdateDictCarriesTopicsPolicyFromLevel392(t *testing.T) {
+// A mandatory_topics change is the update_dict of topics_policy and
+// mandatory_topics from feature level 392 on, as Zulip's topics_policy
+// event; below it, Zulip's update of mandatory_topics.
+func TestMandatoryTopicsEventByLevel(t *testing.T) {
 	for _, c := range []struct {
 		level int
 		want  map[string]any
 	}{
-		{496, map[string]any{"mandatory_topics": true, "topics_policy": "disable_empty_topic"}},
-		{391, map[string]any{"mandatory_topics": true}},
+		{496, map[string]any{"type": "realm", "op": "update_dict", "property": "default",
+			"data": map[string]any{"mandatory_topics": true, "topics_policy": "disable_empty_topic"}}},
+		{392, map[string]any{"type": "realm", "op": "update_dict", "property": "default",
+			"data": map[string]any{"mandatory_topics": true, "topics_policy": "disable_empty_topic"}}},
+		{391, map[string]any{"type": "realm", "op": "update", "property": "mandatory_topics", "value": true}},
 	} {
 		r, _ := newTestRealm(t, WithFeatureLevel(c.level, "x"))
 		q := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"realm"}})
@@ -98,8 +136,10 @@ func TestUpdateDictCarriesTopicsPolicyFromLevel392(t *testing.T) {
 		if len(evs) != 1 {
 			t.Fatalf("level %d: events %+v", c.level, evs)
 		}
-		if diff := cmp.Diff(c.want, eventJSON(t, evs[0])["data"]); diff != "" {
-			t.Errorf("level %d: data (-want +got):\n%s", c.level, diff)
+		j := eventJSON(t, evs[0])
+		delete(j, "id")
+		if diff := cmp.Diff(c.want, j); diff != "" {
+			t.Errorf("level %d: event (-want +got):\n%s", c.level, diff)
 		}
 	}
 }
