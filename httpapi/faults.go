@@ -275,6 +275,16 @@ func (s *Server) applyFault(w http.ResponseWriter, req *http.Request, info *requ
 		return false
 	}
 	info.faultID = f.ID
+	if f.Delay == 0 {
+		// Answered here, before the handler: the log entry still says
+		// who sent what.
+		if info.userID == 0 {
+			info.userID = s.requestUser(req)
+		}
+		if p, err := parseParams(req); err == nil {
+			info.params = p
+		}
+	}
 	switch {
 	case f.Drop:
 		info.dropped = true

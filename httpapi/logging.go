@@ -19,6 +19,10 @@ type requestInfo struct {
 	faultID int
 	// dropped: the connection was closed without an answer (a drop fault).
 	dropped bool
+	// params are the request's parameters once parsed, for the request
+	// log; queueID the event queue a register created.
+	params  *params
+	queueID string
 }
 
 // noteUser records the authenticated user of the request, for its log
@@ -26,6 +30,20 @@ type requestInfo struct {
 func noteUser(w http.ResponseWriter, userID int) {
 	if sw := trackerOf(w); sw != nil {
 		sw.info.userID = userID
+	}
+}
+
+// noteParams records the request's parameters for its log entry.
+func noteParams(w http.ResponseWriter, p *params) {
+	if sw := trackerOf(w); sw != nil {
+		sw.info.params = p
+	}
+}
+
+// noteQueue records the event queue a request created, for its log entry.
+func noteQueue(w http.ResponseWriter, queueID string) {
+	if sw := trackerOf(w); sw != nil {
+		sw.info.queueID = queueID
 	}
 }
 
@@ -101,8 +119,7 @@ func (s *Server) account(req *http.Request, info *requestInfo, status int, d tim
 	if info.dropped {
 		status = 0
 	}
-	s.tc.requests.add(RequestRecord{Method: req.Method, Path: req.URL.Path, UserID: info.userID,
-		Status: status, Duration: d, FaultID: info.faultID, Dropped: info.dropped})
+	s.tc.requests.add(requestRecord(req, info, status, d))
 	if s.logger == nil {
 		return
 	}

@@ -60,7 +60,12 @@ func register(c *call) (any, error) {
 	if q.LifespanSecs, _, err = c.p.optInt("queue_lifespan_secs"); err != nil {
 		return nil, err
 	}
-	return c.actor.Register(c.ctx(), req)
+	ans, err := c.actor.Register(c.ctx(), req)
+	if err != nil {
+		return nil, err
+	}
+	noteQueue(c.w, ans.QueueID)
+	return ans, nil
 }
 
 // optNullableStringList reads a JSON list of strings that may be null or

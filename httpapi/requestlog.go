@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -12,9 +14,13 @@ const RequestLogSize = 1000
 
 // RequestRecord is one served request of the Zulip API in the request log.
 type RequestRecord struct {
+	// ID numbers the requests from 1 in the order they were logged; it
+	// keeps counting when the log is cleared, so a since_id stays valid.
+	ID     int64  `json:"id"`
 	Method string `json:"method"`
 	Path   string `json:"path"`
-	// UserID is the authenticated user, 0 for none, and User their email.
+	// UserID is the authenticated user, 0 for none, and User their email;
+	// a request a fault answered still names whose credentials it carried.
 	UserID int    `json:"user_id"`
 	User   string `json:"user,omitempty"`
 	// Status is the HTTP status answered, 0 for a dropped connection.
@@ -24,7 +30,21 @@ type RequestRecord struct {
 	// FaultID is the injected fault that hit the request, 0 for none.
 	FaultID int  `json:"fault_id,omitempty"`
 	Dropped bool `json:"dropped,omitempty"`
+	// Params are the request's parameters (query string and form body)
+	// as received, name to value, with API keys and passwords shown as
+	// RedactedValue and uploaded files as "[file NAME, N bytes]".
+	Params map[string]string `json:"params"`
+	// UserAgent is the User-Agent header, and Client the client name Zulip
+	// derives from the `client` parameter or that header.
+	UserAgent string `json:"user_agent"`
+	Client    string `json:"client"`
+	// QueueID is the event queue the request names (GET and DELETE
+	// /events) or registered (POST /register); empty for others.
+	QueueID string `json:"queue_id,omitempty"`
 }
+
+// RedactedValue stands for a secret parameter's value in the request log.
+const RedactedValue = "[redacted]"
 
 // MarshalJSON encodes the record with the duration in milliseconds.
 func (r RequestRecord) MarshalJSON() ([]byte, error) {
@@ -37,14 +57,24 @@ func (r RequestRecord) MarshalJSON() ([]byte, error) {
 
 // requestLog is a ring buffer of the last RequestLogSize requests.
 type requestLog struct {
-	mu   sync.Mutex
-	ring []RequestRecord
-	next int // where the next record goes once the ring is full
+	mu     sync.Mutex
+	ring   []RequestRecord
+	next   int   // where the next record goes once the ring is full
+	lastID int64 // the ID of the latest record
+	// added is closed when a record is added, waking WaitRequest; nil
+	// when no one waits.
+	added chan struct{}
 }
 
 func (l *requestLog) add(r RequestRecord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.lastID++
+	r.ID = l.lastID
+	if l.added != nil {
+		close(l.added)
+		l.added = nil
+	}
 	if len(l.ring) < RequestLogSize {
 		l.ring = append(l.ring, r)
 		return
@@ -53,15 +83,25 @@ func (l *requestLog) add(r RequestRecord) {
 	l.next = (l.next + 1) % RequestLogSize
 }
 
+// records copies the log, oldest first; the caller holds l.mu.
+func (l *requestLog) records() []RequestRecord {
+	out := make([]RequestRecord, 0, len(l.ring))
+	out = append(out, l.ring[l.next:]...)
+	return append(out, l.ring[:l.next]...)
+}
+
 // Requests returns the recent requests of the Zulip API, oldest first:
 // at most RequestLogSize, not counting those of the control API.
 func (s *Server) Requests() []RequestRecord {
 	l := &s.tc.requests
 	l.mu.Lock()
-	out := make([]RequestRecord, 0, len(l.ring))
-	out = append(out, l.ring[l.next:]...)
-	out = append(out, l.ring[:l.next]...)
+	out := l.records()
 	l.mu.Unlock()
+	return s.withEmails(out)
+}
+
+// withEmails fills in the User of each record.
+func (s *Server) withEmails(out []RequestRecord) []RequestRecord {
 	emails := map[int]string{}
 	for i, r := range out {
 		if r.UserID == 0 {
@@ -77,7 +117,7 @@ func (s *Server) Requests() []RequestRecord {
 	return out
 }
 
-// ClearRequests empties the request log.
+// ClearRequests empties the request log. IDs go on from where they were.
 func (s *Server) ClearRequests() {
 	l := &s.tc.requests
 	l.mu.Lock()
@@ -85,13 +125,55 @@ func (s *Server) ClearRequests() {
 	l.ring, l.next = nil, 0
 }
 
-// listRequests answers GET /minizulip/requests.
-func (s *Server) listRequests(*http.Request, *params) (any, error) {
-	return map[string]any{"requests": s.Requests()}, nil
+// loggedParams is what the request log keeps of a request's parameters:
+// every value as received, secrets redacted, files by name and size.
+func loggedParams(p *params) map[string]string {
+	out := map[string]string{}
+	if p == nil {
+		return out
+	}
+	for _, f := range p.fields {
+		if secretParam(f.name) {
+			out[f.name] = RedactedValue
+			continue
+		}
+		out[f.name] = f.value
+	}
+	for name, files := range p.files {
+		if len(files) > 0 {
+			fh := files[len(files)-1]
+			out[name] = fmt.Sprintf("[file %s, %d bytes]", fh.Filename, fh.Size)
+		}
+	}
+	return out
 }
 
-// clearRequests answers DELETE /minizulip/requests.
-func (s *Server) clearRequests(*http.Request, *params) (any, error) {
-	s.ClearRequests()
-	return nil, nil
+// secretParam reports whether a parameter holds a credential the request
+// log must not show: an API key or a password (fetch_api_key's password,
+// PATCH /settings' old_password and new_password…).
+func secretParam(name string) bool {
+	name = strings.ToLower(name)
+	return strings.Contains(name, "password") || strings.Contains(name, "api_key") || strings.Contains(name, "secret")
+}
+
+// requestRecord is the log entry of a served request.
+func requestRecord(req *http.Request, info *requestInfo, status int, d time.Duration) RequestRecord {
+	p := info.params
+	if p == nil {
+		p, _ = parseQuery(req) // a request no handler parsed: its query string
+	}
+	rec := RequestRecord{Method: req.Method, Path: req.URL.Path, UserID: info.userID,
+		Status: status, Duration: d, FaultID: info.faultID, Dropped: info.dropped,
+		Params: loggedParams(p), UserAgent: req.UserAgent(), QueueID: info.queueID}
+	var clientParam string
+	if p != nil {
+		if i := p.find("client"); i >= 0 {
+			clientParam = p.fields[i].value
+		}
+		if i := p.find("queue_id"); i >= 0 && rec.QueueID == "" {
+			rec.QueueID = p.fields[i].value
+		}
+	}
+	rec.Client = clientName(clientParam, req)
+	return rec
 }

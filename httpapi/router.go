@@ -147,6 +147,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 			return
 		}
 		c.p = p
+		noteParams(w, p)
 		result, err := r.h(c)
 		if err != nil {
 			writeError(w, err)
