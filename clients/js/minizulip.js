@@ -39,6 +39,11 @@ function formValue(v) {
   return String(v);
 }
 
+function base64(text) {
+  if (typeof Buffer !== 'undefined') return Buffer.from(text).toString('base64');
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+}
+
 function defined(params) {
   const out = {};
   for (const [k, v] of Object.entries(params ?? {})) {
@@ -160,10 +165,13 @@ export class Minizulip {
    * One request below the server's URL; resolves to the decoded JSON.
    * params go in the query string for GET and DELETE, as a form otherwise;
    * `body` (an object or JSON text) is sent as application/json instead.
+   * `auth` ([email, apiKey]) is sent as HTTP Basic: a Zulip API request
+   * as that user.
    */
-  async request(method, path, params, { body, timeoutMs } = {}) {
+  async request(method, path, params, { body, auth, timeoutMs } = {}) {
     let url = this.url + path;
     const headers = { Accept: 'application/json' };
+    if (auth) headers.Authorization = `Basic ${base64(`${auth[0]}:${auth[1]}`)}`;
     let payload;
     const query = new URLSearchParams(defined(params)).toString();
     if (body !== undefined) {

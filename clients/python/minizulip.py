@@ -20,6 +20,7 @@ Zulip error code and message) or cannot be reached. The pytest fixtures are
 in pytest_minizulip.py beside this module.
 """
 
+import base64
 import json
 import os
 import shutil
@@ -153,15 +154,19 @@ class Minizulip:
 
     # --- HTTP ----------------------------------------------------------
 
-    def request(self, method, path, params=None, *, body=None, timeout=None):
+    def request(self, method, path, params=None, *, body=None, auth=None, timeout=None):
         """Send one request below the server's URL and return the decoded
         JSON answer. params go in the query string for GET and DELETE and
-        as a form otherwise; body (bytes, str or a JSON-able value) is sent
-        as application/json instead. None values are left out."""
+        as a form otherwise (lists and dicts as JSON); body (bytes, str or
+        a JSON-able value) is sent as application/json instead. None
+        values are left out. auth is (email, api_key), sent as HTTP Basic:
+        a Zulip API request as that user."""
         params = {k: _form_value(v) for k, v in (params or {}).items() if v is not None}
         url = self.url + path
         data = None
         headers = {"Accept": "application/json"}
+        if auth is not None:
+            headers["Authorization"] = "Basic " + base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
         if body is not None:
             data = body if isinstance(body, bytes) else (body if isinstance(body, str) else json.dumps(body)).encode()
             headers["Content-Type"] = "application/json"
