@@ -136,13 +136,44 @@ describe('control', () => {
     await assert.rejects(server.expireQueue(reg.queue_id), { status: 400 });
   });
 
-  test('the journal records zulip-js requests', async () => {
+  test('the journal records zulip-js requests, with their parameters', async () => {
     const hamlet = await clientOf(server, 'hamlet@zulip.com');
-    await send(hamlet, 'Denmark', 'journal', 'logged');
-    const sent = (await server.requests()).filter((r) => r.path === '/api/v1/messages');
-    assert.deepEqual(sent.map((r) => [r.method, r.user, r.status]), [['POST', 'hamlet@zulip.com', 200]]);
+    const iago = await clientOf(server, 'iago@zulip.com');
+    const id = await send(hamlet, 'Denmark', 'journal', 'logged');
+    await iago.users.me.getProfile();
+    await iago.messages.getById({ message_id: id });
+    const [sent, ...more] = await server.requests({ method: 'POST', path: '/api/v1/messages' });
+    assert.equal(more.length, 0);
+    assert.deepEqual([sent.user, sent.status, sent.params.content, sent.params.topic], ['hamlet@zulip.com', 200, 'logged', 'journal']);
+    assert.deepEqual((await server.requests({ user: 'iago@zulip.com' })).map((r) => r.path), ['/api/v1/users/me', `/api/v1/messages/${id}`]);
+    const [got] = await server.requests({ path: '/api/v1/messages/{message_id}' });
+    assert.equal(got.path, `/api/v1/messages/${id}`);
+    assert.deepEqual(await server.requests({ since_id: got.id }), []);
+    await assert.rejects(server.requests({ user: 'nobody@zulip.com' }), { status: 400 });
     await server.clearRequests();
     assert.deepEqual(await server.requests(), []);
+  });
+
+  test('the journal names the queue of a poll', async () => {
+    const hamlet = await clientOf(server, 'hamlet@zulip.com');
+    const reg = await hamlet.queues.register({ event_types: ['message'] });
+    await hamlet.events.retrieve({ queue_id: reg.queue_id, last_event_id: -1, dont_block: true });
+    const [poll] = await server.requests({ path: '/api/v1/events' });
+    assert.equal(poll.queue_id, reg.queue_id);
+  });
+
+  test('waitForRequest resolves when the request comes, rejects with 408 when none does', async () => {
+    const hamlet = await clientOf(server, 'hamlet@zulip.com');
+    await hamlet.users.me.getProfile();
+    const last = (await server.requests()).at(-1).id;
+    const waiting = server.waitForRequest({ method: 'POST', path: '/api/v1/messages', since_id: last, timeout: 30 });
+    await send(hamlet, 'Denmark', 'wait', 'here it is');
+    const got = await waiting;
+    assert.equal(got.params.content, 'here it is');
+    await assert.rejects(server.waitForRequest({ path: '/api/v1/messages', since_id: got.id, timeout: 0.1 }), {
+      status: 408,
+      code: 'TIMEOUT',
+    });
   });
 
   test('dump is the fixture document', async () => {

@@ -1,6 +1,8 @@
 """The helper against a real minizulip binary: each method does what it
 says, and refusals come back as MinizulipError."""
 
+import threading
+
 import pytest
 
 import minizulip as mz
@@ -125,13 +127,51 @@ def test_expired_queue_answers_bad_event_queue_id(server, zulip):
 
 
 def test_journal_records_api_requests(server, zulip):
-    hamlet = zulip(server, "hamlet@zulip.com")
-    hamlet.send("Denmark", "journal", "logged")
-    hamlet.call("GET", "/users/me")
-    sent = [r for r in server.requests() if r["path"] == "/api/v1/messages"]
-    assert [(r["method"], r["user"], r["status"]) for r in sent] == [("POST", "hamlet@zulip.com", 200)]
+    hamlet, iago = zulip(server, "hamlet@zulip.com"), zulip(server, "iago@zulip.com")
+    msg = hamlet.send("Denmark", "journal", "logged")
+    iago.call("GET", "/users/me")
+    iago.call("GET", f"/messages/{msg}")
+    [sent] = server.requests(method="POST", path="/api/v1/messages")
+    assert (sent["user"], sent["status"], sent["user_agent"]) == ("hamlet@zulip.com", 200, "helper-tests/1.0")
+    assert sent["params"]["content"] == "logged" and sent["params"]["topic"] == "journal"
+    assert [r["path"] for r in server.requests(user="iago@zulip.com")] == ["/api/v1/users/me", f"/api/v1/messages/{msg}"]
+    # A route pattern matches every path of its route.
+    [got] = server.requests(path="/api/v1/messages/{message_id}")
+    assert got["path"] == f"/api/v1/messages/{msg}"
+    assert server.requests(since_id=got["id"]) == []
+    with pytest.raises(mz.MinizulipError) as err:
+        server.requests(user="nobody@zulip.com")
+    assert err.value.status == 400
     server.clear_requests()
     assert server.requests() == []
+
+
+def test_journal_names_the_queue_of_a_poll(server, zulip):
+    hamlet = zulip(server, "hamlet@zulip.com")
+    status, reg = hamlet.call("POST", "/register", event_types=["message"])
+    assert status == 200
+    hamlet.call("GET", "/events", queue_id=reg["queue_id"], last_event_id=-1, dont_block="true")
+    [poll] = server.requests(path="/api/v1/events")
+    assert poll["queue_id"] == reg["queue_id"]
+
+
+def test_wait_for_request(server, zulip):
+    hamlet = zulip(server, "hamlet@zulip.com")
+    hamlet.call("GET", "/users/me")
+    last = server.requests()[-1]["id"]
+    # Whether the send comes before or after the wait begins, since_id
+    # makes it the one awaited.
+    result = {}
+    waiter = threading.Thread(target=lambda: result.update(
+        request=server.wait_for_request(method="POST", path="/api/v1/messages", since_id=last, timeout=30)))
+    waiter.start()
+    hamlet.send("Denmark", "wait", "here it is")
+    waiter.join(60)
+    assert result["request"]["params"]["content"] == "here it is"
+    # Nothing more comes: a 408 TIMEOUT after the timeout.
+    with pytest.raises(mz.MinizulipError) as err:
+        server.wait_for_request(path="/api/v1/messages", since_id=result["request"]["id"], timeout=0.1)
+    assert err.value.status == 408 and err.value.code == "TIMEOUT"
 
 
 def test_dump_is_the_fixture_document(server):
