@@ -9,7 +9,8 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	github.com/yuin/goldmark v1.8.7
-	golang.org/x/text v0.14.0
+	golang.org/x/image v0.48.0
+	golang.org/x/text v0.44.0
 )
 
 require (
