@@ -71,6 +71,11 @@ type Context struct {
 	// TranslateEmoticons turns :) and friends into emoji (the sender's
 	// translate_emoticons setting).
 	TranslateEmoticons bool
+	// Thumbnails, when set, previews images as Zulip 9.0 and later do:
+	// the realm's uploaded images by their thumbnails, other images by
+	// their own URL (through Camo when it is set). Unset, image previews
+	// use the older /thumbnail?url= form.
+	Thumbnails *Thumbnails
 }
 
 // Result is a rendered message and what rendering found in it, from which

@@ -28,6 +28,13 @@ type previewNode struct {
 	Image string // image URL; "" for a video
 	Video string // video URL
 	Camo  string // the video through the image proxy, if one is set
+	// Direct: an external image shown by its own URL (through Camo when
+	// set), as from Zulip 9.0, not through /thumbnail?url=.
+	Direct bool
+	// Upload is the realm's uploaded image previewed, with how its
+	// attributes are written (Zulip 9.0+).
+	Upload     *UploadImage
+	thumbnails *Thumbnails
 }
 
 func (n *previewNode) Kind() ast.NodeKind { return KindPreview }
@@ -121,8 +128,24 @@ func (previewTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			if st.camo != nil {
 				p.Camo = st.camo(f.href)
 			}
+		case st.ctx.Thumbnails != nil && isUploadLink(f.href):
+			// An upload is previewed only as an image the server
+			// thumbnails, whatever its name says.
+			path, _ := uploadPathOf(f.href)
+			img, ok := st.ctx.Thumbnails.Image(path)
+			if !ok {
+				continue
+			}
+			p = &previewNode{Href: f.href, Upload: &img, thumbnails: st.ctx.Thumbnails}
+			st.hasImage = true
 		case isImageURL(u):
 			p = &previewNode{Href: f.href, Image: actualImageURL(f.href, u)}
+			if st.ctx.Thumbnails != nil {
+				p.Direct = true
+				if st.camo != nil && !st.isLocalURL(p.Image) {
+					p.Image = st.camo(p.Image)
+				}
+			}
 			st.hasImage = true
 		default:
 			continue
@@ -192,6 +215,21 @@ func isBlankTail(n ast.Node, src []byte) bool {
 	return true
 }
 
+// isUploadLink: the link is to the realm's /user_uploads/ pages.
+func isUploadLink(href string) bool {
+	_, ok := uploadPathOf(href)
+	return ok
+}
+
+// isLocalURL: a URL on the realm's own site, which Zulip never routes
+// through Camo.
+func (s *state) isLocalURL(u string) bool {
+	if s.realmURL != "" && strings.HasPrefix(u, s.realmURL+"/") {
+		return true
+	}
+	return !strings.Contains(u, "://") && !strings.HasPrefix(u, "//")
+}
+
 // thumbnailURL is Zulip's thumbnail endpoint for an external image.
 func thumbnailURL(u, size string) string {
 	return "/thumbnail?url=" + quoteAll(u) + "&size=" + size
@@ -227,7 +265,14 @@ func renderPreview(w util.BufWriter, source []byte, node ast.Node, entering bool
 	}
 	_, _ = w.WriteString(`<div class="message_inline_image">`)
 	writeTag(w, "a", attrs)
-	writeTag(w, "img", [][2]string{{"data-src-fullsize", thumbnailURL(n.Image, "full")}, {"src", thumbnailURL(n.Image, "thumbnail")}})
+	switch {
+	case n.Upload != nil:
+		writeTag(w, "img", n.thumbnails.uploadImgAttrs(*n.Upload))
+	case n.Direct:
+		writeTag(w, "img", [][2]string{{"src", n.Image}})
+	default:
+		writeTag(w, "img", [][2]string{{"data-src-fullsize", thumbnailURL(n.Image, "full")}, {"src", thumbnailURL(n.Image, "thumbnail")}})
+	}
 	_, _ = w.WriteString("</a></div>")
 	return ast.WalkSkipChildren, nil
 }
