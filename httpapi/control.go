@@ -32,6 +32,9 @@ type testControl struct {
 	requests    requestLog
 	unsupported unsupportedLog
 	snapshots   snapshotTable
+	// page, when set, is served to browsers at GET /minizulip/
+	// (WithControlPage).
+	page http.Handler
 }
 
 // WithTestControl serves the test-control API under /minizulip/ (on) or
@@ -61,12 +64,14 @@ type controlRoute struct {
 // controlRoutes lists the test-control API.
 func controlRoutes() []controlRoute {
 	return []controlRoute{
+		{"GET", controlIndexPath, nil, (*Server).controlIndex},
 		{"GET", "/minizulip/clock", nil, (*Server).getClock},
 		{"POST", "/minizulip/clock", []string{"advance", "now"}, (*Server).moveClock},
 		{"POST", "/minizulip/faults", faultParams, (*Server).postFault},
 		{"GET", "/minizulip/faults", nil, (*Server).listFaults},
 		{"DELETE", "/minizulip/faults", nil, (*Server).clearFaults},
 		{"DELETE", "/minizulip/faults/{fault_id}", nil, (*Server).deleteFault},
+		{"GET", "/minizulip/queues", []string{"user"}, (*Server).listQueues},
 		{"POST", "/minizulip/queues/{queue_id}/expire", nil, (*Server).expireQueue},
 		{"GET", "/minizulip/unsupported", nil, (*Server).listUnsupported},
 		{"DELETE", "/minizulip/unsupported", nil, (*Server).clearUnsupported},
@@ -74,6 +79,7 @@ func controlRoutes() []controlRoute {
 		{"GET", "/minizulip/requests/wait", waitParams, (*Server).waitRequest},
 		{"DELETE", "/minizulip/requests", nil, (*Server).clearRequests},
 		{"POST", "/minizulip/snapshots", nil, (*Server).postSnapshot},
+		{"GET", "/minizulip/snapshots", nil, (*Server).listSnapshots},
 		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, (*Server).restoreSnapshot},
 		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, (*Server).deleteSnapshot},
 		{"POST", "/minizulip/reset", nil, (*Server).resetRealm},
@@ -105,7 +111,15 @@ func newControlMux() *http.ServeMux {
 		byPath[rt.path] = append(byPath[rt.path], rt)
 	}
 	for _, path := range paths {
-		mux.Handle(path, controlDispatch(byPath[path]))
+		dispatch := controlDispatch(byPath[path])
+		if path == controlIndexPath {
+			dispatch = func(s *Server, w http.ResponseWriter, req *http.Request) {
+				if !s.servePage(w, req) {
+					controlDispatch(byPath[path])(s, w, req)
+				}
+			}
+		}
+		mux.Handle(path, dispatch)
 	}
 	mux.HandleFunc(ControlPrefix, func(w http.ResponseWriter, req *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "code": "BAD_REQUEST",
@@ -155,7 +169,7 @@ func controlDispatch(routes []controlRoute) serverHandler {
 		}
 		if len(unknown) > 0 {
 			slices.Sort(unknown)
-			writeError(w, realm.BadRequest("Unknown parameter(s) of %s %s: %s (it takes: %s)", rt.method, rt.path,
+			writeError(w, realm.BadRequest("Unknown parameter(s) of %s %s: %s (it takes: %s)", rt.method, strings.TrimSuffix(rt.path, "{$}"),
 				strings.Join(unknown, ", "), paramList(rt.params)))
 			return
 		}

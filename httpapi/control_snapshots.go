@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -83,4 +85,25 @@ func (s *Server) deleteSnapshot(req *http.Request, _ *params) (any, error) {
 func (s *Server) resetRealm(*http.Request, *params) (any, error) {
 	s.realm.Reset()
 	return nil, nil
+}
+
+// snapshotEntry is one snapshot as GET /minizulip/snapshots lists it.
+type snapshotEntry struct {
+	SnapshotID int `json:"snapshot_id"`
+	// Created is when it was taken, by the realm's clock, in Unix seconds.
+	Created int64 `json:"created"`
+}
+
+// listSnapshots answers GET /minizulip/snapshots: the snapshots kept, by
+// ID.
+func (s *Server) listSnapshots(*http.Request, *params) (any, error) {
+	t := &s.tc.snapshots
+	t.mu.Lock()
+	out := make([]snapshotEntry, 0, len(t.byID))
+	for id, snap := range t.byID {
+		out = append(out, snapshotEntry{SnapshotID: id, Created: snap.Taken().Unix()})
+	}
+	t.mu.Unlock()
+	slices.SortFunc(out, func(a, b snapshotEntry) int { return cmp.Compare(a.SnapshotID, b.SnapshotID) })
+	return map[string]any{"snapshots": out}, nil
 }

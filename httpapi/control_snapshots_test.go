@@ -120,3 +120,26 @@ func TestControlResetGoesBackToTheSeededRealm(t *testing.T) {
 	// The same credentials still work.
 	e.ok(e.do("iago@zulip.com", "GET", "/users/me", nil))
 }
+
+func TestControlListsSnapshots(t *testing.T) {
+	e := newCtlEnv(t)
+	if list := e.ok(e.ctl("GET", "/minizulip/snapshots", nil))["snapshots"].([]any); len(list) != 0 {
+		t.Fatalf("snapshots of a new realm: %v", list)
+	}
+	e.ok(e.ctl("POST", "/minizulip/snapshots", nil))
+	e.clock.Advance(time.Hour)
+	e.ok(e.ctl("POST", "/minizulip/snapshots", nil))
+	e.ok(e.ctl("POST", "/minizulip/snapshots", nil))
+	e.ok(e.ctl("DELETE", "/minizulip/snapshots/2", nil))
+	list := e.ok(e.ctl("GET", "/minizulip/snapshots", nil))["snapshots"].([]any)
+	if len(list) != 2 {
+		t.Fatalf("snapshots %v", list)
+	}
+	first, second := list[0].(map[string]any), list[1].(map[string]any)
+	if first["snapshot_id"] != float64(1) || first["created"] != float64(ctlStart.Unix()) ||
+		second["snapshot_id"] != float64(3) || second["created"] != float64(ctlStart.Add(time.Hour).Unix()) {
+		t.Fatalf("snapshots %v", list)
+	}
+	status, body := e.ctl("GET", "/minizulip/snapshots", url.Values{"snapshot_id": {"1"}})
+	e.wantError(status, body, 400, "BAD_REQUEST", "")
+}

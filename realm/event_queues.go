@@ -243,3 +243,31 @@ func (r *Realm) QueueCount() int { return r.events.Count() }
 // IsPolling reports whether a GET /events is waiting on the queue, so a
 // test can send an event knowing the long poll is blocked.
 func (r *Realm) IsPolling(queueID string) bool { return r.events.IsPolling(queueID) }
+
+// QueueInfo describes a live event queue, for inspection (the control
+// API's GET /minizulip/queues).
+type QueueInfo struct {
+	QueueID string
+	UserID  int
+	// EventTypes are the types the queue was registered for, sorted; nil
+	// for every type.
+	EventTypes []string
+	// Narrow is the queue's narrow as registered; nil for none.
+	Narrow []message.Term
+	// LastPoll is when a client last polled the queue; zero if never.
+	LastPoll time.Time
+	// Pending counts the events the client has not acknowledged.
+	Pending int
+}
+
+// EventQueues lists the live event queues of one user (0: every user's),
+// oldest first, after idle ones are collected.
+func (r *Realm) EventQueues(userID int) []QueueInfo {
+	states := r.events.States(userID)
+	out := make([]QueueInfo, len(states))
+	for i, st := range states {
+		out[i] = QueueInfo{QueueID: st.ID, UserID: st.UserID, EventTypes: st.Types,
+			Narrow: slices.Clone(st.Config.opts.Narrow), LastPoll: st.LastPoll, Pending: st.Pending}
+	}
+	return out
+}

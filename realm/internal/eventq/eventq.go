@@ -14,9 +14,11 @@
 package eventq
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -53,6 +55,8 @@ type Queue[C, E any] struct {
 	nextID     int
 	pruned     int // highest event ID already discarded, -1 if none
 	lastAccess time.Time
+	lastPoll   time.Time     // zero until polled
+	seq        uint64        // creation order, for States
 	wake       chan struct{} // closed when an event arrives; nil when no poll waits
 	waiting    int
 	dead       bool
@@ -83,6 +87,7 @@ type Hub[C, E any] struct {
 	queues     map[string]*Queue[C, E]
 	byUser     map[int][]*Queue[C, E]
 	expiry     expiryHeap[C, E]
+	created    uint64 // queues created, numbering them
 }
 
 // NewHub returns an empty hub on the given clock; a queue holding
@@ -156,6 +161,8 @@ func (h *Hub[C, E]) Add(o Options[C]) *Queue[C, E] {
 	defer h.mu.Unlock()
 	h.sweep(now)
 	h.evictForRoom(q.userID)
+	h.created++
+	q.seq = h.created
 	h.queues[q.id] = q
 	h.byUser[q.userID] = append(h.byUser[q.userID], q)
 	h.file(q)
@@ -294,6 +301,7 @@ func (h *Hub[C, E]) Poll(ctx context.Context, req GetRequest) (_ []Pending[E], w
 		return nil, false, ErrNoQueue
 	}
 	q.lastAccess = h.clock.Now()
+	q.lastPoll = q.lastAccess
 	if err := q.acknowledge(req.LastEventID); err != nil {
 		h.mu.Unlock()
 		return nil, false, err
@@ -431,6 +439,56 @@ func (h *Hub[C, E]) IsPolling(queueID string) bool {
 	defer h.mu.Unlock()
 	q := h.queues[queueID]
 	return q != nil && q.waiting > 0
+}
+
+// State is what an inspection shows of one queue.
+type State[C any] struct {
+	ID     string
+	UserID int
+	Config C
+	// Types are the event types the queue takes, sorted; nil for all.
+	Types []string
+	// LastPoll is when the queue was last polled; zero if never.
+	LastPoll time.Time
+	// Pending counts the events not yet acknowledged.
+	Pending int
+}
+
+// States describes the live queues, of one user (0: everyone's), in the
+// order they were created, after idle collection.
+func (h *Hub[C, E]) States(userID int) []State[C] {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sweep(h.clock.Now())
+	var qs []*Queue[C, E]
+	if userID != 0 {
+		qs = h.byUser[userID]
+	} else {
+		for _, q := range h.queues {
+			qs = append(qs, q)
+		}
+	}
+	out := make([]State[C], 0, len(qs))
+	for _, q := range qs {
+		if q.dead {
+			continue
+		}
+		st := State[C]{ID: q.id, UserID: q.userID, Config: q.config, LastPoll: q.lastPoll, Pending: len(q.pending)}
+		if q.types != nil {
+			st.Types = make([]string, 0, len(q.types))
+			for t := range q.types {
+				st.Types = append(st.Types, t)
+			}
+			slices.Sort(st.Types)
+		}
+		out = append(out, st)
+	}
+	seq := map[string]uint64{}
+	for _, q := range qs {
+		seq[q.id] = q.seq
+	}
+	slices.SortFunc(out, func(a, b State[C]) int { return cmp.Compare(seq[a.ID], seq[b.ID]) })
+	return out
 }
 
 // Drain drops every pending event of every queue, so a benchmark can
