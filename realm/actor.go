@@ -12,6 +12,9 @@ import (
 type Actor struct {
 	r  *Realm
 	id int
+	// op is the journal record of the operation under way, for a realm
+	// with a data directory (durable_ops.go); nil otherwise.
+	op *opRecord
 }
 
 // As returns an Actor for userID. Operations fail with UNAUTHORIZED when
@@ -154,12 +157,41 @@ func (r *Realm) readUnlock() {
 
 // update runs fn under the realm's write lock. fn validates everything
 // before it changes anything, so an error leaves the realm as it was.
-func (r *Realm) update(fn func() error) error {
+// With a data directory the change is on disk before update returns
+// (durable.go).
+func (r *Realm) update(fn func() error) error { return r.updateOp(nil, fn) }
+
+// updateOp is update for an operation with a journal record (nil for
+// none).
+func (r *Realm) updateOp(op *opRecord, fn func() error) error {
+	r.mu.Lock()
+	r.generation++
+	r.writing = true
+	if r.dur == nil {
+		defer r.unlockWrite()
+		return fn()
+	}
+	sp, err := r.durably(op, fn, r.unlockWrite)
+	if err != nil {
+		return err
+	}
+	return sp.wait()
+}
+
+// updateVolatile is update for a write that changes no table (taking a
+// snapshot, forking): a data directory has nothing to record.
+func (r *Realm) updateVolatile(fn func() error) error {
 	r.mu.Lock()
 	defer r.unlockWrite()
 	r.generation++
 	r.writing = true
 	return fn()
+}
+
+// durably runs fn through the data directory's mutate, then unlock.
+func (r *Realm) durably(op *opRecord, fn func() error, unlock func()) (sp syncPoint, err error) {
+	defer unlock()
+	return r.dur.mutate(r, op, fn)
 }
 
 // unlockWrite ends a write.
@@ -225,7 +257,26 @@ func (a *Actor) read(ctx context.Context, fn func(me *user.User) error) error {
 // write runs fn with the acting user under the realm's write lock. fn
 // validates everything before it changes anything, so an error leaves the
 // realm as it was.
+// With a data directory the change is on disk (or, with FsyncEverySec,
+// written) before write returns (durable.go).
 func (a *Actor) write(ctx context.Context, fn func(me *user.User) error) error {
+	a.r.mu.Lock()
+	a.r.generation++
+	a.r.writing = true
+	if a.r.dur == nil {
+		defer a.r.unlockWrite()
+		return a.asMe(ctx, fn)
+	}
+	sp, err := a.r.durably(a.op, func() error { return a.asMe(ctx, fn) }, a.r.unlockWrite)
+	if err != nil {
+		return err
+	}
+	return sp.wait()
+}
+
+// writeVolatile is write for an operation that changes no table, only
+// tells clients something (typing notifications).
+func (a *Actor) writeVolatile(ctx context.Context, fn func(me *user.User) error) error {
 	a.r.mu.Lock()
 	defer a.r.unlockWrite()
 	a.r.generation++

@@ -7,7 +7,7 @@ import (
 )
 
 // Clock is the realm's clock, as given by WithClock.
-func (r *Realm) Clock() clock.Clock { return r.clock }
+func (r *Realm) Clock() clock.Clock { return r.baseClock() }
 
 // AdvanceClock moves the realm's clock forward by d, running every timer
 // it passes: long polls whose heartbeat falls due end, idle event queues
@@ -25,7 +25,7 @@ func (r *Realm) AdvanceClock(d time.Duration) error {
 	r.clockMu.Lock()
 	defer r.clockMu.Unlock()
 	c.Advance(d)
-	return nil
+	return r.journalClockMove()
 }
 
 // SetClock moves the realm's clock to t, as AdvanceClock does; t before
@@ -42,12 +42,12 @@ func (r *Realm) SetClock(t time.Time) error {
 			now.UTC().Format(time.RFC3339Nano), t.UTC().Format(time.RFC3339Nano))
 	}
 	c.Set(t)
-	return nil
+	return r.journalClockMove()
 }
 
 // adjustableClock is the realm's clock if it can be moved.
 func (r *Realm) adjustableClock() (clock.Adjustable, error) {
-	c, ok := r.clock.(clock.Adjustable)
+	c, ok := r.baseClock().(clock.Adjustable)
 	if !ok {
 		return nil, BadRequest("The realm's clock cannot be moved: it runs on the system clock (use clock.NewOffset or clock.NewManual)")
 	}

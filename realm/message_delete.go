@@ -13,7 +13,7 @@ import (
 // passed.
 func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.logged("delete_message", id).write(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, id)
 		if m == nil {
 			return invalidMessage()

@@ -110,7 +110,7 @@ func (a *Actor) UpdateMessage(ctx context.Context, req UpdateMessageRequest) (Up
 	}
 	r := a.r
 	res := UpdateMessageResult{DetachedUploads: []Attachment{}}
-	err := a.write(ctx, func(me *user.User) error {
+	err := a.logged("update_message", req).write(ctx, func(me *user.User) error {
 		p, err := r.planEdit(me, req, mode, content)
 		if err != nil {
 			return err

@@ -115,7 +115,7 @@ type UnreadMessageDetails struct {
 // messages of channels the caller is not subscribed to.
 func (a *Actor) UpdateMessageFlags(ctx context.Context, req FlagsRequest) (ans FlagsResult, err error) {
 	r := a.r
-	err = a.write(ctx, func(me *user.User) error {
+	err = a.logged("flags", req).write(ctx, func(me *user.User) error {
 		p, err := r.planFlags(me, req.Messages, req.Op, req.Flag)
 		if err != nil {
 			return err
@@ -144,7 +144,7 @@ func (a *Actor) UpdateMessageFlagsForNarrow(ctx context.Context, req FlagsNarrow
 	numBefore := min(req.NumBefore, max(maxFlagsPerNarrowUpdate-req.NumAfter, maxFlagsPerNarrowUpdate/2))
 	numAfter := min(req.NumAfter, maxFlagsPerNarrowUpdate-numBefore)
 	r := a.r
-	err = a.write(ctx, func(me *user.User) error {
+	err = a.logged("flags_narrow", req).write(ctx, func(me *user.User) error {
 		q, err := r.compileNarrow(me, req.Narrow)
 		if err != nil {
 			return err
@@ -177,7 +177,7 @@ func (a *Actor) UpdateMessageFlagsForNarrow(ctx context.Context, req FlagsNarrow
 // the caller has no message in is "No such topic".
 func (a *Actor) MarkTopicAsRead(ctx context.Context, channelID int, topicName string) error {
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.logged("mark_topic_read", markTopicArgs{channelID, topicName}).write(ctx, func(me *user.User) error {
 		ch, err := r.channelForMarking(me, channelID)
 		if err != nil {
 			return err
@@ -198,7 +198,7 @@ func (a *Actor) MarkTopicAsRead(ctx context.Context, channelID int, topicName st
 // (POST /mark_stream_as_read).
 func (a *Actor) MarkChannelAsRead(ctx context.Context, channelID int) error {
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.logged("mark_channel_read", channelID).write(ctx, func(me *user.User) error {
 		ch, err := r.channelForMarking(me, channelID)
 		if err != nil {
 			return err
@@ -221,7 +221,7 @@ func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error
 	r := a.r
 	// The first batch is marked whatever ctx says, as Zulip marks one
 	// before it looks at the time: ctx only ends the run between batches.
-	err = a.write(context.WithoutCancel(ctx), func(me *user.User) error {
+	err = a.logged("mark_all_read", struct{}{}).write(context.WithoutCancel(ctx), func(me *user.User) error {
 		var ids []int64
 		r.messages.store.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
 			ids = append(ids, m.ID)

@@ -53,7 +53,7 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 		return VariableMissing("emoji_name")
 	}
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.logged("add_reaction", req).write(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, req.MessageID)
 		if m == nil {
 			return invalidMessage()
@@ -105,7 +105,7 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 // removable after its custom emoji is deactivated.
 func (a *Actor) RemoveReaction(ctx context.Context, req ReactionRequest) error {
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.logged("remove_reaction", req).write(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, req.MessageID)
 		if m == nil {
 			return invalidMessage()

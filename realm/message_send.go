@@ -99,6 +99,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 			}
 		}
 		stale := false
+		var durable syncPoint
 		err = a.commit(ctx, func(sender *user.User) (err error) {
 			switch {
 			case p == nil:
@@ -109,9 +110,19 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				stale = true
 				return nil
 			}
+			if r.dur != nil { // with a data directory, the send is journaled (durable_ops.go)
+				durable, err = r.dur.mutate(r, a.sendRecord(req), func() (err error) {
+					ans, err = r.commitSend(sender, p, req)
+					return err
+				})
+				return err
+			}
 			ans, err = r.commitSend(sender, p, req)
 			return err
 		})
+		if err == nil && !stale {
+			err = durable.wait()
+		}
 		if !stale {
 			return ans, err
 		}

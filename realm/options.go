@@ -82,6 +82,9 @@ type Options struct {
 	// OutgoingWebhookCaller posts to outgoing-webhook bots' services; nil
 	// means no service is called (WithOutgoingWebhookCaller).
 	OutgoingWebhookCaller ServiceCaller
+
+	// data are Open's options (durable.go).
+	data dataOptions
 }
 
 // Option is one configuration step for New.

@@ -67,8 +67,8 @@ type OutgoingWebhookPayload struct {
 // the commit lock or the write lock, releases it. A realm with no
 // ServiceCaller calls nothing.
 func (r *Realm) triggerServices(sender *user.User, m *message.Message, rendered markdown.Result) {
-	if sender.IsBot() || r.opts.OutgoingWebhookCaller == nil {
-		return
+	if sender.IsBot() || r.opts.OutgoingWebhookCaller == nil || r.dur != nil && r.dur.replaying {
+		return // (a replayed send's services were called when it first ran)
 	}
 	var bots []int
 	trigger := triggerDirectMessage

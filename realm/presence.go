@@ -91,7 +91,7 @@ type PresenceResult struct {
 // PingOnly, returns the realm's presence.
 func (a *Actor) UpdatePresence(ctx context.Context, req PresenceRequest) (ans PresenceResult, err error) {
 	r := a.r
-	err = a.write(ctx, func(me *user.User) error {
+	err = a.logged("presence", req).write(ctx, func(me *user.User) error {
 		if me.IsBot() {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}

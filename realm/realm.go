@@ -95,6 +95,9 @@ type Realm struct {
 	initial   *Snapshot
 	snapshots int
 
+	// dur is the realm's data directory (durable.go); nil in memory.
+	dur *durability
+
 	// serviceCalls counts the outgoing-webhook calls under way
 	// (outgoing_webhooks.go), for WaitForOutgoingWebhooks; not state.
 	serviceCalls callCounter

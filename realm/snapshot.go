@@ -39,7 +39,7 @@ var ErrForeignSnapshot = errors.New("realm: the snapshot was taken from another 
 // are not part of it.
 func (r *Realm) Snapshot() *Snapshot {
 	var s *Snapshot
-	_ = r.update(func() error {
+	_ = r.updateVolatile(func() error {
 		s = r.takeSnapshot()
 		return nil
 	})
@@ -108,7 +108,7 @@ func (r *Realm) ForkOn(c clock.Clock) *Realm {
 	o.Clock = c
 	f := &Realm{opts: o, clock: c, renderer: r.renderer, createdAt: r.createdAt,
 		events: newEventHub(c, o.MaxQueueEvents, o.MaxQueuesPerUser), initial: r.initial}
-	_ = r.update(func() error {
+	_ = r.updateVolatile(func() error {
 		r.files.pinnedBelow = r.files.nextID // both realms hold them
 		f.tables.copyFrom(&r.tables)
 		return nil

@@ -21,6 +21,8 @@ import (
 // snapshots neither take nor restore.
 var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu", "serviceCalls",
 	"initial", "snapshots",
+	// the data directory, if any (durable.go)
+	"dur",
 	// the send path's generation moves on every write, restores included; its test hook
 	"generation", "sendPrepared", "writing", "derivedCache",
 	// the clock timer of the next scheduled delivery, set again from the scheduled items

@@ -45,7 +45,7 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 		return BadRequest("Invalid op")
 	}
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.writeVolatile(ctx, func(me *user.User) error {
 		sender := TypingUser{UserID: me.ID, Email: r.apiEmail(me)}
 		switch req.Type {
 		case "", "direct", "private":
@@ -141,7 +141,7 @@ func (a *Actor) SetEditTyping(ctx context.Context, messageID int64, op string) e
 		return BadRequest("Invalid op")
 	}
 	r := a.r
-	return a.write(ctx, func(me *user.User) error {
+	return a.writeVolatile(ctx, func(me *user.User) error {
 		m := r.accessibleMessage(me, messageID)
 		if m == nil {
 			return invalidMessage()

@@ -29,7 +29,6 @@ import (
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/realm/clock"
 	"github.com/minizulip/minizulip/upload"
-	"github.com/minizulip/minizulip/user"
 )
 
 func main() {
@@ -90,6 +89,11 @@ type config struct {
 	messages int
 	// fixture is a fixture document to serve instead of a seeded realm.
 	fixture string
+	// data is the data directory (-data), with its -fsync policy and
+	// -data-repair (data.go).
+	data       string
+	fsync      string
+	dataRepair bool
 	// showVersion prints the command's version instead of serving.
 	showVersion bool
 	// readyFile receives the readiness document once the server answers.
@@ -154,6 +158,9 @@ func parseArgs(args []string, out io.Writer) (config, error) {
 	if c.messages < 0 {
 		return c, fmt.Errorf("-messages must not be negative, not %d", c.messages)
 	}
+	if _, err := realm.ParseFsyncPolicy(c.fsync); err != nil {
+		return c, fmt.Errorf("-fsync: %w", err)
+	}
 	if c.uploadMemoryMiB < 0 || c.unfinishedUploads < 0 {
 		return c, errors.New("-upload-memory-mib and -unfinished-uploads must not be negative (0: no limit)")
 	}
@@ -184,6 +191,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.messages, "messages", 100, "messages the dev realm starts with, all read, as on a Zulip dev server (0: none)")
 	fs.StringVar(&c.fixture, "fixture", "", "serve the realm of this fixture document (GET /minizulip/dump writes one) instead of a seeded realm")
 	fs.StringVar(&c.uploadDir, "upload-dir", "", "keep uploaded files in this directory (default: in memory)")
+	addDataFlags(fs, c)
 	fs.BoolVar(&c.showVersion, "version", false, "print minizulip's version and commit, and exit")
 	fs.StringVar(&c.readyFile, "ready-file", "", `once the server answers, write {"url":…,"pid":…} to this file (atomically; removed on exit)`)
 	fs.StringVar(&c.banner, "banner", "text", `start banner on stdout: "text" (for people) or "json" (first line {"url":…,"pid":…}, no login hints)`)
@@ -266,19 +274,26 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	for _, cf := range c.calls {
 		opts = append(opts, realm.WithCallProvider(realm.NewFakeCallProvider(cf.provider, cf.baseURL)))
 	}
-	r, err := newRealm(fixture, opts)
+	if c.data != "" {
+		opts = append(opts, dataOptions(c, fixture, stdout)...)
+	}
+	r, err := newRealm(c.data, fixture, opts)
 	if err != nil {
 		ln.Close()
+		if c.data != "" {
+			return err
+		}
 		return fmt.Errorf("-fixture %s: %w", c.fixture, err)
 	}
+	defer closeRealm(r, stdout)
 	for _, email := range c.accountManagers {
 		if _, ok := r.UserIDByEmail(email); !ok {
 			ln.Close()
 			return fmt.Errorf("-can-create-users: no user %s", email)
 		}
 	}
-	for _, cf := range c.calls {
-		if err := r.GrantCallTokensToAll(cf.provider); err != nil {
+	if c.data == "" { // (with -data, at the first start only: data.go)
+		if err := firstStart(c)(r); err != nil {
 			ln.Close()
 			return err
 		}
@@ -288,10 +303,6 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		account = r.LoginEmail()
 	}
 	if c.seed == "empty" {
-		// An organization needs someone to run it: one owner.
-		if _, err := r.AddUser(realm.NewUser{Email: emptyRealmOwner, FullName: "Owner", Role: user.RoleOwner}); err != nil {
-			return err
-		}
 		account = emptyRealmOwner
 	}
 	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict)}
@@ -368,10 +379,13 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	return nil
 }
 
-// newRealm loads the fixture document, or creates a seeded realm when
-// there is none.
-func newRealm(fixture []byte, opts []realm.Option) (*realm.Realm, error) {
+// newRealm opens the data directory, or loads the fixture document, or
+// creates a seeded realm when there is neither.
+func newRealm(dataDir string, fixture []byte, opts []realm.Option) (*realm.Realm, error) {
 	opts = append([]realm.Option{realm.WithOutgoingWebhookCaller(httpapi.NewServiceCaller(nil))}, opts...)
+	if dataDir != "" {
+		return realm.Open(dataDir, opts...)
+	}
 	if fixture == nil {
 		return realm.New(opts...), nil
 	}

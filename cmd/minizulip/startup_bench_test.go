@@ -73,7 +73,7 @@ func BenchmarkStartup(b *testing.B) {
 }
 
 // freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(b *testing.B) string {
+func freeAddr(b testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

@@ -1,0 +1,215 @@
+package realm
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/minizulip/minizulip/message"
+)
+
+// dataFormat is the format version of a data directory's snapshot and
+// journal; a file of a later version is refused.
+const dataFormat = 1
+
+// A snapshot file is one line of JSON, its snapshotHeader, then the body
+// the header describes: a snapshotBody in JSON.
+
+// snapshotHeader is a snapshot file's first line.
+type snapshotHeader struct {
+	Format  int    `json:"minizulip_data"`
+	RealmID string `json:"realm_id"`
+	Seq     uint64 `json:"snapshot"`
+	Length  int64  `json:"length"`
+	CRC     uint32 `json:"crc32c"`
+}
+
+// snapshotBody is the realm: its fixture document (fixture_dump.go) and
+// what a fixture leaves out that a restart must keep.
+type snapshotBody struct {
+	Fixture json.RawMessage `json:"fixture"`
+	// Counters are the tables' ID counters ("messages.nextID"): a fixture's
+	// load numbers from its highest ID, and an ID must never be given
+	// twice (a deleted message's, say).
+	Counters map[string]int64 `json:"counters"`
+	// Edits are messages' edit histories, oldest first, by message ID.
+	Edits map[int64][]message.Edit `json:"edits,omitempty"`
+}
+
+// snapshotFile is a snapshot as read.
+type snapshotFile struct {
+	Header snapshotHeader
+	snapshotBody
+}
+
+// durableImage is r's snapshot body; the caller holds r's lock.
+func (r *Realm) durableImage() ([]byte, error) {
+	f, err := r.fixture()
+	if err != nil {
+		return nil, err
+	}
+	var doc bytes.Buffer
+	enc := json.NewEncoder(&doc)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	body := snapshotBody{Fixture: bytes.TrimSpace(doc.Bytes()), Counters: r.counters(), Edits: map[int64][]message.Edit{}}
+	r.messages.store.All().Up(0, func(m *message.Message) bool {
+		if l := m.Changes().Edits; l != nil {
+			e := l.NewestFirst()
+			slices.Reverse(e)
+			body.Edits[m.ID] = e
+		}
+		return true
+	})
+	var out bytes.Buffer
+	enc = json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	err = enc.Encode(body)
+	return out.Bytes(), err
+}
+
+// counterField reports whether a table's field is an ID counter.
+func counterField(f reflect.StructField) bool {
+	switch f.Type.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+	default:
+		return false
+	}
+	return strings.HasPrefix(f.Name, "next") || strings.HasPrefix(f.Name, "last") && strings.HasSuffix(f.Name, "ID")
+}
+
+// counterFields calls fn with every ID counter of r's tables, by name.
+func (r *Realm) counterFields(fn func(name string, v reflect.Value)) {
+	for _, d := range domains {
+		v := reflect.ValueOf(d.of(&r.tables)).Elem()
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); counterField(f) {
+				fv := v.Field(i)
+				fn(d.name+"."+f.Name, reflect.NewAt(fv.Type(), unsafe.Pointer(fv.UnsafeAddr())).Elem())
+			}
+		}
+	}
+}
+
+// counters are r's ID counters by name.
+func (r *Realm) counters() map[string]int64 {
+	out := map[string]int64{}
+	r.counterFields(func(name string, v reflect.Value) { out[name] = v.Int() })
+	return out
+}
+
+// setCounters puts the counters and edit histories of a snapshot back
+// after its fixture's load: a counter never goes back.
+func (r *Realm) setCounters(c map[string]int64) error {
+	return r.update(func() error {
+		r.counterFields(func(name string, v reflect.Value) {
+			if n, ok := c[name]; ok && n > v.Int() {
+				v.SetInt(n)
+			}
+		})
+		return nil
+	})
+}
+
+// setEdits gives the loaded messages their edit histories back.
+func (r *Realm) setEdits(edits map[int64][]message.Edit) error {
+	return r.update(func() error {
+		for id, list := range edits {
+			m, ok := r.messages.store.Message(id)
+			if !ok {
+				return fmt.Errorf("edit history of message %d, which the snapshot lacks", id)
+			}
+			var l *message.EditLog
+			for _, e := range list {
+				l = l.Push(e)
+			}
+			c := m.Changes()
+			c.Edits = l
+			m.SetChanges(c)
+		}
+		return nil
+	})
+}
+
+// writeSnapshot writes the snapshot file atomically.
+func writeSnapshot(dir string, h snapshotHeader, body []byte) error {
+	h.Length, h.CRC = int64(len(body)), crc32.Checksum(body, castagnoli)
+	line, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	data := make([]byte, 0, len(line)+1+len(body))
+	data = append(append(append(data, line...), '\n'), body...)
+	return writeFileAtomic(dir, filepath.Join(dir, snapshotFileName), data)
+}
+
+// readSnapshot reads and checks a snapshot file.
+func readSnapshot(path string) (*snapshotFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		return nil, &DataError{File: path, Offset: 0, Msg: "no snapshot header"}
+	}
+	var s snapshotFile
+	if err := json.Unmarshal(line, &s.Header); err != nil || s.Header.Format == 0 {
+		return nil, &DataError{File: path, Offset: 0, Msg: "not a minizulip snapshot"}
+	}
+	if s.Header.Format > dataFormat {
+		return nil, &DataError{File: path, Offset: 0, Msg: fmt.Sprintf("written by a newer minizulip (data format %d; this one reads %d)", s.Header.Format, dataFormat)}
+	}
+	body, err := io.ReadAll(br)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) != s.Header.Length || crc32.Checksum(body, castagnoli) != s.Header.CRC {
+		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes, checksum mismatch; the header says %d)", len(body), s.Header.Length)}
+	}
+	if err := json.Unmarshal(body, &s.snapshotBody); err != nil {
+		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: "snapshot body: " + err.Error()}
+	}
+	return &s, nil
+}
+
+// writeFileAtomic replaces path with data: written to a temporary file,
+// synced, renamed over path, and the directory synced.
+func writeFileAtomic(dir, path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
