@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"strings"
+
 	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm"
 )
@@ -82,24 +84,39 @@ func getMessages(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	byIDs := false
+	if c.actor.Realm().FeatureLevel() >= realm.MessageIDsFetchLevel {
+		if byIDs, err = messageIDsParam(c, &req); err != nil {
+			return nil, err
+		}
+	}
 	// The legacy use_first_unread_anchor=true wins over any anchor sent
-	// with it (zulip-terminal sends anchor=0 beside it), as in Zulip.
+	// with it (zulip-terminal sends anchor=0 beside it), as in Zulip. An
+	// anchor beside message_ids is refused before it is read.
 	raw, ok := c.p.str("anchor")
 	switch {
 	case useFirstUnread:
 		req.Anchor = realm.Anchor{FirstUnread: true}
-	case ok:
+	case ok && !byIDs:
 		if req.Anchor, err = realm.ParseAnchor(raw); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, realm.BadRequest("Missing 'anchor' argument.")
+	case !ok:
+		req.NoAnchor = true
 	}
-	if req.NumBefore, err = c.p.nonNegInt("num_before"); err != nil {
-		return nil, err
-	}
-	if req.NumAfter, err = c.p.nonNegInt("num_after"); err != nil {
-		return nil, err
+	// num_before and num_after are required for a range, optional (and
+	// then refused unless zero) beside message_ids; a range without an
+	// anchor is refused for that first.
+	for _, n := range []struct {
+		name string
+		dst  *int
+	}{{"num_before", &req.NumBefore}, {"num_after", &req.NumAfter}} {
+		if (byIDs || req.NoAnchor) && !c.p.has(n.name) {
+			continue
+		}
+		if *n.dst, err = c.p.nonNegInt(n.name); err != nil {
+			return nil, err
+		}
 	}
 	if req.IncludeAnchor, err = c.p.optBool("include_anchor", true); err != nil {
 		return nil, err
@@ -109,7 +126,38 @@ func getMessages(c *call) (any, error) {
 			return nil, realm.VariableInvalid("narrow", raw)
 		}
 	}
-	return c.actor.Messages(c.ctx(), req)
+	res, err := c.actor.Messages(c.ctx(), req)
+	if err != nil || !res.ByMessageIDs {
+		return res, err
+	}
+	return messagesByIDAnswer{Messages: res.Messages, HistoryLimited: res.HistoryLimited}, nil
+}
+
+// messageIDsParam reads message_ids into req; null is no list, as in
+// Zulip.
+func messageIDsParam(c *call, req *realm.FetchRequest) (bool, error) {
+	if raw, ok := c.p.str("message_ids"); !ok || strings.TrimSpace(raw) == "null" {
+		return false, nil
+	}
+	ids, _, err := c.p.optIntList("message_ids")
+	if err != nil {
+		return false, err
+	}
+	req.MessageIDs = make([]int64, len(ids))
+	for i, id := range ids {
+		req.MessageIDs[i] = int64(id)
+	}
+	return true, nil
+}
+
+// messagesByIDAnswer is GET /messages's answer to message_ids: no anchor,
+// and nothing found at either end.
+type messagesByIDAnswer struct {
+	Messages       []realm.Message `json:"messages"`
+	FoundAnchor    bool            `json:"found_anchor"`
+	FoundOldest    bool            `json:"found_oldest"`
+	FoundNewest    bool            `json:"found_newest"`
+	HistoryLimited bool            `json:"history_limited"`
 }
 
 // singleMessage is the answer of GET /messages/{id}.

@@ -62,6 +62,8 @@ const (
 	// realm_topics_policy, PATCH /realm's topics_policy) replaced
 	// mandatory_topics (Zulip 11.0).
 	TopicsPolicyLevel = 392
+	// MessageIDsFetchLevel: GET /messages's message_ids (Zulip 10.0).
+	MessageIDsFetchLevel = 300
 )
 
 // The feature levels of scheduled messages and reminders.

@@ -53,6 +53,17 @@ type FetchRequest struct {
 	IncludeAnchor bool
 	Narrow        []message.Term
 	View          ViewOptions
+	// NoAnchor reports a request that named no anchor (and did not ask
+	// for the first unread one): a range needs one ("Missing 'anchor'
+	// argument.").
+	NoAnchor bool
+	// MessageIDs, when not nil, asks for these messages rather than a
+	// range (GET /messages's message_ids, feature level 300): those of
+	// them the viewer may read and the narrow matches, ascending, with
+	// no anchor and found_anchor, found_oldest and found_newest false. An
+	// empty, non-nil list asks for none. It cannot be combined with an
+	// anchor or a nonzero NumBefore or NumAfter.
+	MessageIDs []int64
 }
 
 // FetchResult is the answer of GET /messages.
@@ -63,19 +74,53 @@ type FetchResult struct {
 	FoundOldest    bool      `json:"found_oldest"`
 	FoundNewest    bool      `json:"found_newest"`
 	HistoryLimited bool      `json:"history_limited"`
+	// ByMessageIDs reports an answer to MessageIDs, which Zulip sends
+	// without anchor.
+	ByMessageIDs bool `json:"-"`
+}
+
+// fetchRangeParameters are the parameters message_ids excludes, as
+// Zulip names them when refusing the combination.
+const fetchRangeParameters = "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor"
+
+// checkFetch refuses a malformed fetch, in Zulip's order: negative IDs,
+// message_ids beside a range, a range without an anchor, too many
+// messages, an anchor excluded inside a range.
+func (req *FetchRequest) checkFetch(maxPerFetch int) error {
+	for i, id := range req.MessageIDs {
+		if id < 0 {
+			return BadRequest("message_ids[%d] is too small", i)
+		}
+	}
+	if req.NumBefore < 0 || req.NumAfter < 0 {
+		return BadRequest("num_before and num_after must not be negative")
+	}
+	count := req.NumBefore + req.NumAfter
+	if req.MessageIDs != nil {
+		if req.NumBefore != 0 || req.NumAfter != 0 || !req.NoAnchor {
+			return &Error{Code: CodeBadRequest, Status: statusBadRequest,
+				Msg:   "Unsupported parameter combination: " + fetchRangeParameters,
+				Extra: map[string]any{"parameters": fetchRangeParameters}}
+		}
+		count = len(req.MessageIDs)
+	} else if req.NoAnchor {
+		return BadRequest("Missing 'anchor' argument.")
+	}
+	if count > maxPerFetch {
+		return BadRequest("Too many messages requested (maximum %d).", maxPerFetch)
+	}
+	if req.MessageIDs == nil && !req.IncludeAnchor && req.NumBefore > 0 && req.NumAfter > 0 {
+		return BadRequest("The anchor can only be excluded at an end of the range")
+	}
+	return nil
 }
 
 // Messages answers GET /messages: the messages around an anchor that
-// match a narrow, walking only the index the narrow names.
+// match a narrow, walking only the index the narrow names, or the listed
+// messages (MessageIDs).
 func (a *Actor) Messages(ctx context.Context, req FetchRequest) (ans FetchResult, err error) {
-	if req.NumBefore < 0 || req.NumAfter < 0 {
-		return FetchResult{}, BadRequest("num_before and num_after must not be negative")
-	}
-	if req.NumBefore+req.NumAfter > a.r.opts.Limits.MaxMessagesPerFetch {
-		return FetchResult{}, BadRequest("Too many messages requested (maximum %d).", a.r.opts.Limits.MaxMessagesPerFetch)
-	}
-	if !req.IncludeAnchor && req.NumBefore > 0 && req.NumAfter > 0 {
-		return FetchResult{}, BadRequest("The anchor can only be excluded at an end of the range")
+	if err := req.checkFetch(a.r.opts.Limits.MaxMessagesPerFetch); err != nil {
+		return FetchResult{}, err
 	}
 	// Under the lock, select the messages and copy their flags and what
 	// their views read of the realm; build the views after releasing it
@@ -89,15 +134,20 @@ func (a *Actor) Messages(ctx context.Context, req FetchRequest) (ans FetchResult
 		if err != nil {
 			return err
 		}
-		fr := r.selectRange(me, q, req.Anchor, req.NumBefore, req.NumAfter, req.IncludeAnchor)
-		msgs = fr.ascending()
+		if req.MessageIDs != nil {
+			msgs = r.selectIDs(me, q, req.MessageIDs)
+			ans = FetchResult{ByMessageIDs: true}
+		} else {
+			fr := r.selectRange(me, q, req.Anchor, req.NumBefore, req.NumAfter, req.IncludeAnchor)
+			msgs = fr.ascending()
+			ans = FetchResult{Anchor: fr.anchor, FoundAnchor: fr.foundAnchor,
+				FoundOldest: fr.foundOldest, FoundNewest: fr.foundNewest}
+		}
 		flags = r.fetchedFlagsOf(me, msgs)
 		d = r.messageDirectory(me)
 		for _, m := range msgs {
 			d.add(r, m)
 		}
-		ans = FetchResult{Anchor: fr.anchor, FoundAnchor: fr.foundAnchor,
-			FoundOldest: fr.foundOldest, FoundNewest: fr.foundNewest}
 		return nil
 	})
 	if err != nil {
@@ -164,6 +214,22 @@ func (r *Realm) selectRange(me *user.User, q *narrowQuery, a Anchor, numBefore, 
 		fr.anchorMsg = nil
 	}
 	return fr
+}
+
+// selectIDs is the messages of ids that q matches (which checks that the
+// viewer received them, or reads their channel's history in a channel
+// narrow, as Zulip's query does), ascending, each once. The caller holds
+// the realm's lock.
+func (r *Realm) selectIDs(me *user.User, q *narrowQuery, ids []int64) []*message.Message {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	var out []*message.Message
+	for _, id := range slices.Compact(sorted) {
+		if m, ok := r.messages.store.Message(id); ok && q.match(r, me, m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // maxPresizedRange bounds the room selectRange makes for a range before
