@@ -176,6 +176,40 @@ describe('control', () => {
     });
   });
 
+  test('snapshots are listed', async () => {
+    for (const snap of await server.snapshots()) await server.deleteSnapshot(snap.snapshot_id);
+    const first = await server.snapshot();
+    const second = await server.snapshot();
+    const listed = await server.snapshots();
+    assert.deepEqual(listed.map((s) => s.snapshot_id), [first, second]);
+    const now = await server.now();
+    assert.ok(listed.every((s) => Math.abs(s.created - now) < 60));
+    await server.deleteSnapshot(first);
+    assert.deepEqual((await server.snapshots()).map((s) => s.snapshot_id), [second]);
+    await server.deleteSnapshot(second);
+  });
+
+  test('queues lists the queues zulip-js registered', async () => {
+    const hamlet = await clientOf(server, 'hamlet@zulip.com');
+    const iago = await clientOf(server, 'iago@zulip.com');
+    const reg = await hamlet.queues.register({ event_types: ['message'] });
+    const [q, ...others] = await server.queues({ user: 'hamlet@zulip.com' });
+    assert.equal(others.length, 0);
+    assert.deepEqual([q.queue_id, q.user, q.event_types, q.pending], [reg.queue_id, 'hamlet@zulip.com', ['message'], 0]);
+    await send(iago, 'Denmark', 'queues', "for hamlet's queue");
+    assert.equal((await server.queues({ user: 'hamlet@zulip.com' }))[0].pending, 1);
+    await server.expireQueue(reg.queue_id);
+    assert.deepEqual(await server.queues({ user: 'hamlet@zulip.com' }), []);
+    await assert.rejects(server.queues({ user: 'nobody@zulip.com' }), { status: 400 });
+  });
+
+  test('endpoints indexes the control API', async () => {
+    const listed = new Set((await server.endpoints()).map((e) => `${e.method} ${e.path}`));
+    for (const e of ['GET /minizulip/clock', 'GET /minizulip/queues', 'GET /minizulip/requests/wait', 'GET /minizulip/snapshots']) {
+      assert.ok(listed.has(e), e);
+    }
+  });
+
   test('dump is the fixture document', async () => {
     const doc = await server.dump();
     const emails = doc.users.map((u) => u.email);

@@ -184,3 +184,42 @@ def test_unknown_control_path_is_an_error(server):
     with pytest.raises(mz.MinizulipError) as err:
         server.control("GET", "no_such_thing")
     assert err.value.status == 404
+
+
+def test_snapshots_are_listed(server):
+    for snap in server.snapshots():
+        server.delete_snapshot(snap["snapshot_id"])
+    first, second = server.snapshot(), server.snapshot()
+    listed = server.snapshots()
+    assert [s["snapshot_id"] for s in listed] == [first, second]
+    assert all(abs(s["created"] - server.now()) < 60 for s in listed)
+    server.delete_snapshot(first)
+    assert [s["snapshot_id"] for s in server.snapshots()] == [second]
+    server.delete_snapshot(second)
+    assert server.snapshots() == []
+
+
+def test_queues_lists_live_event_queues(server, zulip):
+    hamlet, iago = zulip(server, "hamlet@zulip.com"), zulip(server, "iago@zulip.com")
+    narrow = [["channel", "Denmark"]]
+    status, reg = hamlet.call("POST", "/register", event_types=["message"], narrow=narrow)
+    assert status == 200
+    [q] = server.queues(user="hamlet@zulip.com")
+    assert (q["queue_id"], q["user"], q["event_types"], q["pending"]) == (reg["queue_id"], "hamlet@zulip.com", ["message"], 0)
+    assert [(n["operator"], n["operand"]) for n in q["narrow"]] == [("channel", "Denmark")]
+    iago.send("Denmark", "queues", "for hamlet's queue")
+    [q] = server.queues(user="hamlet@zulip.com")
+    assert q["pending"] == 1
+    assert reg["queue_id"] in [q["queue_id"] for q in server.queues()]
+    server.expire_queue(reg["queue_id"])
+    assert server.queues(user="hamlet@zulip.com") == []
+    with pytest.raises(mz.MinizulipError) as err:
+        server.queues(user="nobody@zulip.com")
+    assert err.value.status == 400
+
+
+def test_endpoints_index_the_control_api(server):
+    listed = {(e["method"], e["path"]) for e in server.endpoints()}
+    for endpoint in [("GET", "/minizulip/clock"), ("POST", "/minizulip/faults"), ("GET", "/minizulip/queues"),
+                     ("GET", "/minizulip/requests/wait"), ("GET", "/minizulip/snapshots")]:
+        assert endpoint in listed
