@@ -85,7 +85,7 @@ func getMessages(c *call) (any, error) {
 		return nil, err
 	}
 	byIDs := false
-	if c.actor.Realm().FeatureLevel() >= realm.MessageIDsFetchLevel {
+	if c.actor.Realm().Has(realm.ChangeMessageIDsFetch) {
 		if byIDs, err = messageIDsParam(c, &req); err != nil {
 			return nil, err
 		}

@@ -25,13 +25,12 @@ func updatePresence(c *call) (any, error) {
 	if req.SlimPresence, err = c.p.optBool("slim_presence", false); err != nil {
 		return nil, err
 	}
-	level := c.actor.Realm().FeatureLevel()
-	if level >= realm.PresenceLastUpdateIDLevel {
+	if c.actor.Realm().Has(realm.ChangePresenceLastUpdateID) {
 		if req.LastUpdateID, err = optIntPtr(c, "last_update_id"); err != nil {
 			return nil, err
 		}
 	}
-	if level >= realm.PresenceHistoryLimitLevel {
+	if c.actor.Realm().Has(realm.ChangePresenceHistoryLimit) {
 		if req.HistoryLimitDays, err = optIntPtr(c, "history_limit_days"); err != nil {
 			return nil, err
 		}

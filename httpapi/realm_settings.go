@@ -53,7 +53,7 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 		{"email_changes_disabled", &req.EmailChangesDisabled}, {"name_changes_disabled", &req.NameChangesDisabled},
 		{"avatar_changes_disabled", &req.AvatarChangesDisabled},
 	}
-	if c.actor.Realm().FeatureLevel() >= realm.TopicsPolicyLevel {
+	if c.actor.Realm().Has(realm.ChangeTopicsPolicy) {
 		if v, ok := c.p.str("topics_policy"); ok {
 			req.TopicsPolicy = &v
 		}

@@ -42,7 +42,7 @@ func register(c *call) (any, error) {
 	if q.SlimPresence, err = c.p.optBool("slim_presence", false); err != nil {
 		return nil, err
 	}
-	if c.actor.Realm().FeatureLevel() >= realm.PresenceHistoryLimitLevel {
+	if c.actor.Realm().Has(realm.ChangePresenceHistoryLimit) {
 		if req.PresenceHistoryLimitDays, err = optIntPtr(c, "presence_history_limit_days"); err != nil {
 			return nil, err
 		}

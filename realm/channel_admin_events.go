@@ -27,7 +27,7 @@ func (r *Realm) emitStreamUpdate(ch *storedChannel, ev StreamUpdateEvent) {
 
 // streamDelete is the stream delete event for ch at the realm's level.
 func (r *Realm) streamDelete(ch *storedChannel) StreamDeleteEvent {
-	if r.opts.FeatureLevel >= streamDeleteIDsLevel {
+	if r.has(changeStreamDeleteIDs) {
 		return StreamDeleteEvent{Op: "delete", Streams: []any{streamRef{ch.ID}}, StreamIDs: []int{ch.ID}}
 	}
 	return StreamDeleteEvent{Op: "delete", Streams: []any{r.streamView(ch)}}
@@ -82,7 +82,7 @@ func (r *Realm) setArchived(ch *storedChannel, archived bool) {
 	ch.IsArchived = archived
 	audience := r.metadataAudience(ch)
 	aware := func(q *Queue) bool {
-		return r.opts.FeatureLevel >= archivedChannelEventsLevel && q.Config().opts.Capabilities.ArchivedChannels
+		return r.has(changeArchivedChannelEvents) && q.Config().opts.Capabilities.ArchivedChannels
 	}
 	update := StreamUpdateEvent{Op: "update", StreamID: ch.ID, Name: ch.Name, Property: "is_archived", Value: archived}
 	r.emitChange(&change{typ: "stream", payload: update, filter: aware}, audience)

@@ -79,7 +79,7 @@ func (r *Realm) defaultChannelList() any {
 		}
 	}
 	slices.SortFunc(chans, func(a, b *storedChannel) int { return a.ID - b.ID })
-	if r.opts.FeatureLevel < defaultStreamIDsLevel {
+	if !r.has(changeDefaultStreamIDs) {
 		views := make([]Stream, 0, len(chans))
 		for _, c := range chans {
 			views = append(views, r.streamView(c))

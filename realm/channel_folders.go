@@ -111,7 +111,7 @@ func (t *folderTable) load(r *Realm, f *fixture.Document) error {
 
 // register fills the channel_folders section, from feature level 389.
 func (t *folderTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if req.fetches("channel_folders") && r.opts.FeatureLevel >= channelFoldersLevel {
+	if req.fetches("channel_folders") && r.has(changeChannelFolders) {
 		out.ChannelFoldersState = &ChannelFoldersState{ChannelFolders: r.folderList(true)}
 	}
 }
@@ -241,7 +241,7 @@ func (a *Actor) ReorderChannelFolders(ctx context.Context, order []int) error {
 		for _, f := range r.channelFolders.list {
 			f.Order = pos[f.ID]
 		}
-		if r.opts.FeatureLevel >= channelFolderReorderEventLevel {
+		if r.has(changeChannelFolderReorderEvent) {
 			r.emit("channel_folder", ChannelFolderEvent{Op: "reorder", Order: slices.Clone(order)}, r.activeUserIDs()...)
 		}
 		return nil
@@ -311,7 +311,7 @@ func (r *Realm) folderView(f *storedFolder) ChannelFolder {
 		creator := f.CreatorID
 		v.CreatorID = &creator
 	}
-	if r.opts.FeatureLevel >= channelFolderOrderLevel {
+	if r.has(changeChannelFolderOrder) {
 		order := f.Order
 		v.Order = &order
 	}
@@ -322,7 +322,7 @@ func (r *Realm) folderView(f *storedFolder) ChannelFolder {
 // order then ID (by ID alone below feature level 414).
 func (r *Realm) folderList(includeArchived bool) []ChannelFolder {
 	folders := slices.Clone(r.channelFolders.list)
-	if r.opts.FeatureLevel >= channelFolderOrderLevel {
+	if r.has(changeChannelFolderOrder) {
 		slices.SortStableFunc(folders, func(a, b *storedFolder) int { return cmp.Compare(a.Order, b.Order) })
 	}
 	out := []ChannelFolder{}

@@ -167,7 +167,7 @@ func (r *Realm) clearModerationChannel(ch *storedChannel) {
 		return
 	}
 	r.settings.ModerationRequestChannelID = 0
-	if r.opts.FeatureLevel < moderationRequestChannelLevel {
+	if !r.has(changeModerationRequestChannel) {
 		return
 	}
 	data := map[string]any{moderationRequestChannelProperty: r.settings.moderationRequestChannelValue()}

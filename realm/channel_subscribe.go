@@ -236,7 +236,7 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	for i, u := range p.targets {
 		r.emitSubscriptionsAdded(u, added[i])
 	}
-	if r.opts.FeatureLevel >= newSubscriptionMessagesLevel &&
+	if r.has(changeNewSubscriptionMessages) &&
 		(req.SendNewSubscriptionMessages == nil || *req.SendNewSubscriptionMessages) {
 		// Notification Bot's direct messages themselves are not sent.
 		sent := len(res.Subscribed) <= MaxBulkNewSubscriptionMessages
@@ -425,7 +425,7 @@ func (r *Realm) canAddSubscribers(me *user.User, c *storedChannel) bool {
 
 // principalKey keys a user in subscription results.
 func (r *Realm) principalKey(u *user.User) string {
-	if r.opts.FeatureLevel >= subscribersKeyedByIDLevel {
+	if r.has(changeSubscribersKeyedByID) {
 		return strconv.Itoa(u.ID)
 	}
 	return r.apiEmail(u)

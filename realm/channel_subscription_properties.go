@@ -112,7 +112,7 @@ func (r *Realm) setSubscriptionProperty(me *user.User, s *storedSubscription, pr
 			s.IsMuted = !b
 		}
 		emit("in_home_view", !s.IsMuted)
-		if r.opts.FeatureLevel >= isMutedEventsLevel {
+		if r.has(changeIsMutedEvents) {
 			emit("is_muted", s.IsMuted)
 		}
 		return

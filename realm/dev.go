@@ -107,7 +107,7 @@ func (r *Realm) DevListUsers() DevUserList {
 		out := DevUserList{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
 		for _, h := range humans {
 			du := DevUser{Email: h.u.DeliveryEmail, RealmURI: r.opts.URL}
-			if r.opts.FeatureLevel >= realmURLFeatureLevel {
+			if r.has(changeRealmURL) {
 				du.RealmURL = r.opts.URL
 			}
 			if h.u.Role.IsAdmin() {
@@ -190,7 +190,7 @@ func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 			RealmDescription:              r.renderer.Render(r.settings.Description),
 			RealmWebPublicAccessEnabled:   r.settings.EnableSpectatorAccess && webPublic,
 		}
-		if r.opts.FeatureLevel >= realmURLFeatureLevel {
+		if r.has(changeRealmURL) {
 			s.RealmURL = r.opts.URL
 		}
 		settings = s

@@ -246,7 +246,7 @@ func (a *Actor) UpdateGroupSubgroups(ctx context.Context, id int, add, remove []
 func (a *Actor) UpdateGroupMembership(ctx context.Context, id int, c GroupMembershipChange) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
+		if me.IsBot() && !r.has(changeBotGroupRequests) {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
 		members := len(c.Add) > 0 || len(c.Delete) > 0
@@ -333,7 +333,7 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 	if err != nil {
 		return nil, err
 	}
-	if g.Deactivated && r.opts.FeatureLevel < deactivatedGroupSubgroupsLevel {
+	if g.Deactivated && !r.has(changeDeactivatedGroupSubgroups) {
 		return nil, BadRequest("You can only change subgroups of an active group.")
 	}
 	for _, sid := range add {
@@ -430,7 +430,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 	r := a.r
 	id, userID, directOnly := q.GroupID, q.UserID, q.DirectOnly
 	err = a.read(ctx, func(me *user.User) error {
-		if me.IsBot() && r.opts.FeatureLevel < botGroupRequestsLevel {
+		if me.IsBot() && !r.has(changeBotGroupRequests) {
 			return BadRequest("This endpoint does not accept bot requests.")
 		}
 		g := r.groups.byID[id]
@@ -438,7 +438,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 			return BadRequest("Invalid user group")
 		}
 		u := r.users.byID[userID]
-		if u == nil || u.IsSystemBot || (u.IsBot() && r.opts.FeatureLevel < botMembershipLookupLevel) {
+		if u == nil || u.IsSystemBot || (u.IsBot() && !r.has(changeBotMembershipLookup)) {
 			return noSuchUser()
 		}
 		if !u.IsActive {

@@ -82,7 +82,7 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		if !p.pureResolution() {
 			c.LastMovedTS = now
 		}
-		if r.opts.FeatureLevel < lastMovedTimestampLevel {
+		if !r.has(changeLastMovedTimestamp) {
 			c.LastEditTS = now
 		}
 	}

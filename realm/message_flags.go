@@ -463,7 +463,7 @@ func (r *Realm) unreadDetails(me *user.User, ids []int64) (map[string]UnreadMess
 // ignoredChannels is the ignored_because_not_subscribed_channels of an
 // answer: present only when marking unread, from feature level 355.
 func (r *Realm) ignoredChannels(p *flagPlan) *[]int {
-	if p.ignored == nil || r.opts.FeatureLevel < ignoredChannelsLevel {
+	if p.ignored == nil || !r.has(changeIgnoredChannels) {
 		return nil
 	}
 	return &p.ignored

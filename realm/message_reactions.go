@@ -174,7 +174,7 @@ func (r *Realm) reactionTypeName(typ string) string {
 func (r *Realm) emitReaction(me *user.User, m *message.Message, re message.Reaction, op string) {
 	ev := ReactionEvent{Op: op, UserID: me.ID, MessageID: m.ID, EmojiName: re.EmojiName, EmojiCode: re.EmojiCode,
 		ReactionType: r.reactionTypeName(re.ReactionType)}
-	if lvl := r.opts.FeatureLevel; lvl < reactionUserRemovedLevel || lvl >= reactionEventUserRestoredLevel {
+	if !r.has(changeReactionUserRemoved) || r.has(changeReactionEventUserRestored) {
 		ev.User = &ReactionEventUser{UserID: me.ID, Email: r.apiEmail(me), FullName: me.FullName}
 	}
 	r.emit("reaction", ev, r.messageAudience(m)...)

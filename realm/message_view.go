@@ -125,7 +125,7 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 		ts := changes.LastEditTS
 		v.LastEditTS = &ts
 	}
-	if changes.LastMovedTS != 0 && d.env.featureLevel >= lastMovedTimestampLevel {
+	if changes.LastMovedTS != 0 && d.env.has(changeLastMovedTimestamp) {
 		ts := changes.LastMovedTS
 		v.LastMovedTS = &ts
 	}

@@ -236,7 +236,7 @@ func (t *navigationViewTable) register(r *Realm, me *user.User, req *RegisterReq
 }
 
 func fillNavigationViews(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if r.opts.FeatureLevel >= navigationViewsLevel {
+	if r.has(changeNavigationViews) {
 		out.NavigationViewsState = &NavigationViewsState{NavigationViews: r.navigationViewList(me.ID)}
 	}
 }

@@ -106,7 +106,7 @@ func (a *Actor) UpdatePresence(ctx context.Context, req PresenceRequest) (ans Pr
 		}
 		modern := req.SlimPresence || req.LastUpdateID != nil
 		ans = r.presenceResult(modern, req.LastUpdateID, req.HistoryLimitDays)
-		if r.opts.FeatureLevel < PresenceLastUpdateIDLevel {
+		if !r.has(ChangePresenceLastUpdateID) {
 			ans.PresenceLastUpdateID = nil
 		}
 		return nil
@@ -283,12 +283,12 @@ func (t *presenceTable) register(r *Realm, me *user.User, req *RegisterRequest, 
 		return
 	}
 	days := req.PresenceHistoryLimitDays
-	if r.opts.FeatureLevel < PresenceHistoryLimitLevel {
+	if !r.has(ChangePresenceHistoryLimit) {
 		days = nil
 	}
 	res := r.presenceResult(req.Queue.SlimPresence, nil, days)
 	state := &PresenceState{Presences: *res.Presences, ServerTimestamp: *res.ServerTimestamp}
-	if r.opts.FeatureLevel >= PresenceLastUpdateIDLevel {
+	if r.has(ChangePresenceLastUpdateID) {
 		state.PresenceLastUpdateID = res.PresenceLastUpdateID
 	}
 	out.PresenceState = state

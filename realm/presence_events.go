@@ -33,7 +33,7 @@ func (r *Realm) emitPresence(u *user.User, rec *presenceRecord) {
 		Presence: map[string]LegacyClientPresence{"website": website}}}
 	legacy := &change{typ: "presence", payload: PresenceEvent{UserID: u.ID, Email: r.apiEmail(u), ServerTimestamp: ts,
 		Presence: map[string]LegacyClientPresence{"website": website}}}
-	modernEvents := r.opts.FeatureLevel >= simplifiedPresenceEventsLevel
+	modernEvents := r.has(changeSimplifiedPresenceEvents)
 	r.emitToActiveUsers("presence", func(q *Queue) *change {
 		opts := &q.Config().opts
 		switch {

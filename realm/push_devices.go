@@ -42,7 +42,7 @@ func (t *pushTable) clone() pushTable {
 // register fills the push_device section (feature level 406): no
 // devices, as none can be registered for end-to-end encrypted push.
 func (t *pushTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if req.fetches("push_device") && r.opts.FeatureLevel >= pushDevicesLevel {
+	if req.fetches("push_device") && r.has(changePushDevices) {
 		out.PushDevicesState = &PushDevicesState{PushDevices: map[string]PushDeviceStatus{}}
 	}
 }

@@ -103,10 +103,10 @@ func (a *Actor) SendTestPushNotification(ctx context.Context, token *string) err
 func (r *Realm) testPushNotification(d PushDevice, now time.Time) PushNotification {
 	p := PushPayload{Server: urlHost(r.opts.URL), RealmID: UploadRealmID, RealmURI: r.opts.URL,
 		UserID: d.UserID, Event: "test-by-device-token"}
-	if r.opts.FeatureLevel >= testPushEventLevel {
+	if r.has(changeTestPushEvent) {
 		p.Event, p.RealmName = "test", r.settings.Name
 	}
-	if r.opts.FeatureLevel >= realmURLFeatureLevel {
+	if r.has(changeRealmURL) {
 		p.RealmURL = r.opts.URL
 	}
 	n := PushNotification{Device: d, Sent: now, Data: p}
@@ -115,7 +115,7 @@ func (r *Realm) testPushNotification(d PushDevice, now time.Time) PushNotificati
 		return n
 	}
 	body := fmt.Sprintf("This is a test notification from %s.", r.opts.URL)
-	if r.opts.FeatureLevel >= testPushEventLevel {
+	if r.has(changeTestPushEvent) {
 		body = fmt.Sprintf("This is a test notification from %s (%s).", r.settings.Name, r.opts.URL)
 	}
 	n.Alert, n.Sound = PushAlert{Title: "Test notification", Body: body}, "default"

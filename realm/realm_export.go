@@ -112,7 +112,7 @@ type ExportConsent struct {
 // Bot tells the requester it is done. It returns the export's ID.
 func (a *Actor) ExportRealm(ctx context.Context, exportType int) (id int, err error) {
 	r := a.r
-	if r.opts.FeatureLevel < exportTypeLevel {
+	if !r.has(changeExportType) {
 		exportType = ExportPublic // export_type is unknown there
 	}
 	err = a.writeAdmin(ctx, func(me *user.User) error {
@@ -255,7 +255,7 @@ func (r *Realm) exportList() []RealmExport {
 			url := r.opts.URL + upload.URL(e.pathID)
 			x.ExportURL = &url
 		}
-		if r.opts.FeatureLevel >= exportTypeLevel {
+		if r.has(changeExportType) {
 			t := e.exportType
 			x.ExportType = &t
 		}
@@ -283,7 +283,7 @@ func (r *Realm) emitExports() {
 // emitExportConsent tells the administrators u's current consent. The
 // caller holds the write lock.
 func (r *Realm) emitExportConsent(u *user.User) {
-	if r.opts.FeatureLevel < exportConsentEventLevel || u.IsBot() {
+	if !r.has(changeExportConsentEvent) || u.IsBot() {
 		return
 	}
 	r.emit("realm_export_consent", RealmExportConsentEvent{UserID: u.ID, Consented: u.Settings.AllowPrivateDataExport},

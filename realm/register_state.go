@@ -271,28 +271,28 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		SettingsSendDigestEmails:                       true,
 		StopWords:                                      []string{},
 	}
-	if r.opts.FeatureLevel >= realmURLFeatureLevel {
+	if r.has(changeRealmURL) {
 		state.RealmURL = r.opts.URL
 	}
-	if r.opts.FeatureLevel >= channelFolderLimitsLevel {
+	if r.has(changeChannelFolderLimits) {
 		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
 		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description
 	}
-	if r.opts.FeatureLevel >= TopicsPolicyLevel {
+	if r.has(ChangeTopicsPolicy) {
 		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)
 	}
 	// No channel receives automated announcements: -1, under the names
 	// of the advertised feature level.
 	disabled := -1
-	if r.opts.FeatureLevel >= announcementsRenameLevel {
+	if r.has(changeAnnouncementsRename) {
 		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &disabled, &disabled
 	} else {
 		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &disabled, &disabled
 	}
-	if r.opts.FeatureLevel >= zulipUpdateAnnouncementsLevel {
+	if r.has(changeZulipUpdateAnnouncements) {
 		state.RealmZulipUpdateAnnouncementsStreamID = &disabled
 	}
-	if r.opts.FeatureLevel >= moderationRequestChannelLevel {
+	if r.has(changeModerationRequestChannel) {
 		state.RealmModerationRequestChannelID = intPtr(s.moderationRequestChannelValue())
 	}
 	out.RealmState = state

@@ -218,10 +218,10 @@ func (t *scheduledTable) loadReminders(r *Realm, f *fixture.Document) error {
 // register fills the scheduled_messages section (feature level 179) and
 // the reminders section (feature level 399).
 func (t *scheduledTable) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
-	if req.fetches("scheduled_messages") && r.opts.FeatureLevel >= scheduledMessagesLevel {
+	if req.fetches("scheduled_messages") && r.has(changeScheduledMessages) {
 		out.ScheduledMessagesState = &ScheduledMessagesState{ScheduledMessages: r.scheduledList(me.ID)}
 	}
-	if req.fetches("reminders") && r.opts.FeatureLevel >= remindersLevel {
+	if req.fetches("reminders") && r.has(changeReminders) {
 		out.RemindersState = &RemindersState{Reminders: r.reminderList(me.ID)}
 	}
 }

@@ -111,7 +111,7 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: map[string]any{name: after[name]}}, to...)
 			return
 		}
-		if name == "mandatory_topics" && r.opts.FeatureLevel >= TopicsPolicyLevel {
+		if name == "mandatory_topics" && r.has(ChangeTopicsPolicy) {
 			data := map[string]any{"topics_policy": after["topics_policy"], "mandatory_topics": after["mandatory_topics"]}
 			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, to...)
 			return
@@ -135,7 +135,7 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 			announce(g.name, true)
 		}
 	}
-	if changed(moderationRequestChannelProperty) && r.opts.FeatureLevel >= moderationRequestChannelLevel {
+	if changed(moderationRequestChannelProperty) && r.has(changeModerationRequestChannel) {
 		announce(moderationRequestChannelProperty, false)
 	}
 }

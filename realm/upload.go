@@ -242,10 +242,10 @@ func (r *Realm) addAttachment(owner *user.User, name, pathID, contentType string
 func (r *Realm) uploadResult(att *storedAttachment) UploadResult {
 	url := upload.URL(att.pathID)
 	res := UploadResult{URI: url, PathID: att.pathID}
-	if r.opts.FeatureLevel >= uploadURLLevel {
+	if r.has(changeUploadURL) {
 		res.URL = url
 	}
-	if r.opts.FeatureLevel >= uploadFilenameLevel {
+	if r.has(changeUploadFilename) {
 		res.Filename = att.name
 	}
 	return res

@@ -104,10 +104,10 @@ func (a *Actor) DeleteAttachment(ctx context.Context, id int) error {
 // The caller holds the lock.
 func (r *Realm) attachmentView(att *storedAttachment) Attachment {
 	v := Attachment{ID: att.id, Name: att.name, PathID: att.pathID, Size: att.size, CreateTime: att.created.Unix()}
-	if r.opts.FeatureLevel < attachmentSecondsLevel {
+	if !r.has(changeAttachmentSeconds) {
 		v.CreateTime = att.created.UnixMilli()
 	}
-	if r.opts.FeatureLevel >= attachmentMessageIDsLevel {
+	if r.has(changeAttachmentMessageIDs) {
 		v.MessageIDs = slices.Clone(att.messageIDs)
 		if v.MessageIDs == nil {
 			v.MessageIDs = []int64{}

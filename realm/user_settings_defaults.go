@@ -108,7 +108,7 @@ func (t *settingsDefaultsTable) register(r *Realm, me *user.User, req *RegisterR
 func fillUserSettingsDefaults(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	s := r.userSettingsDefaults()
 	view := s.View("", s.EmailAddressVisibility, r.opts.FeatureLevel)
-	if r.opts.FeatureLevel < denseModeRemovedLevel {
+	if !r.has(changeDenseModeRemoved) {
 		view = view.WithDenseMode()
 	}
 	out.UserSettingsDefaultsState = &UserSettingsDefaultsState{UserSettingsDefaults: UserSettingsDefaultsView{SettingsView: view}}

@@ -271,7 +271,7 @@ func (t *userTable) register(r *Realm, me *user.User, req *RegisterRequest, out 
 	}
 	if req.fetches("user_settings") {
 		view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
-		if r.opts.FeatureLevel < denseModeRemovedLevel {
+		if !r.has(changeDenseModeRemoved) {
 			view = view.WithDenseMode()
 		}
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}

@@ -24,6 +24,9 @@ type viewEnv struct {
 	topics          topic.Rules
 }
 
+// has reports whether the realm's level includes change c.
+func (e viewEnv) has(c Change) bool { return e.featureLevel >= c.level }
+
 // viewEnv copies the realm-wide state views read; the caller holds the
 // lock.
 func (r *Realm) viewEnv() viewEnv {
@@ -110,7 +113,7 @@ func avatarURL(viewer, target *userCard, clientGravatar bool) *string {
 // billingAdminField is is_billing_admin (always false here) for the
 // feature levels that still send it, else nil (absent).
 func (e *viewEnv) billingAdminField() *bool {
-	if e.featureLevel >= billingAdminRemovedLevel {
+	if e.has(changeBillingAdminRemoved) {
 		return nil
 	}
 	f := false
@@ -175,7 +178,7 @@ func (r *Realm) messageDirectory(viewer *user.User) *messageDirectory {
 // withReactionUsers reports whether reactions carry the deprecated user
 // object.
 func (d *messageDirectory) withReactionUsers() bool {
-	return d.env.featureLevel < reactionUserRemovedLevel
+	return !d.env.has(changeReactionUserRemoved)
 }
 
 // add copies what m's view reads: its sender, participants, reacting users

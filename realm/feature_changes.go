@@ -1,0 +1,127 @@
+package realm
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The table of documented changes: one row per change Zulip's API
+// description and the spec note from feature level 185 (Zulip 7.0) on,
+// saying what changed, at which level, and how the realm honours it.
+// Code asks the table (Realm.has, Realm.Has) rather than comparing levels
+// in place.
+//
+//go:embed feature_changes.tsv
+var featureChangesTSV string
+
+// The kinds of documented changes.
+const (
+	kindEndpointAdded   = "endpoint added"
+	kindEndpointRemoved = "endpoint removed"
+	kindParamAdded      = "parameter added"
+	kindFieldAdded      = "field added"
+	kindFieldRemoved    = "field removed"
+	kindFieldRenamed    = "field renamed"
+	kindValueChanged    = "value changed"
+	kindDefaultChanged  = "default changed"
+	kindEventAdded      = "event added"
+	kindBehaviour       = "behaviour changed"
+)
+
+// The statuses of rows.
+const (
+	// StatusHonoured: the realm behaves as a server of the row's level
+	// does on both sides of it.
+	StatusHonoured = "honoured"
+	// StatusNoEffect: the change cannot be seen on a fake (a server-only
+	// setting, a change of documentation only…); Honour says why.
+	StatusNoEffect = "no effect"
+	// StatusTodo: the realm behaves as the newest level on both sides.
+	StatusTodo = "todo"
+)
+
+// FeatureChange is one row of the table.
+type FeatureChange struct {
+	Level int
+	// Kind is one of the kinds above.
+	Kind string
+	// Where is the endpoint ("GET /messages"), component ("components
+	// schemas/User") or "spec" the note belongs to; Field the property
+	// or ("?name") parameter, if any.
+	Where, Field string
+	// Honour is the name code asks the table by (Realm.has), a
+	// mechanism ("endpoint gate", "register gate"), or the reason the
+	// change has no effect on a fake.
+	Honour string
+	Status string
+	// Note is the documented sentence, shortened.
+	Note string
+}
+
+// key identifies the note a row answers.
+func (c FeatureChange) key() string { return fmt.Sprintf("%d %s %s", c.Level, c.Where, c.Field) }
+
+// featureChanges is the parsed table.
+var featureChanges = parseFeatureChanges(featureChangesTSV)
+
+// parseFeatureChanges reads the table: tab-separated level, kind, where,
+// field, honour, status, note; # starts a comment line.
+func parseFeatureChanges(text string) []FeatureChange {
+	var out []FeatureChange
+	for i, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 7 {
+			panic(fmt.Sprintf("feature_changes.tsv:%d: %d columns, want 7", i+1, len(f)))
+		}
+		level, err := strconv.Atoi(f[0])
+		if err != nil {
+			panic(fmt.Sprintf("feature_changes.tsv:%d: level %q", i+1, f[0]))
+		}
+		out = append(out, FeatureChange{Level: level, Kind: f[1], Where: f[2], Field: f[3], Honour: f[4], Status: f[5], Note: f[6]})
+	}
+	return out
+}
+
+// FeatureChanges lists the table's rows.
+func FeatureChanges() []FeatureChange { return append([]FeatureChange(nil), featureChanges...) }
+
+// A Change names changes of the table that code asks about: every row
+// whose Honour is the name came at the same level.
+type Change struct {
+	name  string
+	level int
+}
+
+// newChange finds the level of the rows named name; a name no row has
+// is a mistake of the table, caught when the package loads.
+func newChange(name string) Change {
+	at := -1
+	for _, c := range featureChanges {
+		if c.Honour != name {
+			continue
+		}
+		if at >= 0 && c.Level != at {
+			panic(fmt.Sprintf("feature_changes.tsv: change %q has rows at levels %d and %d", name, at, c.Level))
+		}
+		at = c.Level
+	}
+	if at < 0 {
+		panic(fmt.Sprintf("feature_changes.tsv: no row names change %q", name))
+	}
+	return Change{name: name, level: at}
+}
+
+// Level is the feature level the change came at.
+func (c Change) Level() int { return c.level }
+
+// has reports whether the realm's advertised level includes change c.
+func (r *Realm) has(c Change) bool { return r.opts.FeatureLevel >= c.level }
+
+// Has reports whether the realm's advertised level includes change c,
+// for adapters (httpapi) that read requests by the level.
+func (r *Realm) Has(c Change) bool { return r.has(c) }
