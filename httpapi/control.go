@@ -35,6 +35,9 @@ type testControl struct {
 	// page, when set, is served to browsers at GET /minizulip/
 	// (WithControlPage).
 	page http.Handler
+	// realms are the realms created by POST /minizulip/realms
+	// (WithRealms); nil when the server creates none.
+	realms *realmPool
 }
 
 // WithTestControl serves the test-control API under /minizulip/ (on) or
@@ -83,6 +86,9 @@ func controlRoutes() []controlRoute {
 		{"POST", "/minizulip/snapshots/{snapshot_id}/restore", nil, (*Server).restoreSnapshot},
 		{"DELETE", "/minizulip/snapshots/{snapshot_id}", nil, (*Server).deleteSnapshot},
 		{"POST", "/minizulip/reset", nil, (*Server).resetRealm},
+		{"POST", "/minizulip/realms", realmParams, (*Server).postRealm},
+		{"GET", "/minizulip/realms", nil, (*Server).listRealms},
+		{"DELETE", "/minizulip/realms/{realm_id}", nil, (*Server).deleteRealm},
 		{"GET", "/minizulip/dump", nil, (*Server).getDump},
 		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
 		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
@@ -194,8 +200,9 @@ func paramList(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// maxControlBody bounds the body of a control request.
-const maxControlBody = 1 << 20
+// maxControlBody bounds the JSON body of a control request (a fixture
+// document may be large).
+const maxControlBody = maxBodyBytes
 
 // parseControlParams reads a control request's parameters: a form body or
 // query string as Zulip's routes take them, or a JSON object body, whose

@@ -130,6 +130,7 @@ func (ts *TestServer) Close() {
 	ts.cancel()
 	_ = ts.httpServer.Close()
 	<-ts.done
+	ts.API.CloseRealms()
 }
 
 // NewHTTPServer wraps an API handler in an http.Server whose requests

@@ -271,3 +271,17 @@ func (r *Realm) EventQueues(userID int) []QueueInfo {
 	}
 	return out
 }
+
+// Stop ends a realm that is no longer served: every event queue is
+// dropped (a waiting poll completes, the next one answers
+// BAD_EVENT_QUEUE_ID), and the background collection of idle queues and
+// the timer of scheduled deliveries stop, so that nothing keeps the realm
+// alive. Its state can still be read. (Close, for a realm with a data
+// directory, is another matter: it saves the realm.)
+func (r *Realm) Stop() {
+	r.events.Close()
+	_ = r.update(func() error {
+		r.delivery.stop()
+		return nil
+	})
+}

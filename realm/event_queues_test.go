@@ -3,12 +3,13 @@ package realm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"runtime"
 	"testing"
-
 	"time"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 func mustQueue(t *testing.T, r *Realm, userID int, opts QueueOptions) *Queue {
@@ -327,5 +328,25 @@ func TestAllPublicStreamsRespectsAccess(t *testing.T) {
 	r.As(idHamlet).SendChannelMessage(bg, "Verona", "x", "public")
 	if evs := pending(t, r, idOthello, member, -1); len(evs) != 1 {
 		t.Fatalf("member's all_public_streams queue got %d events", len(evs))
+	}
+}
+
+func TestStopDropsQueuesAndStopsTimers(t *testing.T) {
+	c := clock.NewManual(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC))
+	r := New(WithClock(c))
+	iago, _ := r.UserIDByEmail("iago@zulip.com")
+	q, err := r.As(iago).RegisterQueue(context.Background(), QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PendingTimers() == 0 {
+		t.Fatal("no idle collection armed")
+	}
+	r.Stop()
+	if _, err := r.As(iago).Events(context.Background(), GetEventsRequest{QueueID: q.ID(), LastEventID: -1, DontBlock: true}); !errors.Is(err, &Error{Code: CodeBadEventQueueID}) {
+		t.Fatalf("poll after close: %v", err)
+	}
+	if n := c.PendingTimers(); n != 0 {
+		t.Fatalf("%d timers still armed after Stop", n)
 	}
 }

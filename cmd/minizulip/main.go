@@ -100,6 +100,9 @@ type config struct {
 	readyFile string
 	// banner is how the start is announced on stdout: "text" or "json".
 	banner string
+	// maxRealms bounds the realms POST /minizulip/realms serves at once
+	// (0: it creates none).
+	maxRealms int
 }
 
 // callFlag is one fake video-call provider of -calls: a provider name
@@ -167,6 +170,9 @@ func parseArgs(args []string, out io.Writer) (config, error) {
 	if c.fixture != "" && c.seed != "dev" {
 		return c, errors.New("-fixture and -seed exclude each other: the fixture says what the realm holds")
 	}
+	if c.maxRealms < 0 {
+		return c, fmt.Errorf("-max-realms must not be negative (0: POST /minizulip/realms creates none), not %d", c.maxRealms)
+	}
 	if c.banner != "text" && c.banner != "json" {
 		return c, fmt.Errorf(`-banner must be "text" or "json", not %q`, c.banner)
 	}
@@ -195,6 +201,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.showVersion, "version", false, "print minizulip's version and commit, and exit")
 	fs.StringVar(&c.readyFile, "ready-file", "", `once the server answers, write {"url":…,"pid":…} to this file (atomically; removed on exit)`)
 	fs.StringVar(&c.banner, "banner", "text", `start banner on stdout: "text" (for people) or "json" (first line {"url":…,"pid":…}, no login hints)`)
+	fs.IntVar(&c.maxRealms, "max-realms", httpapi.DefaultMaxRealms, "realms POST /minizulip/realms may serve at once, each on a loopback port of its own (0: none)")
 	fs.IntVar(&c.uploadMemoryMiB, "upload-memory-mib", int(realm.DefaultUploadMemoryLimit/upload.MiB),
 		"MiB of uploaded files kept in memory, beyond which uploads get Zulip's upload-quota error (0: no limit; not with -upload-dir)")
 	fs.IntVar(&c.unfinishedUploads, "unfinished-uploads", realm.DefaultMaxUnfinishedUploads,
@@ -306,11 +313,18 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		account = emptyRealmOwner
 	}
 	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict)}
+	var logger *slog.Logger
 	switch c.logFormat {
 	case "text":
-		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewTextHandler(stdout, nil))))
+		logger = slog.New(slog.NewTextHandler(stdout, nil))
 	case "json":
-		apiOpts = append(apiOpts, httpapi.WithLogger(slog.New(slog.NewJSONHandler(stdout, nil))))
+		logger = slog.New(slog.NewJSONHandler(stdout, nil))
+	}
+	if logger != nil {
+		apiOpts = append(apiOpts, httpapi.WithLogger(logger))
+	}
+	if c.maxRealms > 0 {
+		apiOpts = append(apiOpts, httpapi.WithRealms(c.maxRealms, realmMaker(c, logger)))
 	}
 	if isLoopback(ln.Addr()) {
 		// DNS-rebinding protection: a loopback server answers only to
@@ -330,8 +344,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if !isLoopback(ln.Addr()) && c.devEndpoints {
 		warning = fmt.Sprintf("WARNING: dev login is on and %s is not a loopback address: anyone who reaches it can log in as any user (-dev-endpoints=false turns it off)", ln.Addr())
 	}
-	srv, cancelRequests := httpapi.NewHTTPServer(httpapi.New(r, apiOpts...))
+	api := httpapi.New(r, apiOpts...)
+	srv, cancelRequests := httpapi.NewHTTPServer(api)
 	defer cancelRequests()
+	defer api.CloseRealms() // those POST /minizulip/realms created
 
 	// The listener is bound: a client connecting from now on is answered
 	// once Serve runs, a moment later. The ready file, then the banner

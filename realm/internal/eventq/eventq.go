@@ -88,6 +88,10 @@ type Hub[C, E any] struct {
 	byUser     map[int][]*Queue[C, E]
 	expiry     expiryHeap[C, E]
 	created    uint64 // queues created, numbering them
+	// stopCollection cancels the next background collection; closed
+	// stops it for good (Close).
+	stopCollection func() bool
+	closed         bool
 }
 
 // NewHub returns an empty hub on the given clock; a queue holding

@@ -74,11 +74,30 @@ func (hub *Hub[C, E]) sweep(now time.Time) {
 const collectEvery = time.Minute
 
 // scheduleCollection runs sweep every collectEvery on the hub's clock.
+// The caller holds hub.mu, or is NewHub.
 func (hub *Hub[C, E]) scheduleCollection() {
-	hub.clock.AfterFunc(collectEvery, func() {
+	hub.stopCollection = hub.clock.AfterFunc(collectEvery, func() {
 		hub.mu.Lock()
+		defer hub.mu.Unlock()
+		if hub.closed {
+			return
+		}
 		hub.sweep(hub.clock.Now())
-		hub.mu.Unlock()
 		hub.scheduleCollection()
 	})
+}
+
+// Close drops every queue, as DropAll does, and stops the background
+// collection, for a realm that is no longer served. Queues added later
+// live on, but nothing collects them.
+func (hub *Hub[C, E]) Close() {
+	hub.mu.Lock()
+	defer hub.mu.Unlock()
+	hub.closed = true
+	if hub.stopCollection != nil {
+		hub.stopCollection()
+	}
+	for _, q := range hub.queues {
+		hub.drop(q)
+	}
 }
