@@ -253,6 +253,8 @@ var allowed = []struct {
 		"GET /users/me of a bot, as bot_type"},
 	{"message_ids", "path_id", openapi3.NewArraySchema().WithItems(openapi3.NewIntegerSchema()),
 		"attachments, feature level 472 (spec: Attachment; it replaces messages)"},
+	{"idle_queue_timeout_secs", "queue_id", openapi3.NewIntegerSchema(),
+		"register, feature level 481 (Zulip 12.0's register-queue docs; zulip-flutter)"},
 	// Fields of older levels, sent only when the realm advertises a level
 	// below the one that removed or renamed them.
 	{"is_billing_admin", "is_bot", openapi3.NewBoolSchema(),

@@ -60,6 +60,13 @@ func register(c *call) (any, error) {
 	if q.LifespanSecs, _, err = c.p.optInt("queue_lifespan_secs"); err != nil {
 		return nil, err
 	}
+	if c.actor.Realm().Has(realm.ChangeIdleQueueTimeout) {
+		if raw, ok := c.p.str("idle_queue_timeout"); ok {
+			if q.IdleTimeoutSecs, err = realm.ParseIdleQueueTimeout(raw); err != nil {
+				return nil, err
+			}
+		}
+	}
 	ans, err := c.actor.Register(c.ctx(), req)
 	if err != nil {
 		return nil, err

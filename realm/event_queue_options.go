@@ -37,6 +37,10 @@ type QueueOptions struct {
 	// LifespanSecs is how long the queue survives without a GET; 0 means
 	// the default of 600 s, and it is capped at 7 days.
 	LifespanSecs int
+	// IdleTimeoutSecs is register's idle_queue_timeout (feature level
+	// 481): like LifespanSecs, which it overrides when positive, capped at
+	// 7 days. ParseIdleQueueTimeout reads the parameter.
+	IdleTimeoutSecs int
 }
 
 // Queue is one client's event queue (see RegisterQueue). Its ID is the

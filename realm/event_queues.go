@@ -119,10 +119,7 @@ func (r *Realm) newQueue(me *user.User, opts QueueOptions) (*Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	lifespan := DefaultQueueLifespan
-	if opts.LifespanSecs > 0 {
-		lifespan = min(time.Duration(opts.LifespanSecs)*time.Second, MaxQueueLifespan)
-	}
+	lifespan := queueLifespan(opts)
 	cfg := queueConfig{opts: opts, narrow: narrow,
 		legacyMutedTopics: opts.EventTypes == nil || !slices.Contains(opts.EventTypes, "user_topic")}
 	return r.events.Add(eventq.Options[queueConfig]{UserID: me.ID, Config: cfg, Types: opts.EventTypes, Lifespan: lifespan}), nil

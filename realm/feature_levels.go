@@ -68,6 +68,9 @@ var (
 	ChangeTopicsPolicy = newChange("topicsPolicy")
 	// ChangeMessageIDsFetch: GET /messages's message_ids (Zulip 10.0).
 	ChangeMessageIDsFetch = newChange("messageIDsFetch")
+	// ChangeIdleQueueTimeout: register's idle_queue_timeout, and
+	// idle_queue_timeout_secs in its answer (Zulip 12.0).
+	ChangeIdleQueueTimeout = newChange("idleQueueTimeout")
 )
 
 // The feature levels of scheduled messages and reminders.

@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -29,6 +30,9 @@ type RegisterResult struct {
 	ZulipVersion      string `json:"zulip_version"`
 	ZulipFeatureLevel int    `json:"zulip_feature_level"`
 	ZulipMergeBase    string `json:"zulip_merge_base"`
+	// IdleQueueTimeoutSecs is how long the queue lives without a poll
+	// (feature level 481 on; absent below).
+	IdleQueueTimeoutSecs *int `json:"idle_queue_timeout_secs,omitempty"`
 
 	*AlertWordsState
 	*ChannelFoldersState
@@ -85,6 +89,10 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 		}
 		out := RegisterResult{QueueID: q.ID(), LastEventID: -1, ZulipVersion: r.opts.Version,
 			ZulipFeatureLevel: r.opts.FeatureLevel, ZulipMergeBase: mergeBase(r.opts.Version)}
+		if r.has(ChangeIdleQueueTimeout) {
+			secs := int(queueLifespan(req.Queue) / time.Second)
+			out.IdleQueueTimeoutSecs = &secs
+		}
 		r.registerTables(me, &req, &out)
 		ans = out
 		return nil

@@ -12,7 +12,7 @@ import (
 // fetching everything gives the union of them all.
 func TestRegisterSectionKeys(t *testing.T) {
 	r, _ := newTestRealm(t)
-	always := []string{"last_event_id", "queue_id", "zulip_feature_level", "zulip_merge_base", "zulip_version"}
+	always := []string{"idle_queue_timeout_secs", "last_event_id", "queue_id", "zulip_feature_level", "zulip_merge_base", "zulip_version"}
 	var all []string
 	for _, name := range slices.Sorted(maps.Keys(wantSectionKeys)) {
 		want := wantSectionKeys[name]
