@@ -43,6 +43,8 @@ type Server struct {
 	// bodyIdle and bodySlowAfter pace request bodies (bodies.go):
 	// BodyIdleTimeout and BodyReadTimeout, shorter in tests.
 	bodyIdle, bodySlowAfter time.Duration
+	// ui serves the web pages (WithWebUI, webui.go).
+	ui bool
 }
 
 // Option configures a Server.
@@ -84,6 +86,9 @@ func (s *Server) Realm() *realm.Realm { return s.realm }
 // test-control API when it is on (WithTestControl).
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	s.paceBody(w, req)
+	if s.ui && s.serveWebUI(w, req) {
+		return
+	}
 	if s.tc.on && strings.HasPrefix(req.URL.Path, ControlPrefix) {
 		s.serveControl(w, req)
 		return

@@ -56,7 +56,12 @@ func fetchAPIKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.realm.FetchAPIKey(username, password)
+	login, err := s.realm.FetchAPIKey(username, password)
+	if err == nil && s.ui {
+		// The web client's password form logs its browser session in.
+		s.sessions.start(login.UserID, s.realm.Now()).setCookies(c.w)
+	}
+	return login, err
 }
 
 func devListUsers(c *call) (any, error) {

@@ -70,6 +70,13 @@ func (st *sessionStore) lookup(id string, now time.Time) (session, bool) {
 	return s, ok && id != ""
 }
 
+// end forgets a session (logout).
+func (st *sessionStore) end(id string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	delete(st.byID, id)
+}
+
 // count is the number of sessions kept.
 func (st *sessionStore) count() int {
 	st.mu.Lock()

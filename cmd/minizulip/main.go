@@ -76,6 +76,7 @@ type config struct {
 	allowHosts   string
 	logFormat    string
 	control      bool
+	ui           bool
 	strict       bool
 	// accountManagers are granted can_create_users and can_change_user_emails.
 	accountManagers []string
@@ -192,6 +193,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.allowHosts, "allow-hosts", "", "comma-separated extra Host names a loopback server answers to (e.g. a container's name)")
 	fs.StringVar(&c.logFormat, "log", "off", `request log: "off", "text" or "json" (method, path, user, status, duration)`)
 	fs.StringVar(&c.apiKeySeed, "api-key-seed", "", "derive every API key from this string, so keys are the same on every run")
+	fs.BoolVar(&c.ui, "ui", true, "serve the web client at / and, with the control API, the inspector page at /minizulip/")
 	fs.BoolVar(&c.control, "control", true, "serve the test-control API under /minizulip/ (clock, faults, queue expiry, request log, unsupported requests, snapshots, reset, dump)")
 	fs.BoolVar(&c.strict, "strict", false, "answer requests to endpoints or with parameters the server does not support with a 400 naming them")
 	fs.IntVar(&c.messages, "messages", 100, "messages the dev realm starts with, all read, as on a Zulip dev server (0: none)")
@@ -312,7 +314,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	if c.seed == "empty" {
 		account = emptyRealmOwner
 	}
-	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict)}
+	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict), httpapi.WithWebUI(c.ui)}
 	var logger *slog.Logger
 	switch c.logFormat {
 	case "text":
