@@ -348,8 +348,11 @@ export class Minizulip {
 
   /**
    * A new realm in the same process, on a loopback port of its own, fully
-   * isolated: {seed, messages, fixture, feature_level}. Resolves to a
-   * Realm; close() it when done.
+   * isolated (clock, faults, queues, journal), as the server's flags of
+   * the same names make one: {seed: 'dev' | 'empty', messages (none by
+   * default), fixture (a document, object or JSON text, instead of a
+   * seed), feature_level, zulip_version}. Resolves to a Realm; close() it
+   * when done.
    */
   async createRealm(options = {}) {
     const body = {};

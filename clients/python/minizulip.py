@@ -322,11 +322,15 @@ class Minizulip:
 
     # --- realms --------------------------------------------------------
 
-    def create_realm(self, *, seed=None, messages=None, fixture=None, feature_level=None):
+    def create_realm(self, *, seed=None, messages=None, fixture=None, feature_level=None, zulip_version=None):
         """A new realm in the same process, on a loopback port of its own,
-        fully isolated (clock, faults, queues, journal). Returns a Realm;
-        close() it (or delete_realm) when done."""
-        params = {"seed": seed, "messages": messages, "feature_level": feature_level}
+        fully isolated (clock, faults, queues, journal), as the server's
+        flags of the same names make one: seed "dev" or "empty", messages
+        (a dev realm's seeded messages; none by default), fixture (a
+        document, dict or JSON text, instead of a seed), feature_level and
+        zulip_version. Returns a Realm; close() it (or use it in a with
+        block) when done."""
+        params = {"seed": seed, "messages": messages, "feature_level": feature_level, "zulip_version": zulip_version}
         if fixture is not None:
             params["fixture"] = fixture if isinstance(fixture, str) else json.dumps(fixture)
         params = {k: v for k, v in params.items() if v is not None}

@@ -1,4 +1,4 @@
-"""README.md's Python example runs as shown."""
+"""README.md's Python examples run as shown."""
 
 import os
 import re
@@ -6,10 +6,21 @@ import re
 README = os.path.join(os.path.dirname(__file__), "..", "..", "..", "README.md")
 
 
-def test_readme_python_example_runs():
+def python_blocks():
     with open(README, encoding="utf-8") as f:
         text = f.read()
     section = text[text.index("\n### Python\n"):]
-    match = re.search(r"\n```python\n(.*?)\n```\n", section, re.S)
-    assert match, "README's Python section has no python block"
-    exec(compile(match.group(1), "README.md (Python example)", "exec"), {})
+    section = section[:section.index("\n### ", 1)]
+    blocks = re.findall(r"\n```python\n(.*?)\n```\n", section, re.S)
+    assert len(blocks) == 2, "README's Python section should have two python blocks"
+    return blocks
+
+
+def test_readme_python_example_runs():
+    exec(compile(python_blocks()[0], "README.md (Python example)", "exec"), {})
+
+
+def test_readme_pytest_example_passes(minizulip):
+    ns = {}
+    exec(compile(python_blocks()[1], "README.md (pytest example)", "exec"), ns)
+    ns["test_send"](minizulip)
