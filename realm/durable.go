@@ -159,6 +159,9 @@ func (d *durability) open(opts []Option) (*Realm, error) {
 	if err := r.setEdits(snap.Edits); err != nil {
 		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
 	}
+	if err := r.setExactTables(snap.Tables); err != nil {
+		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
+	}
 	d.realmID, d.seq = snap.Header.RealmID, snap.Header.Seq
 	d.attach(r)
 	if err := d.replayJournal(r); err != nil {
@@ -327,18 +330,26 @@ func (p syncPoint) wait() error {
 		return nil
 	}
 	if err := p.j.waitSynced(p.end); err != nil {
-		return diskError("syncing the journal", err)
+		return &Error{Code: CodeDiskError, Status: 503,
+			Msg: fmt.Sprintf("The change may not be on disk (%v): the realm takes no more changes until it is restarted", err)}
 	}
 	return nil
 }
 
-// ErrDisk is wrapped by the error of a mutation the data directory could
-// not take: the realm is as it was before the call.
-var ErrDisk = errors.New("realm: the data directory could not take the change")
+// CodeDiskError is a change the data directory could not take (a full
+// disk): minizulip's own code, as Zulip answers such a failure with a
+// bare 500.
+const CodeDiskError Code = "DISK_ERROR"
 
-// diskError is a write's failure to reach the disk.
+// ErrDisk matches (errors.Is) the error of a change the data directory
+// could not take: a 503 whose message says what failed, and that the
+// realm is as it was before the call.
+var ErrDisk = &Error{Code: CodeDiskError, Msg: "the data directory could not take the change", Status: 503}
+
+// diskError is a change's failure to reach the disk.
 func diskError(what string, err error) error {
-	return fmt.Errorf("%w: %s: %w", ErrDisk, what, err)
+	return &Error{Code: CodeDiskError, Status: 503,
+		Msg: fmt.Sprintf("The change was not saved, and nothing changed: %s: %v", what, err)}
 }
 
 // mutate runs fn, a mutation under the realm's write lock or a send's
@@ -354,7 +365,8 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 		return syncPoint{}, d.broken
 	}
 	if err := d.j.failed(); err != nil {
-		d.broken = diskError("the journal failed earlier; restart to recover", err)
+		d.broken = &Error{Code: CodeDiskError, Status: 503,
+			Msg: fmt.Sprintf("The data directory failed earlier (%v): the realm takes no more changes until it is restarted", err)}
 		return syncPoint{}, d.broken
 	}
 	if op == nil || op.used {
@@ -377,7 +389,8 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 	}
 	if err := fn(); err != nil {
 		if cerr := j.cut(end - int64(len(payload)) - recordHeaderSize); cerr != nil {
-			d.broken = diskError("cutting a failed operation's record", cerr)
+			d.broken = &Error{Code: CodeDiskError, Status: 503,
+				Msg: fmt.Sprintf("A failed change's journal record could not be cut (%v): the realm takes no more changes until it is restarted", cerr)}
 		}
 		return syncPoint{}, err
 	}
@@ -429,7 +442,8 @@ func (d *durability) compact(r *Realm) error {
 	if err != nil {
 		// The snapshot holds everything so far, but nothing can be
 		// appended: refuse writes until a restart.
-		d.broken = diskError("starting the journal again", err)
+		d.broken = &Error{Code: CodeDiskError, Status: 503,
+			Msg: fmt.Sprintf("The journal could not be started again (%v): the realm takes no more changes until it is restarted", err)}
 		if old != nil {
 			old.supersede()
 		}

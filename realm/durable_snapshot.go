@@ -43,6 +43,11 @@ type snapshotBody struct {
 	Counters map[string]int64 `json:"counters"`
 	// Edits are messages' edit histories, oldest first, by message ID.
 	Edits map[int64][]message.Edit `json:"edits,omitempty"`
+	// Tables are the tables but messages exactly as in memory, by name
+	// (durable_codec.go): what fixtures leave out (passwords, avatars,
+	// invitations, pending email changes, push devices, exports,
+	// recipient numbering…) comes back from them.
+	Tables json.RawMessage `json:"tables"`
 }
 
 // snapshotFile is a snapshot as read.
@@ -63,7 +68,11 @@ func (r *Realm) durableImage() ([]byte, error) {
 	if err := enc.Encode(f); err != nil {
 		return nil, err
 	}
-	body := snapshotBody{Fixture: bytes.TrimSpace(doc.Bytes()), Counters: r.counters(), Edits: map[int64][]message.Edit{}}
+	exact, err := r.exactTables()
+	if err != nil {
+		return nil, err
+	}
+	body := snapshotBody{Fixture: bytes.TrimSpace(doc.Bytes()), Counters: r.counters(), Edits: map[int64][]message.Edit{}, Tables: exact}
 	r.messages.store.All().Up(0, func(m *message.Message) bool {
 		if l := m.Changes().Edits; l != nil {
 			e := l.NewestFirst()
@@ -212,4 +221,141 @@ func writeFileAtomic(dir, path string, data []byte) error {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// codecSkip are the fields of exactly written tables that are not state
+// to write: the table loaded from the fixture keeps its own.
+var codecSkip = map[string]bool{
+	"calls.providers": true, // configuration (WithCallProvider), given at every start
+	"files.store":     true, // the bytes, which the fixture carries
+	"files.resumable": true, // tus uploads under way, whose clients start again
+}
+
+// notExact are the tables the fixture alone carries: they hold nothing
+// it leaves out but what the snapshot adds beside (messages' edit
+// histories; linkifiers are compiled from their patterns again).
+var notExact = map[string]bool{"messages": true, "linkifiers": true}
+
+// exactTables writes every table but messages with the state codec.
+func (r *Realm) exactTables() (json.RawMessage, error) {
+	e := &stateEncoder{ids: map[uintptr]int{}}
+	out := map[string]any{}
+	for _, d := range domains {
+		if notExact[d.name] {
+			continue
+		}
+		v := reflect.ValueOf(d.of(&r.tables)).Elem()
+		if v.Kind() != reflect.Struct || v.Type() == reflect.TypeFor[Settings]() {
+			x, err := e.encode(v, d.name)
+			if err != nil {
+				return nil, err
+			}
+			out[d.name] = x
+			continue
+		}
+		fields := map[string]any{}
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Name
+			if codecSkip[d.name+"."+name] {
+				continue
+			}
+			x, err := e.encode(v.Field(i), d.name+"."+name)
+			if err != nil {
+				return nil, err
+			}
+			fields[name] = x
+		}
+		out[d.name] = fields
+	}
+	return json.Marshal(orderedTables(out))
+}
+
+// orderedTables lists the tables in the domains' order, as the decoder
+// must meet each pointer's value before its references.
+func orderedTables(m map[string]any) []any {
+	var list []any
+	for _, d := range domains {
+		if x, ok := m[d.name]; ok {
+			list = append(list, []any{d.name, x})
+		}
+	}
+	return list
+}
+
+// setExactTables puts the exactly written tables over the ones the
+// fixture's load made, then numbers the messages' recipients as the
+// tables do.
+func (r *Realm) setExactTables(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var list [][2]any
+	if err := dec.Decode(&list); err != nil {
+		return err
+	}
+	byName := map[string]domain{}
+	for _, d := range domains {
+		byName[d.name] = d
+	}
+	sd := &stateDecoder{ptrs: map[int]reflect.Value{}}
+	return r.update(func() error {
+		for _, item := range list {
+			name, _ := item[0].(string)
+			d, ok := byName[name]
+			if !ok || notExact[name] {
+				return fmt.Errorf("snapshot tables: unknown table %q", name)
+			}
+			v := reflect.ValueOf(d.of(&r.tables)).Elem()
+			fresh := reflect.New(v.Type()).Elem()
+			if v.Kind() != reflect.Struct || v.Type() == reflect.TypeFor[Settings]() {
+				if err := sd.decode(item[1], fresh, name); err != nil {
+					return err
+				}
+				v.Set(fresh)
+				continue
+			}
+			fields, ok := item[1].(map[string]any)
+			if !ok {
+				return fmt.Errorf("snapshot tables: %s is not an object", name)
+			}
+			for i := range v.NumField() {
+				fname := v.Type().Field(i).Name
+				if codecSkip[name+"."+fname] {
+					settable(fresh.Field(i)).Set(settable(v.Field(i)))
+					continue
+				}
+				x, ok := fields[fname]
+				if !ok {
+					return fmt.Errorf("snapshot tables: %s.%s missing", name, fname)
+				}
+				if err := sd.decode(x, fresh.Field(i), name+"."+fname); err != nil {
+					return err
+				}
+			}
+			v.Set(fresh)
+		}
+		r.renumberMessageRecipients()
+		r.rearmAfterCopy()
+		r.initial = r.takeSnapshot()
+		r.initial.id, r.snapshots = 0, 0
+		return nil
+	})
+}
+
+// renumberMessageRecipients gives each message the recipient ID its
+// channel or conversation has; the caller holds the write lock, and the
+// messages, just loaded, are the realm's alone.
+func (r *Realm) renumberMessageRecipients() {
+	r.messages.store.All().Up(0, func(m *message.Message) bool {
+		if m.Type == message.Channel {
+			if ch := r.channels.byID[m.ChannelID]; ch != nil {
+				m.RecipientID = ch.RecipientID
+			}
+		} else if c := r.recipients.conversations[conversationKey(m.DMUserIDs)]; c != nil {
+			m.RecipientID = r.dmRecipientID(c, m.SenderID)
+		}
+		return true
+	})
 }

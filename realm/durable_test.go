@@ -544,3 +544,32 @@ func TestDataDirKeepsTheClockOffset(t *testing.T) {
 		t.Errorf("after the restart the clock's offset is %v, want 48h", off)
 	}
 }
+
+// A restore and a reset are changes like any other: a crash after one
+// comes back to the state it made.
+func TestDataDirKeepsARestoreAndAReset(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c)
+	initial := dumpOf(t, r)
+	snap := r.Snapshot()
+	if _, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "undone by the restore"); err != nil {
+		t.Fatal(err)
+	}
+	must(t, r.Restore(snap))
+	crash(r)
+	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	if got := dumpOf(t, r2); got != initial {
+		t.Errorf("after a restore and a crash the dump differs:\n%s", lineDiff(initial, got))
+	}
+	if _, err := r2.As(idIago).SendChannelMessage(bg, "Verona", "castle", "undone by the reset"); err != nil {
+		t.Fatal(err)
+	}
+	r2.Reset()
+	crash(r2)
+	r3, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r3.Close()
+	if got := dumpOf(t, r3); got != initial {
+		t.Errorf("after a reset and a crash the dump differs:\n%s", lineDiff(initial, got))
+	}
+}
