@@ -12,9 +12,16 @@ import (
 // WithWebUI serves the web pages (package webui) or not: the client at
 // "/" with its assets below /static/webui/, POST /accounts/logout/, and
 // the inspector for a browser's GET of /minizulip/ (when the control API
-// is on). Off by default for New; the standalone server turns it on
+// is on and no WithControlPage came first). Off by default for New; the standalone server turns it on
 // unless -ui=false.
-func WithWebUI(on bool) Option { return func(s *Server) { s.ui = on } }
+func WithWebUI(on bool) Option {
+	return func(s *Server) {
+		s.ui = on
+		if on && s.tc.page == nil {
+			s.tc.page = webui.Inspector()
+		}
+	}
+}
 
 // serveWebUI answers the web pages' own paths, reporting whether it did.
 func (s *Server) serveWebUI(w http.ResponseWriter, req *http.Request) bool {
@@ -36,13 +43,6 @@ func (s *Server) serveWebUI(w http.ResponseWriter, req *http.Request) bool {
 			return true
 		}
 		s.logout(w, req)
-		return true
-	case path == ControlPrefix && s.tc.on && (req.Method == http.MethodGet || req.Method == http.MethodHead) && webui.WantsHTML(req):
-		if !s.hostAllowed(req) {
-			writeBadHost(w)
-			return true
-		}
-		webui.Inspector().ServeHTTP(w, req)
 		return true
 	}
 	return false

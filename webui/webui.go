@@ -73,57 +73,6 @@ func Inspector() http.Handler {
 // Owns reports whether path is one of the pages' own: "/" or an asset.
 func Owns(path string) bool { return path == "/" || strings.HasPrefix(path, AssetPrefix) }
 
-// WantsHTML reports whether a request's Accept header prefers text/html
-// to JSON, as a browser's navigation does.
-func WantsHTML(req *http.Request) bool {
-	html, json := -1.0, -1.0
-	for _, part := range strings.Split(req.Header.Get("Accept"), ",") {
-		typ, q := mediaQ(part)
-		switch typ {
-		case "text/html", "application/xhtml+xml":
-			html = max(html, q)
-		case "application/json", "*/*":
-			json = max(json, q)
-		}
-	}
-	return html > 0 && html >= json
-}
-
-// mediaQ splits one Accept entry into its media type and quality.
-func mediaQ(part string) (string, float64) {
-	typ, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-	q := 1.0
-	for _, p := range strings.Split(params, ";") {
-		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-		if ok && strings.TrimSpace(k) == "q" {
-			q = parseQ(strings.TrimSpace(v))
-		}
-	}
-	return strings.ToLower(strings.TrimSpace(typ)), q
-}
-
-// parseQ reads a quality value (0 to 1, three decimals at most); anything
-// else counts as 0.
-func parseQ(v string) float64 {
-	if v == "" || len(v) > 5 {
-		return 0
-	}
-	whole, frac, _ := strings.Cut(v, ".")
-	if whole != "0" && whole != "1" {
-		return 0
-	}
-	q := float64(whole[0] - '0')
-	scale := 0.1
-	for _, c := range frac {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		q += float64(c-'0') * scale
-		scale /= 10
-	}
-	return min(q, 1)
-}
-
 func render(w http.ResponseWriter, req *http.Request, name string, data any) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
