@@ -90,6 +90,7 @@ func controlRoutes() []controlRoute {
 		{"GET", "/minizulip/realms", nil, (*Server).listRealms},
 		{"DELETE", "/minizulip/realms/{realm_id}", nil, (*Server).deleteRealm},
 		{"GET", "/minizulip/dump", nil, (*Server).getDump},
+		{"POST", "/minizulip/fixture", nil, (*Server).postFixture},
 		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
 		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
 		{"GET", "/minizulip/outbox", nil, (*Server).listOutbox},
@@ -162,7 +163,11 @@ func controlDispatch(routes []controlRoute) serverHandler {
 			return
 		}
 		rt := routes[i]
-		p, err := parseControlParams(req)
+		parse := parseControlParams
+		if _, raw := rawBodyRoutes[rt.method+" "+rt.path]; raw {
+			parse = parseQuery
+		}
+		p, err := parse(req)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -16,6 +16,9 @@ type ControlEndpoint struct {
 	Method string   `json:"method"`
 	Path   string   `json:"path"`
 	Params []string `json:"params"`
+	// Body, when set, says what the request's body is: a document of
+	// its own rather than parameters.
+	Body string `json:"body,omitempty"`
 }
 
 // ControlEndpoints lists the endpoints of the test-control API, in the
@@ -28,7 +31,8 @@ func ControlEndpoints() []ControlEndpoint {
 		if params == nil {
 			params = []string{}
 		}
-		out[i] = ControlEndpoint{Method: rt.method, Path: strings.TrimSuffix(rt.path, "{$}"), Params: params}
+		out[i] = ControlEndpoint{Method: rt.method, Path: strings.TrimSuffix(rt.path, "{$}"), Params: params,
+			Body: rawBodyRoutes[rt.method+" "+rt.path]}
 	}
 	return out
 }
