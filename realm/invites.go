@@ -329,7 +329,9 @@ func (r *Realm) inviteView(inv *storedInvite) Invite {
 // owners).
 func accessInvite(me *user.User, m map[int]*storedInvite, id int) (*storedInvite, error) {
 	inv := m[id]
-	if inv == nil {
+	if inv == nil || (!inv.multiuse && inv.revoked) {
+		// A revoked email invitation is gone for Zulip's API: resending
+		// or revoking it again finds none (zerver/tests/test_invite.py).
 		return nil, BadRequest("No such invitation")
 	}
 	if inv.referrerID != me.ID {
@@ -373,8 +375,32 @@ func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
 	})
 }
 
+// expireInvitesBy ends the invitations a user being deactivated sent, as
+// Zulip's revoke_invites_generated_by_user does: every pending email
+// invitation and every link still valid expires now (they leave GET
+// /invites, and their links answer as expired); when any did, the
+// administrators hear invites_changed.
+func (r *Realm) expireInvitesBy(userID int) {
+	now := r.clock.Now().UTC()
+	n := 0
+	for _, m := range []map[int]*storedInvite{r.invites.email, r.invites.links} {
+		for _, inv := range m {
+			if inv.referrerID != userID || inv.revoked || inv.spent || (!inv.expiry.IsZero() && inv.expiry.Before(now)) {
+				continue
+			}
+			// A second back: the realm clock may not move before the
+			// next request, and an invitation expiring now is still valid.
+			inv.expiry = now.Add(-time.Second)
+			n++
+		}
+	}
+	if n > 0 {
+		r.emitInvitesChanged(0)
+	}
+}
+
 // emitInvitesChanged tells the realm's administrators (bots included) and
-// the invitation's author that the invitations changed.
+// the invitation's author (0: none) that the invitations changed.
 func (r *Realm) emitInvitesChanged(referrerID int) {
 	ids := []int{}
 	for _, u := range r.users.sorted() {
@@ -382,7 +408,7 @@ func (r *Realm) emitInvitesChanged(referrerID int) {
 			ids = append(ids, u.ID)
 		}
 	}
-	if !slices.Contains(ids, referrerID) {
+	if referrerID != 0 && !slices.Contains(ids, referrerID) {
 		ids = append(ids, referrerID)
 	}
 	r.emit("invites_changed", InvitesChangedEvent{}, ids...)

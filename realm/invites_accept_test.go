@@ -299,7 +299,9 @@ func TestAcceptInviteRules(t *testing.T) {
 	}
 }
 
-// A deactivated author gets no notice.
+// A deactivated author's invitation expired with the deactivation (as
+// Zulip's revoke_invites_generated_by_user does), so it neither signs up
+// nor notifies anyone.
 func TestAcceptInviteInactiveReferrer(t *testing.T) {
 	r, _ := newTestRealm(t)
 	if err := r.As(idHamlet).SendInvites(bg, expiring("orphan@zulip.com", 60)); err != nil {
@@ -310,9 +312,8 @@ func TestAcceptInviteInactiveReferrer(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := r.messages.store.Len()
-	if _, err := r.AcceptInvitation(key, Signup{FullName: "Orphan"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := r.AcceptInvitation(key, Signup{FullName: "Orphan"})
+	wantCode(t, err, CodeBadRequest, msgLinkExpired)
 	if r.messages.store.Len() != n {
 		t.Fatal("a notice went to a deactivated author")
 	}

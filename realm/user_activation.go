@@ -36,6 +36,7 @@ func (a *Actor) DeactivateUser(ctx context.Context, userID int) error {
 		}
 		target.IsActive = false
 		r.emitActiveChange(target)
+		r.expireInvitesBy(target.ID)
 		return nil
 	})
 }
@@ -54,6 +55,7 @@ func (a *Actor) DeactivateOwnUser(ctx context.Context) error {
 		}
 		me.IsActive = false
 		r.emitActiveChange(me)
+		r.expireInvitesBy(me.ID)
 		return nil
 	})
 }
