@@ -141,6 +141,10 @@ func (s *Server) serveControl(w http.ResponseWriter, req *http.Request) {
 		writeBadHost(w)
 		return
 	}
+	if err := checkOrigin(req); err != nil {
+		writeError(w, err)
+		return
+	}
 	s.routes.control.ServeHTTP(&statusWriter{ResponseWriter: w, server: s}, req)
 }
 

@@ -30,6 +30,9 @@ func errNotDevServer() error { return realm.BadRequest("Endpoint not available i
 
 func devFetchAPIKey(c *call) (any, error) {
 	s := c.srv
+	if err := checkOrigin(c.req); err != nil {
+		return nil, err
+	}
 	username, err := c.p.mustStr("username")
 	if err != nil {
 		return nil, err
@@ -48,6 +51,9 @@ func devFetchAPIKey(c *call) (any, error) {
 
 func fetchAPIKey(c *call) (any, error) {
 	s := c.srv
+	if err := checkOrigin(c.req); err != nil {
+		return nil, err
+	}
 	username, err := c.p.mustStr("username")
 	if err != nil {
 		return nil, err
@@ -67,6 +73,9 @@ func fetchAPIKey(c *call) (any, error) {
 func devListUsers(c *call) (any, error) {
 	s := c.srv
 	c.p.acceptAll()
+	if err := checkOrigin(c.req); err != nil {
+		return nil, err
+	}
 	if !s.devMode {
 		return nil, errNotDevServer()
 	}
