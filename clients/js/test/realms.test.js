@@ -90,3 +90,22 @@ test('a realm from a fixture, or with seeded messages at a feature level', async
   const bad = { ...LAB, users: [{ ...LAB.users[0], api_key: 'short' }, LAB.users[1]] };
   await assert.rejects(server.createRealm({ fixture: bad }), (err) => err.status === 400 && err.msg.includes('users[0].api_key'));
 });
+
+test('a fixture loaded at run time; one that does not load changes nothing', async () => {
+  const realm = await server.createRealm();
+  try {
+    await realm.load(LAB);
+    const ada = await clientOf(realm, 'ada@example.com');
+    const lab = ['<p>It <strong>computes</strong>.</p>'];
+    assert.deepEqual(await topic(ada, 'lab', 'engines'), lab);
+    const bad = { ...LAB, users: [{ ...LAB.users[0], api_key: 'short' }, LAB.users[1]] };
+    await assert.rejects(realm.load(bad), (err) => err.status === 400 && err.msg.includes('users[0].api_key'));
+    assert.deepEqual(await topic(ada, 'lab', 'engines'), lab);
+    // Reset goes back to the document loaded.
+    await ada.messages.send({ type: 'stream', to: 'lab', topic: 'engines', content: 'and more' });
+    await realm.reset();
+    assert.deepEqual(await topic(ada, 'lab', 'engines'), lab);
+  } finally {
+    await realm.close();
+  }
+});

@@ -1,4 +1,5 @@
-"""Realms of their own (POST /minizulip/realms)."""
+"""Realms of their own (POST /minizulip/realms) and fixtures loaded at run
+time (POST /minizulip/fixture)."""
 
 import pytest
 
@@ -62,3 +63,21 @@ def test_realm_options(minizulip_server, zulip):
     with pytest.raises(mz.MinizulipError) as err:
         minizulip_server.create_realm(fixture=bad)
     assert err.value.status == 400 and "users[0].api_key" in err.value.msg
+
+
+def test_load_replaces_the_realm(minizulip_server, zulip):
+    with minizulip_server.create_realm() as realm:
+        realm.load(LAB)
+        assert {u["email"] for u in realm.dump()["users"] if "bot_type" not in u} >= {"olivia@example.com", "ada@example.com"}
+        assert zulip(realm, "ada@example.com").topic_messages("lab", "engines") == ["<p>It <strong>computes</strong>.</p>"]
+        bad = dict(LAB, users=[dict(LAB["users"][0], api_key="short")] + LAB["users"][1:])
+        with pytest.raises(mz.MinizulipError) as err:
+            realm.load(bad)
+        assert err.value.status == 400 and "users[0].api_key" in err.value.msg
+        # Refused whole: the realm is still the lab.
+        ada = zulip(realm, "ada@example.com")
+        assert ada.topic_messages("lab", "engines") == ["<p>It <strong>computes</strong>.</p>"]
+        # Reset goes back to the document loaded.
+        ada.send("lab", "engines", "and more")
+        realm.reset()
+        assert ada.topic_messages("lab", "engines") == ["<p>It <strong>computes</strong>.</p>"]
