@@ -118,6 +118,12 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 	}
 	allowed[path] = append(allowed[path], r.method)
 	mux.Handle(r.method+" "+path, serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
+		if !s.realm.HasEndpoint(r.method, r.path) {
+			// Newer than the advertised feature level: as a server of
+			// that level, which does not know the endpoint.
+			notAtLevel(s, w, req, r.path, allowed[path])
+			return
+		}
 		c := &call{req: req, w: w, srv: s}
 		if !r.public {
 			actor, err := auth(s, req)
@@ -176,6 +182,44 @@ func (rt *router) notRouted(s *Server, w http.ResponseWriter, req *http.Request)
 	writeNotFound(w)
 }
 
+// methodsAtLevel are the methods of a path pattern that a server of the
+// realm's feature level has.
+func methodsAtLevel(s *Server, pattern string, methods []string) []string {
+	path := strings.TrimPrefix(strings.TrimPrefix(pattern, APIPrefix), JSONPrefix)
+	var out []string
+	for _, m := range methods {
+		if s.realm.HasEndpoint(m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// notAtLevel answers a request to a path some of whose endpoints are
+// newer than the realm's feature level, as a server of that level does:
+// 405 with the methods it has there, 404 when it has none.
+func notAtLevel(s *Server, w http.ResponseWriter, req *http.Request, pattern string, methods []string) {
+	atLevel := methodsAtLevel(s, pattern, methods)
+	if len(atLevel) == 0 {
+		writeNotFound(w)
+		return
+	}
+	for _, m := range atLevel {
+		if m == http.MethodGet {
+			atLevel = append(atLevel, http.MethodHead)
+		}
+	}
+	sort.Strings(atLevel)
+	w.Header().Set("Allow", strings.Join(atLevel, ", "))
+	if req.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
+		"result": "error", "msg": "Method Not Allowed", "allowed_methods": atLevel,
+	})
+}
+
 // shadowWildcards makes a literal path answer 405 to the methods it lacks
 // even where a wildcard route has them: PATCH /users/me is not PATCH
 // /users/{email}, as in Zulip, where the literal path comes first.
@@ -209,6 +253,10 @@ func methodNotAllowed(pattern string, methods []string) serverHandler {
 				writeNotFound(w)
 				return
 			}
+		}
+		if atLevel := methodsAtLevel(s, pattern, methods); len(atLevel) < len(methods) {
+			notAtLevel(s, w, req, pattern, methods)
+			return
 		}
 		w.Header().Set("Allow", allow)
 		if req.Method == http.MethodOptions {

@@ -125,3 +125,42 @@ func (r *Realm) has(c Change) bool { return r.opts.FeatureLevel >= c.level }
 // Has reports whether the realm's advertised level includes change c,
 // for adapters (httpapi) that read requests by the level.
 func (r *Realm) Has(c Change) bool { return r.has(c) }
+
+// endpointLevels maps the endpoints the table says were added from level
+// 185 on ("GET /reminders", path wildcards unnamed: "DELETE /reminders/{}")
+// to their levels.
+var endpointLevels = func() map[string]int {
+	m := map[string]int{}
+	for _, c := range featureChanges {
+		if c.Kind == kindEndpointAdded {
+			m[endpointKey(c.Where)] = c.Level
+		}
+	}
+	return m
+}()
+
+// endpointKey writes an endpoint with its path wildcards unnamed.
+func endpointKey(endpoint string) string {
+	var b strings.Builder
+	in := false
+	for _, ch := range endpoint {
+		switch {
+		case ch == '{':
+			in = true
+			b.WriteString("{}")
+		case ch == '}':
+			in = false
+		case !in:
+			b.WriteRune(ch)
+		}
+	}
+	return b.String()
+}
+
+// HasEndpoint reports whether a server of the realm's feature level has
+// the endpoint (method and path pattern below /api/v1, wildcards named
+// in any way): an endpoint added after it answers as an unknown one.
+func (r *Realm) HasEndpoint(method, path string) bool {
+	level, ok := endpointLevels[endpointKey(method+" "+path)]
+	return !ok || r.has(Change{name: "endpoint", level: level})
+}

@@ -162,3 +162,30 @@ var (
 	// events (Zulip 10.0).
 	changeExportConsentEvent = newChange("exportConsentEvent")
 )
+
+// releases are the last feature levels of Zulip's releases: the level a
+// server of the release advertises (Zulip's API changelog, "feature level
+// used for Zulip N release").
+var releases = []struct {
+	level   int
+	version string
+}{
+	{156, "6.0"}, {185, "7.0"}, {237, "8.0"}, {277, "9.0"}, {371, "10.0"}, {421, "11.0"},
+}
+
+// VersionForLevel is the zulip_version a server of a feature level
+// advertises: the release's version at a release's own level ("9.0"),
+// the development version of the next release between two ("10.0-dev",
+// with the fake's suffix), and the fake's DefaultVersion past the last
+// release.
+func VersionForLevel(level int) string {
+	for _, rel := range releases {
+		if level == rel.level {
+			return rel.version
+		}
+		if level < rel.level {
+			return rel.version + "-dev" + versionSuffix
+		}
+	}
+	return DefaultVersion
+}

@@ -99,7 +99,9 @@ func WithSeed(s Seed) Option { return func(o *Options) { o.Seed = s } }
 // WithURL sets the realm URL (realm_uri) the server reports.
 func WithURL(url string) Option { return func(o *Options) { o.URL = url } }
 
-// WithFeatureLevel sets the advertised zulip_feature_level and zulip_version.
+// WithFeatureLevel sets the advertised zulip_feature_level and
+// zulip_version; an empty version is the one of the release the level
+// belongs to (VersionForLevel).
 func WithFeatureLevel(level int, version string) Option {
 	return func(o *Options) { o.FeatureLevel, o.Version = level, version }
 }

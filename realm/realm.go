@@ -110,13 +110,15 @@ func New(opts ...Option) *Realm {
 		Clock:            clock.System,
 		URL:              DefaultURL,
 		FeatureLevel:     DefaultFeatureLevel,
-		Version:          DefaultVersion,
 		Limits:           DefaultLimits(),
 		MaxQueueEvents:   DefaultMaxQueueEvents,
 		MaxQueuesPerUser: DefaultMaxQueuesPerUser,
 	}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.Version == "" {
+		o.Version = VersionForLevel(o.FeatureLevel)
 	}
 	r := &Realm{
 		opts:     o,

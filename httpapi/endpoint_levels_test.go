@@ -1,0 +1,98 @@
+package httpapi
+
+import (
+	"net/url"
+	"reflect"
+	"testing"
+
+	"github.com/minizulip/minizulip/realm"
+)
+
+// An endpoint newer than the advertised feature level answers exactly as
+// an unknown endpoint does: 404 when its path has nothing at the level,
+// 405 with the methods the level has otherwise; at its own level and
+// after, it is served.
+func TestEndpointsNewerThanTheLevelAreUnknown(t *testing.T) {
+	old := newChanEnv(t, realm.WithFeatureLevel(300, ""))
+	_, unknown := old.do("iago@zulip.com", "GET", "/no_such_endpoint", nil)
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/navigation_views"},      // 390
+		{"POST", "/navigation_views"},     // 390
+		{"GET", "/reminders"},             // 399
+		{"POST", "/channels/create"},      // 417
+		{"GET", "/channel_folders"},       // 389
+		{"POST", "/messages/1/typing"},    // 351
+		{"DELETE", "/navigation_views/x"}, // 390: a method the level lacks on a path it lacks
+	} {
+		st, body := old.do("iago@zulip.com", c.method, c.path, url.Values{"name": {"x"}})
+		if st != 404 || !reflect.DeepEqual(body, unknown) {
+			t.Errorf("level 300: %s %s answered %d %v; an unknown endpoint answers 404 %v", c.method, c.path, st, body, unknown)
+		}
+	}
+	// PATCH /saved_snippets/{id} came at 368, DELETE at 297.
+	if st, body := old.do("iago@zulip.com", "PATCH", "/saved_snippets/1", nil); st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"DELETE"}) {
+		t.Errorf("level 300: PATCH /saved_snippets/1 answered %d %v, want 405 allowing DELETE", st, body)
+	}
+	// PATCH /saved_snippets/{id} came at 368, DELETE at 297.
+	if st, body := old.do("iago@zulip.com", "PATCH", "/saved_snippets/1", nil); st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"DELETE"}) {
+		t.Errorf("level 300: PATCH /saved_snippets/1 answered %d %v, want 405 allowing DELETE", st, body)
+	}
+	// Endpoints at or below the level are served.
+	for _, path := range []string{"/streams/3/email_address", "/saved_snippets"} { // 226, 297
+		if st, body := old.do("iago@zulip.com", "GET", path, nil); st != 200 {
+			t.Errorf("level 300: GET %s answered %d %v", path, st, body)
+		}
+	}
+	// A path with an older method answers 405 with the methods of the
+	// level: PATCH /channel_folders came at 414, GET at 389.
+	mid := newChanEnv(t, realm.WithFeatureLevel(400, ""))
+	st, body := mid.do("iago@zulip.com", "PATCH", "/channel_folders", url.Values{"order": {"[]"}})
+	if st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"GET", "HEAD"}) {
+		t.Errorf("level 400: PATCH /channel_folders answered %d %v, want 405 allowing GET", st, body)
+	}
+	if st, body := mid.do("iago@zulip.com", "GET", "/channel_folders", nil); st != 200 {
+		t.Errorf("level 400: GET /channel_folders answered %d %v", st, body)
+	}
+	// At the default level, every one is served.
+	now := newChanEnv(t)
+	for _, path := range []string{"/navigation_views", "/reminders", "/channel_folders"} {
+		if st, body := now.do("iago@zulip.com", "GET", path, nil); st != 200 {
+			t.Errorf("default level: GET %s answered %d %v", path, st, body)
+		}
+	}
+	if st, body := now.do("iago@zulip.com", "POST", "/channels/create", url.Values{"name": {"new one"}, "subscribers": {"[11]"}}); st != 200 {
+		t.Errorf("default level: POST /channels/create answered %d %v", st, body)
+	}
+}
+
+// A level advertises the version of the release it belongs to, as a
+// server of that release does; the default level keeps the fake's own.
+func TestVersionFollowsTheLevel(t *testing.T) {
+	for _, c := range []struct {
+		level              int
+		version, mergeBase string
+	}{
+		{185, "7.0", "7.0"},
+		{237, "8.0", "8.0"},
+		{277, "9.0", "9.0"},
+		{300, "10.0-dev+minizulip", "10.0-dev"},
+		{371, "10.0", "10.0"},
+		{421, "11.0", "11.0"},
+		{realm.DefaultFeatureLevel, realm.DefaultVersion, realm.DefaultMergeBase},
+	} {
+		e := newChanEnv(t, realm.WithFeatureLevel(c.level, ""))
+		_, settings := e.do("", "GET", "/server_settings", nil)
+		_, reg := e.do("iago@zulip.com", "POST", "/register", url.Values{"fetch_event_types": {`["realm_user"]`}})
+		for what, got := range map[string]map[string]any{"server_settings": settings, "register": reg} {
+			if got["zulip_version"] != c.version || got["zulip_merge_base"] != c.mergeBase || got["zulip_feature_level"] != float64(c.level) {
+				t.Errorf("level %d: %s says version %v, merge base %v, level %v; want %s, %s", c.level, what,
+					got["zulip_version"], got["zulip_merge_base"], got["zulip_feature_level"], c.version, c.mergeBase)
+			}
+		}
+	}
+	// An explicit version is kept.
+	e := newChanEnv(t, realm.WithFeatureLevel(277, "9.3"))
+	if _, s := e.do("", "GET", "/server_settings", nil); s["zulip_version"] != "9.3" {
+		t.Errorf("explicit version: %v", s["zulip_version"])
+	}
+}
