@@ -70,10 +70,7 @@ func SpecRealm(url string, spec RealmSpec, opts ...realm.Option) (*realm.Realm, 
 		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)
 	all = append(all, realm.WithURL(url))
 	if spec.FeatureLevel != 0 {
-		version := spec.Version
-		if version == "" {
-			version = realm.DefaultVersion
-		}
+		version := spec.Version // "": the level's release (realm.VersionForLevel)
 		all = append(all, realm.WithFeatureLevel(spec.FeatureLevel, version))
 	}
 	if spec.Messages >= 0 {
