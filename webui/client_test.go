@@ -248,3 +248,30 @@ func TestLiveMessagesAndReregister(t *testing.T) {
 	api(t, ts, "iago@zulip.com", "DELETE", fmt.Sprintf("/messages/%d", id), nil)
 	p.waitJS("the deleted message to go", `![...document.querySelectorAll("article")].some(a => a.innerText.includes("edited by othello"))`)
 }
+
+// What other users do shows without reload: typing, read state from
+// another client, a channel's new name, a new subscription.
+func TestLiveOthers(t *testing.T) {
+	ts := server(t)
+	p := login(t, ts, "King Hamlet")
+	verona := streamID(t, ts, "Verona")
+	p.open(ts.URL + "/#channel/" + verona + "/topic/chat")
+	p.find(0, "heading", "Verona › chat")
+
+	api(t, ts, "othello@zulip.com", "POST", "/typing", url.Values{"op": {"start"}, "type": {"stream"}, "stream_id": {verona}, "topic": {"chat"}})
+	p.waitJS("the typing notice", `document.getElementById("typing").textContent.includes("Othello, the Moor of Venice is typing")`)
+	api(t, ts, "othello@zulip.com", "POST", "/typing", url.Values{"op": {"stop"}, "type": {"stream"}, "stream_id": {verona}, "topic": {"chat"}})
+	p.waitJS("the typing notice to go", `document.getElementById("typing").textContent === ""`)
+
+	// An unread message elsewhere, then read from another client.
+	id := send(t, ts, "othello@zulip.com", "Denmark", "elsewhere", "read elsewhere")
+	p.channelLink("Denmark 1")
+	api(t, ts, "hamlet@zulip.com", "POST", "/messages/flags", url.Values{"messages": {fmt.Sprintf("[%d]", id)}, "op": {"add"}, "flag": {"read"}})
+	p.channelLink("Denmark")
+
+	// A renamed channel and a new subscription.
+	api(t, ts, "iago@zulip.com", "PATCH", "/streams/"+streamID(t, ts, "Denmark"), url.Values{"new_name": {"Danmark"}})
+	p.channelLink("Danmark 1") // with the notice of the rename, unread
+	api(t, ts, "iago@zulip.com", "POST", "/users/me/subscriptions", url.Values{"subscriptions": {`[{"name": "brand new"}]`}, "principals": {`["hamlet@zulip.com"]`}})
+	p.channelLink("brand new")
+}

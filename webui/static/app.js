@@ -95,7 +95,7 @@ async function register() {
     client_gravatar: true,
     include_subscribers: false,
     slim_presence: true,
-    client_capabilities: { notification_settings_null: true, user_avatar_url_field_optional: true },
+    client_capabilities: { notification_settings_null: true, user_avatar_url_field_optional: true, stream_typing_notifications: true },
   });
   const users = new Map();
   for (const u of r.realm_users || []) users.set(u.user_id, u);
@@ -167,7 +167,7 @@ async function start() {
   renderSidebar();
   renderComposeTargets();
   await openFromHash();
-  window.minizulipTimings = { firstRender: performance.now() - t0 };
+  window.minizulipTimings.firstRender = performance.now() - t0;
   poll(generation);
 }
 
@@ -325,6 +325,7 @@ async function openFromHash() {
   if (v.kind === "channel") loadTopics(v.streamId).catch((err) => report(err));
   const t0 = performance.now();
   await loadMessages(v, "newest");
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r))); // drawn
   if (view === v) {
     window.minizulipTimings = Object.assign(window.minizulipTimings || {}, { lastOpen: performance.now() - t0 });
   }
@@ -336,7 +337,9 @@ async function loadMessages(v, anchor) {
   try {
     const params = { anchor: String(anchor), num_before: PAGE, num_after: 0, narrow: narrowOf(v), apply_markdown: true, client_gravatar: true };
     if (anchor !== "newest") params.include_anchor = false;
+    const tf = performance.now();
     const r = await call("GET", "/messages", params);
+    window.minizulipTimings = Object.assign(window.minizulipTimings || {}, { lastFetch: performance.now() - tf });
     if (view !== v) return;
     v.foundOldest = !!r.found_oldest;
     const fresh = r.messages.filter((m) => !v.messages.has(m.id));
