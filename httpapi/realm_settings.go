@@ -72,6 +72,15 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 			*f.dst = &v
 		}
 	}
+	signups := "signup_announcements_stream_id"
+	if !c.actor.Realm().Has(realm.ChangeAnnouncementsRename) {
+		signups = "signup_notifications_stream_id"
+	}
+	if v, set, err := c.p.optInt(signups); err != nil {
+		return req, err
+	} else if set {
+		req.SignupAnnouncementsStreamID = &v
+	}
 	if v, set, err := c.p.optInt("moderation_request_channel_id"); err != nil {
 		return req, err
 	} else if set {

@@ -138,6 +138,9 @@ func (t *channelTable) load(r *Realm, f *fixture.Document) error {
 	if err := t.loadChannels(r, f); err != nil {
 		return err
 	}
+	if err := r.loadSignupAnnouncements(f); err != nil {
+		return err
+	}
 	if err := r.loadModerationChannel(f); err != nil {
 		return err
 	}

@@ -11,11 +11,11 @@ var (
 	// changeRealmURL: realm_url is sent next to the deprecated
 	// realm_uri (Zulip 9.0).
 	changeRealmURL = newChange("realmURL")
-	// changeAnnouncementsRename: realm_notifications_stream_id and
+	// ChangeAnnouncementsRename: realm_notifications_stream_id and
 	// realm_signup_notifications_stream_id became
 	// realm_new_stream_announcements_stream_id and
 	// realm_signup_announcements_stream_id (Zulip 9.0).
-	changeAnnouncementsRename = newChange("announcementsRename")
+	ChangeAnnouncementsRename = newChange("announcementsRename")
 	// changeZulipUpdateAnnouncements: realm_zulip_update_announcements_stream_id.
 	changeZulipUpdateAnnouncements = newChange("zulipUpdateAnnouncements")
 	// changeModerationRequestChannel: the realm's moderation_request_channel_id

@@ -65,9 +65,9 @@ type Confirmed struct {
 // author and the administrators; as in Zulip, a link has no referrer to
 // notify. A refusal changes nothing.
 //
-// Not done: Welcome Bot's messages (POST /users sends none either) and
-// the signup announcement (the realm has no signup announcements
-// channel: realm_signup_announcements_stream_id is always -1).
+// Then, as Zulip's process_new_human_user, Notification Bot announces the
+// new user in the realm's signup announcements channel, if it has one,
+// and Welcome Bot sends its messages (welcomeNewUser).
 func (r *Realm) AcceptInvitation(key string, s Signup) (userID int, err error) {
 	err = r.update(func() error {
 		u, err := r.acceptInvitation(key, s)
@@ -155,6 +155,11 @@ func (r *Realm) acceptInvitation(key string, s Signup) (*user.User, error) {
 		}
 		r.emitInvitesChanged(inv.referrerID)
 	}
+	custom := ""
+	if inv.hasWelcome {
+		custom = inv.welcome
+	}
+	r.welcomeNewUser(u, custom)
 	return u, nil
 }
 

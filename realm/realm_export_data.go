@@ -66,6 +66,9 @@ func (r *Realm) exportFixture(exportType int) (fixture.Document, error) {
 	if !keptChannel[f.Settings.ModerationRequestChannelID] {
 		f.Settings.ModerationRequestChannelID = -1
 	}
+	if p := f.Settings.SignupAnnouncementsStreamID; p != nil && !keptChannel[*p] {
+		f.Settings.SignupAnnouncementsStreamID = nil
+	}
 	msgs := f.Messages[:0]
 	for _, m := range f.Messages {
 		if m.ChannelID != 0 && !keptChannel[m.ChannelID] {

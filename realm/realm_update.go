@@ -59,6 +59,11 @@ type RealmUpdate struct {
 	// go to; a negative value turns reporting off.
 	ModerationRequestChannelID *int
 
+	// SignupAnnouncementsStreamID is the channel new users are announced
+	// in (signup_announcements_stream_id); a negative value turns the
+	// announcements off.
+	SignupAnnouncementsStreamID *int
+
 	// EmailsRestrictedToDomains and DisallowDisposableEmailAddresses are
 	// the realm's email rules (email_rules.go); owners only.
 	EmailsRestrictedToDomains        *bool
@@ -263,6 +268,11 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		}
 		*g.id = storedGroupSetting(newValue)
 		changes[g.name] = newValue
+	}
+	if req.SignupAnnouncementsStreamID != nil {
+		if err := r.setSignupAnnouncements(me, &s, *req.SignupAnnouncementsStreamID, changes); err != nil {
+			return s, nil, err
+		}
 	}
 	if req.ModerationRequestChannelID != nil {
 		if err := r.setModerationRequestChannel(&s, *req.ModerationRequestChannelID, changes); err != nil {

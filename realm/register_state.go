@@ -283,11 +283,11 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	}
 	// No channel receives automated announcements: -1, under the names
 	// of the advertised feature level.
-	disabled := -1
-	if r.has(changeAnnouncementsRename) {
-		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &disabled, &disabled
+	disabled, signups := -1, s.signupAnnouncementsValue()
+	if r.has(ChangeAnnouncementsRename) {
+		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &disabled, &signups
 	} else {
-		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &disabled, &disabled
+		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &disabled, &signups
 	}
 	if r.has(changeZulipUpdateAnnouncements) {
 		state.RealmZulipUpdateAnnouncementsStreamID = &disabled

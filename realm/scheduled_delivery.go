@@ -158,6 +158,11 @@ func (r *Realm) sendBotDirect(u *user.User, content string) int64 {
 // sendDirectFrom has the system bot with botEmail send a direct message
 // to u, as sendBotDirect does for the Notification Bot.
 func (r *Realm) sendDirectFrom(botEmail string, u *user.User, content string) int64 {
+	return r.sendDirectFlagged(botEmail, u, content, 0)
+}
+
+// sendDirectFlagged is sendDirectFrom with extra flags (starred…) for u.
+func (r *Realm) sendDirectFlagged(botEmail string, u *user.User, content string, extra message.Flags) int64 {
 	bot := r.users.byEmail[user.NormalizeEmail(botEmail)]
 	if bot == nil {
 		return 0
@@ -180,6 +185,8 @@ func (r *Realm) sendDirectFrom(botEmail string, u *user.User, content string) in
 		flags := mentions.of(uid)
 		if uid == bot.ID {
 			flags |= message.Read
+		} else if uid == u.ID {
+			flags |= extra
 		}
 		return flags
 	}, "", "")

@@ -31,6 +31,9 @@ type Settings struct {
 	// ModerationRequestChannelID is the private channel message reports
 	// go to; 0 when message reporting is off (the API's -1).
 	ModerationRequestChannelID int
+	// SignupAnnouncementsStreamID is the channel Notification Bot
+	// announces new users in; 0 when none (the API's -1).
+	SignupAnnouncementsStreamID int
 
 	CanMentionManyUsersGroup            GroupSetting
 	CanMoveMessagesBetweenTopicsGroup   GroupSetting
@@ -168,7 +171,8 @@ func (s Settings) fixture() fixture.Settings {
 		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
 		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
-		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
+		SignupAnnouncementsStreamID: c.signupAnnouncementsFixture(),
+		EmailsRestrictedToDomains:   c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
 		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
 		AvatarChangesDisabled: c.AvatarChangesDisabled}
 	for _, g := range c.groupSettings() {

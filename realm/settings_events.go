@@ -19,6 +19,7 @@ func (s *Settings) apiValues() map[string]any {
 		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
 		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
 		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
+		signupAnnouncementsProperty:                   s.signupAnnouncementsValue(),
 		"emails_restricted_to_domains":                s.EmailsRestrictedToDomains,
 		"disallow_disposable_email_addresses":         s.DisallowDisposableEmailAddresses,
 		"email_changes_disabled":                      s.EmailChangesDisabled,
@@ -134,6 +135,10 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 		if changed(g.name) {
 			announce(g.name, true)
 		}
+	}
+	if changed(signupAnnouncementsProperty) {
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.signupAnnouncementsName(),
+			Value: after[signupAnnouncementsProperty]}, to...)
 	}
 	if changed(moderationRequestChannelProperty) && r.has(changeModerationRequestChannel) {
 		announce(moderationRequestChannelProperty, false)

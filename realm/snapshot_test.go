@@ -81,6 +81,7 @@ var emptyInDevRealm = []string{
 	"settings.EmailChangesDisabled",
 	"settings.NameChangesDisabled",
 	"settings.AvatarChangesDisabled",
+	"settings.SignupAnnouncementsStreamID", // the dev realm announces no signups
 	"presence.lastUpdateID",
 	"presence.byUser",
 	"statuses.byUser",

@@ -149,6 +149,7 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 			PasswordHash: user.HashPassword(*p.Password), JoinsOnFirstLogin: true})
 		r.announceNewUser(u)
 		r.emitExportConsent(u)
+		r.welcomeNewUser(u, "")
 		ans = u.ID
 		return nil
 	})

@@ -364,7 +364,8 @@ func TestCreateUserResult(t *testing.T) {
 		t.Error("role-group membership")
 	}
 	me, _ := r.As(id).OwnUser(bg)
-	if me.UserID != id || me.MaxMessageID != -1 {
+	// Welcome Bot's message is the new user's first (process_new_human_user).
+	if me.UserID != id || me.MaxMessageID != 1 {
 		t.Fatalf("new user's own view %+v", me)
 	}
 
