@@ -117,9 +117,11 @@ func TestLoginReadSend(t *testing.T) {
 	p.click(p.find(0, "button", "King Hamlet"))
 	p.find(0, "log", "Messages")
 	p.waitJS("the first render", `window.minizulipTimings && window.minizulipTimings.firstRender`)
-	var first float64
+	var first, reg, fetch float64
 	p.eval(`window.minizulipTimings.firstRender`, &first)
-	t.Logf("first render after login: %.1f ms", first)
+	p.eval(`window.minizulipTimings.register`, &reg)
+	p.eval(`window.minizulipTimings.lastFetch`, &fetch)
+	t.Logf("first render after login: %.1f ms (register %.1f ms, fetching the feed %.1f ms)", first, reg, fetch)
 
 	// A message that comes while another channel is open counts as
 	// unread in its channel and its topic (seen from another topic).
@@ -274,4 +276,19 @@ func TestLiveOthers(t *testing.T) {
 	p.channelLink("Danmark 1") // with the notice of the rename, unread
 	api(t, ts, "iago@zulip.com", "POST", "/users/me/subscriptions", url.Values{"subscriptions": {`[{"name": "brand new"}]`}, "principals": {`["hamlet@zulip.com"]`}})
 	p.channelLink("brand new")
+}
+
+// Spoilers hide their content until their header is pressed; emoji show
+// as characters.
+func TestSpoilerAndEmoji(t *testing.T) {
+	ts := server(t)
+	send(t, ts, "othello@zulip.com", "Verona", "rendering", "```spoiler the plot\nhidden ending\n```\nI :octopus: this")
+	p := login(t, ts, "King Hamlet")
+	p.click(p.channelLink("Verona"))
+	art := p.message("the plot")
+	if txt := p.text(art); strings.Contains(txt, "hidden ending") || !strings.Contains(txt, "🐙") {
+		t.Errorf("message reads %q", txt)
+	}
+	p.callOn(art, `function() { this.querySelector(".spoiler-header").click(); }`, nil)
+	p.waitJS("the spoiler to open", `[...document.querySelectorAll("article")].some(a => a.innerText.includes("hidden ending"))`)
 }

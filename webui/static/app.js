@@ -94,6 +94,8 @@ async function register() {
     apply_markdown: true,
     client_gravatar: true,
     include_subscribers: false,
+    // The state the page draws; the queue still gets every event type.
+    fetch_event_types: ["realm_user", "subscription", "message", "update_message_flags", "recent_private_conversations"],
     slim_presence: true,
     client_capabilities: { notification_settings_null: true, user_avatar_url_field_optional: true, stream_typing_notifications: true },
   });
@@ -151,8 +153,10 @@ function dmName(key) {
 
 async function start() {
   const t0 = performance.now();
+  window.minizulipTimings = {};
   try {
     await register();
+    window.minizulipTimings.register = performance.now() - t0;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       showLogin();
@@ -416,6 +420,7 @@ function renderMessage(m) {
   const err = el("p", { class: "error", role: "alert" });
   const content = el("div", { class: "content" });
   content.innerHTML = m.content; // the server-rendered message HTML
+  showEmoji(content);
   const edited = m.last_edit_timestamp || (m.edit_history && m.edit_history.length);
   let where = "";
   if (view && (view.kind === "feed" || (view.kind === "channel" && view.topic === undefined))) {
@@ -447,6 +452,30 @@ function renderMessage(m) {
   );
   if (!(m.flags || []).includes("read") && st.unread.has(m.id)) art.classList.add("unread");
   return art;
+}
+
+// showEmoji draws the server's emoji spans (":smile:" text, which Zulip's
+// web app covers with a sprite) as the Unicode characters they name.
+function showEmoji(root) {
+  for (const span of root.querySelectorAll("span.emoji")) {
+    const code = [...span.classList].find((c) => /^emoji-[0-9a-f-]+$/.test(c));
+    if (!code) continue;
+    try {
+      span.textContent = String.fromCodePoint(...code.slice(6).split("-").map((c) => parseInt(c, 16)));
+    } catch {
+      // not a code point: keep the server's text
+    }
+  }
+}
+
+// Spoilers open and close from their header, as in Zulip.
+function toggleSpoiler(ev) {
+  const header = ev.target.closest(".spoiler-header");
+  const block = header && header.closest(".spoiler-block");
+  if (!block || ev.target.closest("a")) return;
+  const open = block.classList.toggle("spoiler-open");
+  const body = block.querySelector(".spoiler-content");
+  if (body) body.setAttribute("aria-hidden", open ? "false" : "true");
 }
 
 function rerender(id) {
@@ -910,6 +939,7 @@ function wire() {
   $("logout").addEventListener("click", guard(logout));
   window.addEventListener("hashchange", guard(() => (st ? openFromHash() : undefined)));
   const box = $("messages");
+  box.addEventListener("click", toggleSpoiler);
   box.addEventListener(
     "scroll",
     guard(async () => {
