@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -40,7 +41,7 @@ const (
 
 // DefaultJournalLimit is the journal size past which a write compacts
 // the realm into a fresh snapshot (WithJournalLimit).
-const DefaultJournalLimit = 64 << 20
+const DefaultJournalLimit = 16 << 20
 
 // dataOptions are Open's options.
 type dataOptions struct {
@@ -50,6 +51,14 @@ type dataOptions struct {
 	fixture      []byte
 	firstStart   func(*Realm) error
 	journalLimit int64
+	// messages are a snapshot's binary messages, which the load of its
+	// fixture stores instead of the fixture's (durable_messages.go).
+	messages []byte
+}
+
+// withSnapshotMessages makes Load store msgs as the realm's messages.
+func withSnapshotMessages(msgs []byte) Option {
+	return func(o *Options) { o.data.messages = msgs }
 }
 
 // WithFsync sets when the journal reaches the disk (Open); the default
@@ -149,7 +158,7 @@ func (d *durability) open(opts []Option) (*Realm, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := Load(snap.Fixture, opts...)
+	r, err := Load(snap.Fixture, append(slices.Clone(opts), withSnapshotMessages(snap.messages))...)
 	if err != nil {
 		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
 	}
@@ -428,12 +437,12 @@ func (d *durability) mutateBySnapshot(r *Realm, fn func() error) error {
 // caller holds r's write lock. Until the new snapshot's rename the old
 // snapshot and journal stand; from it, the new snapshot does.
 func (d *durability) compact(r *Realm) error {
-	body, err := r.durableImage()
+	body, msgs, err := r.durableImage()
 	if err != nil {
 		return err
 	}
 	seq := d.seq + 1
-	if err := writeSnapshot(d.dir, snapshotHeader{Format: dataFormat, RealmID: d.realmID, Seq: seq}, body); err != nil {
+	if err := writeSnapshot(d.dir, snapshotHeader{Format: dataFormat, RealmID: d.realmID, Seq: seq}, body, msgs); err != nil {
 		return err
 	}
 	d.seq = seq

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/fixture"
 )
 
 // dataFormat is the format version of a data directory's snapshot and
@@ -30,7 +31,10 @@ type snapshotHeader struct {
 	RealmID string `json:"realm_id"`
 	Seq     uint64 `json:"snapshot"`
 	Length  int64  `json:"length"`
-	CRC     uint32 `json:"crc32c"`
+	// Messages is the length of the binary messages after the body
+	// (durable_messages.go); the CRC covers both.
+	Messages int64  `json:"messages"`
+	CRC      uint32 `json:"crc32c"`
 }
 
 // snapshotBody is the realm: its fixture document (fixture_dump.go) and
@@ -54,23 +58,36 @@ type snapshotBody struct {
 type snapshotFile struct {
 	Header snapshotHeader
 	snapshotBody
+	messages []byte
 }
 
-// durableImage is r's snapshot body; the caller holds r's lock.
-func (r *Realm) durableImage() ([]byte, error) {
-	f, err := r.fixture()
+// durableImage is r's snapshot body and binary messages; the caller
+// holds r's lock.
+func (r *Realm) durableImage() ([]byte, []byte, error) {
+	f := fixture.Document{Format: fixture.Format}
+	for _, d := range domains {
+		if d.name == "messages" {
+			continue // they follow in the binary form
+		}
+		if t, ok := d.of(&r.tables).(dumper); ok {
+			if err := t.dump(r, &f); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	msgs, err := r.encodeMessages()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var doc bytes.Buffer
 	enc := json.NewEncoder(&doc)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(f); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	exact, err := r.exactTables()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	body := snapshotBody{Fixture: bytes.TrimSpace(doc.Bytes()), Counters: r.counters(), Edits: map[int64][]message.Edit{}, Tables: exact}
 	r.messages.store.All().Up(0, func(m *message.Message) bool {
@@ -85,7 +102,7 @@ func (r *Realm) durableImage() ([]byte, error) {
 	enc = json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
 	err = enc.Encode(body)
-	return out.Bytes(), err
+	return out.Bytes(), msgs, err
 }
 
 // counterField reports whether a table's field is an ID counter.
@@ -155,14 +172,15 @@ func (r *Realm) setEdits(edits map[int64][]message.Edit) error {
 }
 
 // writeSnapshot writes the snapshot file atomically.
-func writeSnapshot(dir string, h snapshotHeader, body []byte) error {
-	h.Length, h.CRC = int64(len(body)), crc32.Checksum(body, castagnoli)
+func writeSnapshot(dir string, h snapshotHeader, body, msgs []byte) error {
+	h.Length, h.Messages = int64(len(body)), int64(len(msgs))
+	h.CRC = crc32.Update(crc32.Checksum(body, castagnoli), castagnoli, msgs)
 	line, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	data := make([]byte, 0, len(line)+1+len(body))
-	data = append(append(append(data, line...), '\n'), body...)
+	data := make([]byte, 0, len(line)+1+len(body)+len(msgs))
+	data = append(append(append(append(data, line...), '\n'), body...), msgs...)
 	return writeFileAtomic(dir, filepath.Join(dir, snapshotFileName), data)
 }
 
@@ -189,9 +207,10 @@ func readSnapshot(path string) (*snapshotFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(body)) != s.Header.Length || crc32.Checksum(body, castagnoli) != s.Header.CRC {
-		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes, checksum mismatch; the header says %d)", len(body), s.Header.Length)}
+	if int64(len(body)) != s.Header.Length+s.Header.Messages || crc32.Checksum(body, castagnoli) != s.Header.CRC {
+		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes, checksum mismatch; the header says %d)", len(body), s.Header.Length+s.Header.Messages)}
 	}
+	body, s.messages = body[:s.Header.Length], body[s.Header.Length:]
 	if err := json.Unmarshal(body, &s.snapshotBody); err != nil {
 		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: "snapshot body: " + err.Error()}
 	}

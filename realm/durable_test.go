@@ -573,3 +573,33 @@ func TestDataDirKeepsARestoreAndAReset(t *testing.T) {
 		t.Errorf("after a reset and a crash the dump differs:\n%s", lineDiff(initial, got))
 	}
 }
+
+// Past the journal limit a write compacts: the snapshot takes the
+// journal's place, and a crash after it loses nothing.
+func TestDataDirCompactsPastTheJournalLimit(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c, WithJournalLimit(4096))
+	seq := r.dur.seq
+	for i := range 40 {
+		if _, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", fmt.Sprint("message ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.dur.seq == seq {
+		t.Fatal("40 sends past a 4 KiB journal limit wrote no snapshot")
+	}
+	if fi, err := os.Stat(filepath.Join(dir, journalFileName)); err != nil || fi.Size() > 4096+1024 {
+		t.Fatalf("the journal is %d bytes (%v), want it started again", fi.Size(), err)
+	}
+	want, wantMessages := dumpOf(t, r), messagesOf(&r.tables)
+	crash(r)
+	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r2.Close()
+	if got := dumpOf(t, r2); got != want {
+		t.Errorf("after compactions and a crash the dump differs:\n%s", lineDiff(want, got))
+	}
+	if got := messagesOf(&r2.tables); got != wantMessages {
+		t.Errorf("after compactions and a crash the messages differ:\n%s", lineDiff(wantMessages, got))
+	}
+}

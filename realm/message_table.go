@@ -104,6 +104,10 @@ var flagBits = func() map[string]message.Flags {
 // load adds the document's messages with their reactions, submessages
 // and each holder's flags, rendered as a send renders them.
 func (t *messageTable) load(r *Realm, f *fixture.Document) error {
+	if b := r.opts.data.messages; b != nil { // a data directory's snapshot (durable_messages.go)
+		r.opts.data.messages = nil
+		return t.loadBinary(r, b)
+	}
 	var last int64
 	for i, fm := range f.Messages {
 		at := fmt.Sprintf("messages[%d]", i)

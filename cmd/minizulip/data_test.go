@@ -94,7 +94,7 @@ func (s *dataServer) kill(t *testing.T, sig syscall.Signal) {
 }
 
 // apiKey logs in as email through the dev endpoint.
-func (s *dataServer) apiKey(t *testing.T, email string) string {
+func (s *dataServer) apiKey(t testing.TB, email string) string {
 	t.Helper()
 	resp, err := http.PostForm(s.url+"/api/v1/dev_fetch_api_key", url.Values{"username": {email}})
 	if err != nil {
