@@ -272,6 +272,40 @@ func TestDeleteTopic(t *testing.T) {
 	})
 }
 
+// An administrator who is not subscribed to a private channel, or deletes
+// in an archived one, gets Zulip's "Invalid channel ID", and nothing is
+// deleted; subscribed, the administrator deletes.
+func TestDeleteTopicNeedsContentAccess(t *testing.T) {
+	r, _ := newTestRealm(t)
+	if _, err := r.As(idHamlet).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "vault"}}, InviteOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	vault := channelID(t, r, "vault")
+	secret := send(t, r, idHamlet, "vault", "plans", "secret")
+	q := mustQueue(t, r, idHamlet, QueueOptions{})
+	before := snapshotMessages(r)
+	_, err := r.As(idIago).DeleteTopic(bg, vault, "plans")
+	wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+	wantUnchanged(t, r, before, q, idHamlet)
+	if _, err := r.As(idHamlet).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "vault"}}, Principals: Principals{IDs: []int{idIago}}}); err != nil {
+		t.Fatal(err)
+	}
+	// Iago joined after the message (protected history): nothing of his
+	// to delete, but the request succeeds.
+	if res, err := r.As(idIago).DeleteTopic(bg, vault, "plans"); err != nil || !res.Complete {
+		t.Fatalf("subscribed: %+v %v", res, err)
+	}
+	if _, _, err := r.As(idHamlet).Message(bg, secret, ViewOptions{}); err != nil {
+		t.Fatalf("a message iago cannot read was deleted: %v", err)
+	}
+	send(t, r, idHamlet, "Denmark", "old", "x")
+	if err := r.As(idIago).ArchiveChannel(bg, 2); err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.As(idIago).DeleteTopic(bg, 2, "old")
+	wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+}
+
 // A queued update_message event keeps the content of its own edit when
 // the message is edited again before the client polls.
 func TestQueuedEditEventKeepsItsContent(t *testing.T) {

@@ -23,13 +23,15 @@ type DeleteTopicResult struct {
 // administrator, may read, in batches newest first, each batch announced
 // by its own delete_message event. The topic is matched
 // case-insensitively; the empty topic's display name means the empty
-// topic.
+// topic. As in Zulip (access_stream_by_id), the caller needs content
+// access to the channel, which must not be archived: an administrator
+// not subscribed to a private channel gets "Invalid channel ID".
 func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string) (DeleteTopicResult, error) {
 	r := a.r
 	var res DeleteTopicResult
 	err := a.writeAdmin(ctx, func(me *user.User) error {
 		ch := r.channels.byID[channelID]
-		if ch == nil || !r.hasMetadataAccess(me, ch) {
+		if ch == nil || ch.IsArchived || !r.hasContentAccess(me, ch) {
 			return BadRequest("Invalid channel ID")
 		}
 		name, err := r.topicRules().Stored(topicName)
