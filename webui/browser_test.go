@@ -49,12 +49,16 @@ var (
 	allocCancel context.CancelFunc
 	browserCtx  context.Context
 	browserErr  error
+	userDataDir string // the browser's fresh profile, removed at the end
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if allocCancel != nil {
-		allocCancel()
+		allocCancel() // stops the browser
+	}
+	if userDataDir != "" {
+		os.RemoveAll(userDataDir)
 	}
 	os.Exit(code)
 }
@@ -75,6 +79,7 @@ func browser(t *testing.T) context.Context {
 			browserErr = err
 			return
 		}
+		userDataDir = dir
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(path),
 			chromedp.Headless,
