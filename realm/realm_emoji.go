@@ -68,7 +68,8 @@ type RealmEmojiEvent struct {
 func (r *Realm) seedRealmEmoji() {
 	iago := r.users.byEmail["iago@zulip.com"]
 	r.realmEmoji.list = append(r.realmEmoji.list, &storedEmoji{RealmEmoji: RealmEmoji{ID: "1", Name: "green_tick",
-		SourceURL: EmojiImagePrefix + "1.png", AuthorID: iago.ID}, fileName: "1.png"})
+		SourceURL: EmojiImagePrefix + "1.png", AuthorID: iago.ID}, fileName: "1.png",
+		image: emoji.Image{Data: greenTickPNG(), ContentType: "image/png"}})
 }
 
 // RealmEmojiList answers GET /realm/emoji: every custom emoji by ID,

@@ -59,7 +59,7 @@ func TestAddAndDeactivateRealmEmoji(t *testing.T) {
 	if still, ct, ok := r.RealmEmojiImage("still/2.png"); !ok || ct != "image/png" || !bytes.HasPrefix(still, []byte("\x89PNG")) {
 		t.Fatalf("still image %v %q", ok, ct)
 	}
-	for _, missing := range []string{"1.png", "3.png", "2.png", "still/1.png", ""} {
+	for _, missing := range []string{"3.png", "2.png", "still/1.png", ""} { // 1.png: the seeded green_tick
 		if _, _, ok := r.RealmEmojiImage(missing); ok {
 			t.Errorf("%q served", missing)
 		}
@@ -151,5 +151,23 @@ func TestAddRealmEmojiRefusals(t *testing.T) {
 	}
 	if got := reactionsOf(t, r, idHamlet, res.ID); got[0].ReactionType != "realm_emoji" || got[0].EmojiCode != "2" {
 		t.Fatalf("reaction %+v", got[0])
+	}
+}
+
+// The dev realm's green_tick has an image at its source_url, as on a
+// Zulip dev server, where it used to answer 404.
+func TestSeededGreenTickHasAnImage(t *testing.T) {
+	r, _ := newTestRealm(t)
+	src := r.realmEmojiMap()["1"].SourceURL
+	data, ct, ok := r.RealmEmojiImage(strings.TrimPrefix(src, EmojiImagePrefix))
+	if !ok || ct != "image/png" {
+		t.Fatalf("%s: %v %q", src, ok, ct)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil || img.Bounds().Dx() != 64 {
+		t.Fatalf("decode: %v", err)
+	}
+	if _, _, ok := r.RealmEmojiImage("2.png"); ok {
+		t.Fatal("an image no emoji has")
 	}
 }
