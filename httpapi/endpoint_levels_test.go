@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/url"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/minizulip/minizulip/realm"
@@ -94,5 +96,50 @@ func TestVersionFollowsTheLevel(t *testing.T) {
 	e := newChanEnv(t, realm.WithFeatureLevel(277, "9.3"))
 	if _, s := e.do("", "GET", "/server_settings", nil); s["zulip_version"] != "9.3" {
 		t.Errorf("explicit version: %v", s["zulip_version"])
+	}
+}
+
+// Register's fields newer than the level are absent (the table's
+// "register gate" rows), older ones present.
+func TestRegisterFieldsNewerThanTheLevelAreAbsent(t *testing.T) {
+	for _, c := range []struct {
+		level         int
+		absent, there []string
+	}{
+		{300, []string{"realm_can_mention_many_users_group", "realm_can_resolve_topics_group", "realm_empty_topic_display_name"},
+			[]string{"realm_can_delete_any_message_group", "saved_snippets", "realm_date_created"}},
+		{realm.DefaultFeatureLevel, nil,
+			[]string{"realm_can_mention_many_users_group", "realm_can_resolve_topics_group", "realm_empty_topic_display_name"}},
+	} {
+		e := newChanEnv(t, realm.WithFeatureLevel(c.level, ""))
+		st, reg := e.do("iago@zulip.com", "POST", "/register", url.Values{"fetch_event_types": {`["realm", "saved_snippets", "realm_user"]`}})
+		if st != 200 {
+			t.Fatalf("level %d: register %d %v", c.level, st, reg)
+		}
+		for _, k := range c.absent {
+			if _, ok := reg[k]; ok {
+				t.Errorf("level %d: register has %s", c.level, k)
+			}
+		}
+		for _, k := range c.there {
+			if _, ok := reg[k]; !ok {
+				t.Errorf("level %d: register lacks %s", c.level, k)
+			}
+		}
+	}
+}
+
+// An event type newer than the level is not sent: message-edit typing
+// (351) at 340, while channel typing is.
+func TestEventsNewerThanTheLevelAreNotSent(t *testing.T) {
+	e := newChanEnv(t, realm.WithFeatureLevel(340, ""))
+	q, _ := e.register("hamlet@zulip.com", url.Values{})
+	_, sent := e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"t"}, "content": {"x"}})
+	mid := strconv.Itoa(int(sent["id"].(float64)))
+	e.do("iago@zulip.com", "POST", "/messages/"+mid+"/typing", url.Values{"op": {"start"}})
+	e.do("iago@zulip.com", "POST", "/typing", url.Values{"op": {"start"}, "to": {"[10]"}})
+	got := eventOps(e.events("hamlet@zulip.com", q, -1, false))
+	if slices.Contains(got, "typing_edit_message:start") || !slices.Contains(got, "typing:start") {
+		t.Errorf("level 340: events %v; want typing but no typing_edit_message", got)
 	}
 }

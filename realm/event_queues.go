@@ -43,6 +43,9 @@ func (r *Realm) emit(typ string, payload EventPayload, userIDs ...int) {
 
 // emitChange delivers c to the queues of userIDs that want it.
 func (r *Realm) emitChange(c *change, userIDs []int) {
+	if !r.eventAtLevel(c.typ, c.payload) {
+		return
+	}
 	r.events.Publish(userIDs, c.typ, func(q *Queue, _ int) (queued, bool) {
 		return queued{c: c}, c.filter == nil || c.filter(q)
 	})

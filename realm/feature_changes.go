@@ -2,7 +2,9 @@ package realm
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -163,4 +165,81 @@ func endpointKey(endpoint string) string {
 func (r *Realm) HasEndpoint(method, path string) bool {
 	level, ok := endpointLevels[endpointKey(method+" "+path)]
 	return !ok || r.has(Change{name: "endpoint", level: level})
+}
+
+// gatedFields maps "where" (an endpoint or event) and a generic gate of
+// the table ("register gate", "settings gate") to the fields its rows
+// add, with their levels.
+var gatedFields = func() map[string][]FeatureChange {
+	m := map[string][]FeatureChange{}
+	for _, c := range featureChanges {
+		if strings.HasSuffix(c.Honour, " gate") && c.Field != "" && !strings.HasPrefix(c.Field, "?") {
+			m[c.Where+"|"+c.Honour] = append(m[c.Where+"|"+c.Honour], c)
+		}
+	}
+	return m
+}()
+
+// fieldsAfterLevel lists the fields of where that the table's gate says
+// came after the realm's level: a server of the level does not send them.
+func (r *Realm) fieldsAfterLevel(where, gate string) []string {
+	var out []string
+	for _, c := range gatedFields[where+"|"+gate] {
+		if !r.has(Change{name: gate, level: c.Level}) {
+			out = append(out, c.Field)
+		}
+	}
+	return out
+}
+
+// withoutFields encodes v as a JSON object without the named members.
+func withoutFields(v any, omit []string) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || len(omit) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range omit {
+		delete(m, k)
+	}
+	return json.Marshal(m)
+}
+
+// eventLevels maps the event types (and "type op") the table's "event
+// gate" rows add to their levels.
+var eventLevels = func() map[string]int {
+	m := map[string]int{}
+	for _, c := range featureChanges {
+		if c.Honour == "event gate" {
+			if f := strings.Fields(c.Where); len(f) == 2 || len(f) == 3 {
+				m[strings.Join(f[1:], " ")] = c.Level
+			}
+		}
+	}
+	return m
+}()
+
+// eventAtLevel reports whether a server of the realm's feature level
+// sends an event of type typ with this payload: an event type (or op)
+// newer than the level is not sent.
+func (r *Realm) eventAtLevel(typ string, p EventPayload) bool {
+	if level, ok := eventLevels[typ]; ok && !r.has(Change{name: "event gate", level: level}) {
+		return false
+	}
+	if p == nil {
+		return true
+	}
+	v := reflect.Indirect(reflect.ValueOf(p))
+	if v.Kind() != reflect.Struct {
+		return true
+	}
+	if op := v.FieldByName("Op"); op.IsValid() && op.Kind() == reflect.String {
+		if level, ok := eventLevels[typ+" "+op.String()]; ok && !r.has(Change{name: "event gate", level: level}) {
+			return false
+		}
+	}
+	return true
 }

@@ -67,6 +67,17 @@ type RegisterResult struct {
 	*NavigationViewsState
 	*UserSettingsDefaultsState
 	*PushDevicesState
+
+	// omit are the fields newer than the realm's feature level (the
+	// table's "register gate" rows), left out of the JSON.
+	omit []string
+}
+
+// MarshalJSON encodes the answer without the fields a server of the
+// realm's feature level lacks.
+func (res RegisterResult) MarshalJSON() ([]byte, error) {
+	type plain RegisterResult
+	return withoutFields(plain(res), res.omit)
 }
 
 // fetches reports whether the request asks for a state section.
@@ -94,6 +105,7 @@ func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans Register
 			out.IdleQueueTimeoutSecs = &secs
 		}
 		r.registerTables(me, &req, &out)
+		out.omit = r.fieldsAfterLevel("POST /register", "register gate")
 		ans = out
 		return nil
 	})
