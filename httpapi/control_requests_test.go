@@ -8,10 +8,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/realm/clock"
@@ -315,5 +317,29 @@ func TestRequestWaitRefusesBadInput(t *testing.T) {
 	status, body := e.ctl("POST", "/minizulip/requests/wait", nil)
 	if status != 405 || body["result"] != "error" {
 		t.Fatalf("POST: %d %v", status, body)
+	}
+}
+
+func TestRequestLogCutsLongValues(t *testing.T) {
+	long := strings.Repeat("é", LoggedValueMax) // 2 bytes each
+	p := &params{}
+	p.set("content", long)
+	p.set("short", "kept")
+	for i := range 10 {
+		p.set("extra"+strconv.Itoa(i), strings.Repeat("x", LoggedValueMax))
+	}
+	got := loggedParams(p)
+	if !strings.HasPrefix(got["content"], strings.Repeat("é", LoggedValueMax/2)+"…[cut: ") || !utf8.ValidString(got["content"]) {
+		t.Fatalf("content cut to %.40q… (%d bytes)", got["content"][len(got["content"])-40:], len(got["content"]))
+	}
+	if got["short"] != "kept" {
+		t.Fatalf("short value %q", got["short"])
+	}
+	total := 0
+	for k, v := range got {
+		total += len(k) + len(v)
+	}
+	if total > LoggedParamsMax+12*100 {
+		t.Fatalf("one entry keeps %d bytes of parameters", total)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // RequestLogSize is how many recent requests the request log keeps.
@@ -125,19 +126,32 @@ func (s *Server) ClearRequests() {
 	l.ring, l.next = nil, 0
 }
 
+// Bounds of what the request log keeps of one request's parameters, so
+// that its RequestLogSize entries stay within a few dozen MiB whatever
+// the requests carry: a value past LoggedValueMax bytes, or past the
+// request's LoggedParamsMax, is cut short and marked.
+const (
+	LoggedValueMax  = 16 << 10
+	LoggedParamsMax = 64 << 10
+)
+
 // loggedParams is what the request log keeps of a request's parameters:
-// every value as received, secrets redacted, files by name and size.
+// every value as received, secrets redacted, files by name and size,
+// long values cut (LoggedValueMax, LoggedParamsMax).
 func loggedParams(p *params) map[string]string {
 	out := map[string]string{}
 	if p == nil {
 		return out
 	}
+	budget := LoggedParamsMax
 	for _, f := range p.fields {
 		if secretParam(f.name) {
 			out[f.name] = RedactedValue
 			continue
 		}
-		out[f.name] = f.value
+		v := cutValue(f.value, min(LoggedValueMax, max(budget, 0)))
+		budget -= len(f.name) + len(v)
+		out[f.name] = v
 	}
 	for name, files := range p.files {
 		if len(files) > 0 {
@@ -148,12 +162,30 @@ func loggedParams(p *params) map[string]string {
 	return out
 }
 
+// cutValue is v, or its first bytes (whole UTF-8 characters, at most
+// limit) and a mark saying how long it was.
+func cutValue(v string, limit int) string {
+	if len(v) <= limit {
+		return v
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + fmt.Sprintf("…[cut: %d bytes in all]", len(v))
+}
+
 // secretParam reports whether a parameter holds a credential the request
-// log must not show: an API key or a password (fetch_api_key's password,
-// PATCH /settings' old_password and new_password…).
+// log must not show: an API key, a password (fetch_api_key's password,
+// PATCH /settings' old_password and new_password…) or a CSRF token.
 func secretParam(name string) bool {
 	name = strings.ToLower(name)
-	return strings.Contains(name, "password") || strings.Contains(name, "api_key") || strings.Contains(name, "secret")
+	for _, secret := range []string{"password", "api_key", "secret", "csrf"} {
+		if strings.Contains(name, secret) {
+			return true
+		}
+	}
+	return false
 }
 
 // requestRecord is the log entry of a served request.
