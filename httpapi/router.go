@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"sort"
@@ -125,8 +126,12 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 			return
 		}
 		c := &call{req: req, w: w, srv: s}
+		var formCSRF *csrfFromForm
 		if !r.public {
 			actor, err := auth(s, req)
+			if errors.As(err, &formCSRF) {
+				actor, err = formCSRF.actor, nil
+			}
 			if err != nil {
 				if prefix == JSONPrefix {
 					w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
@@ -151,6 +156,12 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		if err != nil {
 			writeError(w, err)
 			return
+		}
+		if formCSRF != nil {
+			if err := formCSRF.checkFormCSRF(p); err != nil {
+				writeError(w, err)
+				return
+			}
 		}
 		c.p = p
 		noteParams(w, p)

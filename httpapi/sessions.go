@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,14 +94,80 @@ func (s session) setCookies(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: "sessionid", Value: s.id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
-// errCSRF is Zulip's answer to an unsafe /json request without the
-// session's CSRF token.
-var errCSRF = &realm.Error{Code: realm.CodeCSRFFailed, Msg: "CSRF error: CSRF token missing or incorrect.", Status: http.StatusForbidden}
+// csrfError is Zulip's answer to an unsafe /json request whose CSRF token
+// Django's middleware refuses, with Django's reason.
+func csrfError(reason string) *realm.Error {
+	return &realm.Error{Code: realm.CodeCSRFFailed, Msg: "CSRF error: " + reason, Status: http.StatusForbidden}
+}
+
+// csrfFormField is the form field Django reads a POST's CSRF token from
+// before it looks at the X-CSRFToken header.
+const csrfFormField = "csrfmiddlewaretoken"
+
+// csrfTokenLength and csrfSecretLength are Django's: a token is the
+// secret itself, or masked as 32 characters of mask then 32 of cipher.
+const (
+	csrfSecretLength = 32
+	csrfTokenLength  = 2 * csrfSecretLength
+	csrfAlphabet     = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+)
+
+// checkCSRFToken checks token, read from source ("POST" or the header),
+// against the session's secret as Django's CsrfViewMiddleware does: a
+// 32-character secret or a 64-character masked token of letters and
+// digits, with Django's reasons for each refusal.
+func checkCSRFToken(token, source, secret string) error {
+	if source != "POST" {
+		source = "the 'X-Csrftoken' HTTP header"
+	}
+	if len(token) != csrfSecretLength && len(token) != csrfTokenLength {
+		return csrfError("CSRF token from " + source + " has incorrect length.")
+	}
+	if strings.Trim(token, csrfAlphabet) != "" {
+		return csrfError("CSRF token from " + source + " has invalid characters.")
+	}
+	if len(token) == csrfTokenLength {
+		mask, cipher := token[:csrfSecretLength], token[csrfSecretLength:]
+		plain := make([]byte, csrfSecretLength)
+		n := len(csrfAlphabet)
+		for i := range plain {
+			x := strings.IndexByte(csrfAlphabet, cipher[i]) - strings.IndexByte(csrfAlphabet, mask[i])
+			plain[i] = csrfAlphabet[((x%n)+n)%n]
+		}
+		token = string(plain)
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(secret)) != 1 {
+		return csrfError("CSRF token from " + source + " incorrect.")
+	}
+	return nil
+}
+
+// csrfFromForm is authenticateSession's answer to a POST without the
+// X-CSRFToken header whose body is a form: Django reads the token from
+// its csrfmiddlewaretoken field, so the check waits for the body
+// (checkFormCSRF).
+type csrfFromForm struct {
+	actor  *realm.Actor
+	secret string
+}
+
+func (*csrfFromForm) Error() string { return "CSRF token to be read from the form" }
+
+// checkFormCSRF checks the csrfmiddlewaretoken field of a parsed body,
+// which is then not an API parameter.
+func (f *csrfFromForm) checkFormCSRF(p *params) error {
+	token, ok := p.str(csrfFormField)
+	if !ok || token == "" {
+		return csrfError("CSRF token missing.")
+	}
+	return checkCSRFToken(token, "POST", f.secret)
+}
 
 // authenticateSession checks a /json request's session cookie and, for
-// methods that change state, its X-CSRFToken header. Failures carry
-// Zulip's codes: UNAUTHORIZED without a valid session, CSRF_FAILED (403)
-// with a missing or wrong token.
+// methods that change state, its CSRF token: the X-CSRFToken header or,
+// for a POST form, its csrfmiddlewaretoken field (see csrfFromForm), as
+// Django reads them. Failures carry Zulip's codes: UNAUTHORIZED without a
+// valid session, CSRF_FAILED (403) with Django's reason otherwise.
 func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
 	var sessionID string
 	if c, err := req.Cookie("sessionid"); err == nil {
@@ -115,9 +182,18 @@ func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
 		return nil, err
 	}
 	unsafe := req.Method != http.MethodGet && req.Method != http.MethodHead && req.Method != http.MethodOptions
-	token := req.Header.Get("X-CSRFToken")
-	if unsafe && (token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(sess.csrfToken)) != 1) {
-		return nil, errCSRF
+	if !unsafe {
+		return actor, nil
 	}
-	return actor, nil
+	if token, ok := req.Header["X-Csrftoken"]; ok {
+		if err := checkCSRFToken(token[0], "header", sess.csrfToken); err != nil {
+			return nil, err
+		}
+		return actor, nil
+	}
+	if ct, _ := formContentType(req.Header.Get("Content-Type")); req.Method == http.MethodPost &&
+		(ct == "application/x-www-form-urlencoded" || ct == "multipart/form-data") {
+		return nil, &csrfFromForm{actor: actor, secret: sess.csrfToken}
+	}
+	return nil, csrfError("CSRF token missing.")
 }
