@@ -188,6 +188,15 @@ func (r *Realm) updateVolatile(fn func() error) error {
 	return fn()
 }
 
+// exclusive runs fn under the realm's write lock as bookkeeping: no
+// generation, no journal record (the data directory's own compactions and
+// timer re-arming after a replay).
+func (r *Realm) exclusive(fn func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fn()
+}
+
 // durably runs fn through the data directory's mutate, then unlock.
 func (r *Realm) durably(op *opRecord, fn func() error, unlock func()) (sp syncPoint, err error) {
 	defer unlock()

@@ -203,9 +203,7 @@ func (d *durability) create(opts []Option) (*Realm, error) {
 	_, _ = rand.Read(id[:])
 	d.realmID = hex.EncodeToString(id[:])
 	d.attach(r)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := d.compact(r); err != nil {
+	if err := r.exclusive(func() error { return d.compact(r) }); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -291,10 +289,8 @@ func (d *durability) replayJournal(r *Realm) error {
 		return err
 	}
 	d.j = j
-	r.mu.Lock()
-	r.rearmAfterCopy() // the timers armed during the replay ran on the pinned clock
-	r.mu.Unlock()
-	return nil
+	// The timers armed during the replay ran on the pinned clock.
+	return r.exclusive(func() error { r.rearmAfterCopy(); return nil })
 }
 
 // newJournal starts an empty journal for the current snapshot.
@@ -474,22 +470,22 @@ func (r *Realm) Close() error {
 	if d == nil {
 		return nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if d.lock == nil {
-		return nil
-	}
-	var err error
-	if d.broken == nil {
-		err = d.compact(r)
-	}
-	if d.j != nil {
-		if cerr := d.j.close(); err == nil {
-			err = cerr
+	return r.exclusive(func() error {
+		if d.lock == nil {
+			return nil
 		}
-	}
-	d.release()
-	return err
+		var err error
+		if d.broken == nil {
+			err = d.compact(r)
+		}
+		if d.j != nil {
+			if cerr := d.j.close(); err == nil {
+				err = cerr
+			}
+		}
+		d.release()
+		return err
+	})
 }
 
 // DataDir is the realm's data directory, "" for a realm in memory.
