@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/minizulip/minizulip/realm"
@@ -19,6 +20,7 @@ func (rt *router) handleFileRoutes() {
 	}{
 		{"/user_uploads/{path...}", serveFile(false)},
 		{"/user_uploads/download/{path...}", serveFile(true)},
+		{"/user_uploads/thumbnail/{path...}", (*Server).serveThumbnail},
 		{"/user_uploads/temporary/{token}/{filename}", (*Server).serveTemporaryFile},
 	} {
 		rt.mux.Handle("GET "+fr.pattern, fr.h)
@@ -71,6 +73,32 @@ func serveFile(download bool) serverHandler {
 		}
 		writeFile(w, req, f, download)
 	}
+}
+
+// serveThumbnail serves GET /user_uploads/thumbnail/<path_id>/<format>
+// to whoever may read the file.
+func (s *Server) serveThumbnail(w http.ResponseWriter, req *http.Request) {
+	actor, err := s.fileActor(req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	pathID, format := req.PathValue("path"), ""
+	if i := strings.LastIndexByte(pathID, '/'); i >= 0 {
+		pathID, format = pathID[:i], pathID[i+1:]
+	}
+	var f *realm.UploadedFile
+	if actor != nil {
+		noteUser(w, actor.UserID())
+		f, err = actor.OpenThumbnail(req.Context(), pathID, format)
+	} else {
+		f, err = s.realm.OpenThumbnailAsVisitor(req.Context(), pathID, format)
+	}
+	if err != nil {
+		writeFileError(w, err)
+		return
+	}
+	writeFile(w, req, f, false)
 }
 
 // serveTemporaryFile serves a temporary URL's file, no credentials asked.

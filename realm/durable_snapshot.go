@@ -247,6 +247,7 @@ func writeFileAtomic(dir, path string, data []byte) error {
 var codecSkip = map[string]bool{
 	"calls.providers": true, // configuration (WithCallProvider), given at every start
 	"files.store":     true, // the bytes, which the fixture carries
+	"files.thumbs":    true, // made thumbnails, a cache: made again when asked for
 	"files.resumable": true, // tus uploads under way, whose clients start again
 }
 

@@ -52,6 +52,7 @@ func (UserGroupSubgroupsEvent) isEventPayload()        {}
 func (UserGroupUpdateEvent) isEventPayload()           {}
 func (UserTopicEvent) isEventPayload()                 {}
 func (UpdateMessageEvent) isEventPayload()             {}
+func (RenderingUpdateEvent) isEventPayload()           {}
 func (PresenceEvent) isEventPayload()                  {}
 func (UserStatusEvent) isEventPayload()                {}
 func (ScheduledMessagesEvent) isEventPayload()         {}

@@ -143,6 +143,39 @@ var (
 	changeAttachmentMessageIDs = newChange("attachmentMessageIDs")
 )
 
+// The changes of image thumbnails (Zulip's api_docs/message-formatting.md,
+// "Changes to image formatting", and the OpenAPI's register).
+var (
+	// changeServerThumbnailFormats: register's server_thumbnail_formats
+	// (Zulip 9.0).
+	changeServerThumbnailFormats = newChange("serverThumbnailFormats")
+	// changeThumbnailing: uploaded images are previewed by their
+	// thumbnails (or a loading placeholder), served under
+	// /user_uploads/thumbnail/; other images by their own URL rather
+	// than /thumbnail?url= (Zulip 9.0).
+	changeThumbnailing = newChange("thumbnailing")
+	// changeThumbnailDimensions: thumbnails carry
+	// data-original-dimensions (Zulip 9.0).
+	changeThumbnailDimensions = newChange("thumbnailDimensions")
+	// changeThumbnailContentType: images and placeholders carry
+	// data-original-content-type (Zulip 10.0).
+	changeThumbnailContentType = newChange("thumbnailContentType")
+	// changePlaceholderDimensions: loading placeholders carry
+	// data-original-dimensions (Zulip 9.2) ...
+	changePlaceholderDimensions = newChange("placeholderDimensions")
+	// changePlaceholderDimensionsGap: ... except at the Zulip 10.0
+	// development levels from this one ...
+	changePlaceholderDimensionsGap = newChange("placeholderDimensionsGap")
+	// changePlaceholderDimensionsBack: ... to this one, where 10.0 got it.
+	changePlaceholderDimensionsBack = newChange("placeholderDimensionsBack")
+)
+
+// placeholderDimensions: loading placeholders carry
+// data-original-dimensions at feature levels 278-279 and from 287.
+func (r *Realm) placeholderDimensions() bool {
+	return r.has(changePlaceholderDimensions) && !r.has(changePlaceholderDimensionsGap) || r.has(changePlaceholderDimensionsBack)
+}
+
 // The feature levels of mobile push notifications.
 var (
 	// changeTestPushEvent: test notifications' event is "test" rather than

@@ -14,7 +14,7 @@ import (
 // holds the lock.
 func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
 	return r.renderer.RenderFor(content, markdown.Context{Lookup: markdownLookup{r},
-		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons})
+		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons, Thumbnails: r.thumbnailMarkup()})
 }
 
 // markdownLookup shows the realm to the Markdown renderer. Its methods

@@ -76,6 +76,13 @@ type Options struct {
 	// 0 means DefaultMaxUnfinishedUploads, a negative value no cap
 	// (WithMaxUnfinishedUploads).
 	MaxUnfinishedUploads int
+	// ThumbnailDelay is how long after an upload its image thumbnails are
+	// made; until then messages show Zulip's loading placeholder
+	// (WithThumbnailDelay). 0 makes them with the upload.
+	ThumbnailDelay time.Duration
+	// ThumbnailCacheBytes bounds the bytes of thumbnails kept: 0 means
+	// upload.DefaultThumbnailCacheBytes (WithThumbnailCacheBytes).
+	ThumbnailCacheBytes int64
 	// CallProviders are the video-call providers configured
 	// (WithCallProvider).
 	CallProviders []CallProvider

@@ -143,7 +143,7 @@ func New(opts ...Option) *Realm {
 		},
 	}
 	r.createdAt = r.clock.Now()
-	r.files.init(o.uploadStore())
+	r.files.init(o.uploadStore(), o.ThumbnailCacheBytes)
 	r.calls.init(o.CallProviders)
 	r.seed(o.Seed)
 	if o.Settings != nil {

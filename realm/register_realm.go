@@ -115,6 +115,8 @@ type RealmState struct {
 	StopWords                                      []string                             `json:"stop_words"`
 	// RealmURL is sent from feature level 257 on.
 	RealmURL string `json:"realm_url,omitempty"`
+	// ServerThumbnailFormats is sent from feature level 273 on.
+	ServerThumbnailFormats []ThumbnailFormat `json:"server_thumbnail_formats,omitempty"`
 }
 
 // AuthenticationMethodState is one entry of realm_authentication_methods.

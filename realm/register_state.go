@@ -274,6 +274,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	if r.has(changeRealmURL) {
 		state.RealmURL = r.opts.URL
 	}
+	state.ServerThumbnailFormats = r.serverThumbnailFormats()
 	if r.has(changeChannelFolderLimits) {
 		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
 		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description

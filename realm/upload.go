@@ -92,14 +92,16 @@ type uploadTable struct {
 	resumable map[string]*resumableUpload
 	// tokens are the temporary URLs handed out, by token.
 	tokens map[string]temporaryURL
+	// thumbs keeps made thumbnails, shared like store.
+	thumbs thumbnailCache
 	// pinnedBelow: the attachments with lower IDs existed when a snapshot
 	// or fork was taken, which may bring them back: deleting one keeps
 	// its bytes in the store.
 	pinnedBelow int
 }
 
-func (t *uploadTable) init(store upload.Store) {
-	*t = uploadTable{store: store, byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
+func (t *uploadTable) init(store upload.Store, thumbCacheBytes int64) {
+	*t = uploadTable{store: store, thumbs: upload.NewThumbnailCache(thumbCacheBytes), byID: map[int]*storedAttachment{}, byPath: map[string]*storedAttachment{},
 		nextID: 1, resumable: map[string]*resumableUpload{}, tokens: map[string]temporaryURL{}}
 }
 
@@ -107,7 +109,7 @@ func (t *uploadTable) init(store upload.Store) {
 // store. Resumable uploads under way are not taken: like event queues,
 // they belong to connections of the moment.
 func (t *uploadTable) clone() uploadTable {
-	c := uploadTable{store: t.store, nextID: t.nextID, spaceUsed: t.spaceUsed, pinnedBelow: t.pinnedBelow,
+	c := uploadTable{store: t.store, thumbs: t.thumbs, nextID: t.nextID, spaceUsed: t.spaceUsed, pinnedBelow: t.pinnedBelow,
 		byID: make(map[int]*storedAttachment, len(t.byID)), byPath: make(map[string]*storedAttachment, len(t.byPath)),
 		resumable: map[string]*resumableUpload{}, tokens: maps.Clone(t.tokens)}
 	copies := map[*storedAttachment]*storedAttachment{}
@@ -145,6 +147,12 @@ type storedAttachment struct {
 	size        int64
 	created     time.Time
 	messageIDs  []int64 // ascending
+	// image is set for an image the server thumbnails (Zulip's
+	// ImageAttachment row); never changed once set, so shared by clones.
+	image *upload.ImageInfo
+	// thumbnailed: its thumbnails are made (messages show them rather
+	// than the loading placeholder).
+	thumbnailed bool
 }
 
 // UploadRequest is one file to upload: its name as the client sent it
@@ -187,9 +195,11 @@ func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, er
 		_ = r.files.store.Delete(pathID)
 		return UploadResult{}, uploadReadError(err, r.opts.Limits.MaxFileUploadSizeMiB)
 	}
+	contentType := upload.ContentType(req.ContentType, name)
+	probe := r.probeImage(r.files.store, r.files.thumbs, pathID, contentType)
 	var res UploadResult
 	err = a.write(ctx, func(me *user.User) error {
-		att := r.addAttachment(me, name, pathID, upload.ContentType(req.ContentType, name), size)
+		att := r.addAttachment(me, name, pathID, contentType, size, probe)
 		res = r.uploadResult(att)
 		return nil
 	})
@@ -222,19 +232,21 @@ func fileTooLarge(limitMiB int) *Error {
 	return BadRequest("Uploaded file is larger than the allowed limit of %d MiB", limitMiB)
 }
 
-// addAttachment records a stored file as the owner's new attachment,
-// tells the owner, and arms the unclaimed-file sweep. The caller holds
-// the write lock.
-func (r *Realm) addAttachment(owner *user.User, name, pathID, contentType string, size int64) *storedAttachment {
+// addAttachment records a stored file as the owner's new attachment
+// (with what probeImage found in it), tells the owner, and arms the
+// unclaimed-file sweep and any delayed thumbnailing. The caller holds the
+// write lock.
+func (r *Realm) addAttachment(owner *user.User, name, pathID, contentType string, size int64, probe imageProbe) *storedAttachment {
 	f := &r.files
 	att := &storedAttachment{id: f.nextID, ownerID: owner.ID, name: name, pathID: pathID,
-		contentType: contentType, size: size, created: r.clock.Now()}
+		contentType: contentType, size: size, created: r.clock.Now(), image: probe.info, thumbnailed: probe.thumbnailed}
 	f.nextID++
 	f.byID[att.id] = att
 	f.byPath[pathID] = att
 	f.spaceUsed += size
 	r.emit("attachment", AttachmentEvent{Op: "add", Attachment: r.attachmentView(att), UploadSpaceUsed: f.spaceUsed}, owner.ID)
 	r.armUnclaimedSweep(att)
+	r.armThumbnailing(att)
 	return att
 }
 
@@ -290,6 +302,7 @@ func (r *Realm) deleteAttachment(att *storedAttachment) {
 	if att.id >= f.pinnedBelow {
 		_ = f.store.Delete(att.pathID)
 	}
+	f.thumbs.Forget(att.pathID)
 	r.emit("attachment", AttachmentEvent{Op: "remove", RemovedID: att.id, UploadSpaceUsed: f.spaceUsed}, att.ownerID)
 }
 
@@ -594,6 +607,9 @@ func (t *uploadTable) load(r *Realm, f *fixture.Document) error {
 			}
 			return badItem(fmt.Sprintf("uploads[%d].data", i), "cannot store the file: %v", err)
 		}
+	}
+	for i, fu := range f.Uploads {
+		r.loadImage(t.byPath[fu.PathID], data[i])
 	}
 	return nil
 }

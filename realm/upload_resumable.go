@@ -94,7 +94,7 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 		r.armResumableSweep(up)
 		out = r.progress(up)
 		if up.length == 0 {
-			out = r.finishResumable(me, up)
+			out = r.finishResumable(me, up, imageProbe{})
 		}
 		return nil
 	})
@@ -196,6 +196,10 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 		return ResumableProgress{}, err
 	}
 	n, readErr := r.files.store.Append(pathID, &upload.LimitedReader{R: body, N: remaining})
+	var probe imageProbe
+	if readErr == nil && n == remaining { // the last bytes: look at the file as an image
+		probe = r.probeImage(r.files.store, r.files.thumbs, pathID, up.contentType)
+	}
 	var out ResumableProgress
 	err = r.update(func() error {
 		up.busy = false
@@ -222,7 +226,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 				r.dropResumable(up)
 				return Unauthorized("Account is deactivated")
 			}
-			out = r.finishResumable(owner, up)
+			out = r.finishResumable(owner, up, probe)
 		}
 		return nil
 	})
@@ -257,9 +261,9 @@ func (r *Realm) progress(up *resumableUpload) ResumableProgress {
 
 // finishResumable turns a complete upload into an attachment. The caller
 // holds the write lock.
-func (r *Realm) finishResumable(owner *user.User, up *resumableUpload) ResumableProgress {
+func (r *Realm) finishResumable(owner *user.User, up *resumableUpload, probe imageProbe) ResumableProgress {
 	delete(r.files.resumable, up.pathID)
-	att := r.addAttachment(owner, up.name, up.pathID, up.contentType, up.length)
+	att := r.addAttachment(owner, up.name, up.pathID, up.contentType, up.length, probe)
 	return ResumableProgress{PathID: up.pathID, Offset: up.length, Length: up.length, Done: true, Result: r.uploadResult(att)}
 }
 

@@ -57,6 +57,10 @@ var thumbnailedTypes = map[string]bool{
 	"image/gif": true, "image/jpeg": true, "image/png": true, "image/tiff": true, "image/webp": true,
 }
 
+// IsThumbnailedType reports a declared content type whose files are
+// looked at as images.
+func IsThumbnailedType(contentType string) bool { return thumbnailedTypes[contentType] }
+
 // ProbeImage reads an upload's header as Zulip does before accepting it
 // as an image: only declared image types it thumbnails are looked at,
 // the bytes must decode as an image (of whatever real format), and the
