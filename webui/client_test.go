@@ -292,3 +292,20 @@ func TestSpoilerAndEmoji(t *testing.T) {
 	p.callOn(art, `function() { this.querySelector(".spoiler-header").click(); }`, nil)
 	p.waitJS("the spoiler to open", `[...document.querySelectorAll("article")].some(a => a.innerText.includes("hidden ending"))`)
 }
+
+// TestCustomEmojiReaction: a reaction with a custom emoji shows the
+// emoji's image, not its :name:.
+func TestCustomEmojiReaction(t *testing.T) {
+	ts := server(t)
+	id := send(t, ts, "othello@zulip.com", "Verona", "custom", "tick this")
+	api(t, ts, "othello@zulip.com", "POST", fmt.Sprintf("/messages/%d/reactions", id), url.Values{"emoji_name": {"green_tick"}})
+	p := login(t, ts, "King Hamlet")
+	p.click(p.channelLink("Verona"))
+	art := p.message("tick this")
+	btn := p.find(art, "button", "green_tick 1")
+	if txt := p.text(btn); strings.Contains(txt, ":green_tick:") {
+		t.Errorf("the reaction reads %q, not the emoji's image", txt)
+	}
+	p.waitJS("the custom emoji's image to load", `[...document.querySelectorAll("button.reaction img.emoji")].some(i => i.complete && i.naturalWidth > 0 && i.src.includes("/user_avatars/"))`)
+	p.noConsoleErrors()
+}

@@ -95,7 +95,7 @@ async function register() {
     client_gravatar: true,
     include_subscribers: false,
     // The state the page draws; the queue still gets every event type.
-    fetch_event_types: ["realm_user", "subscription", "message", "update_message_flags", "recent_private_conversations"],
+    fetch_event_types: ["realm_user", "subscription", "message", "update_message_flags", "recent_private_conversations", "realm_emoji"],
     slim_presence: true,
     client_capabilities: { notification_settings_null: true, user_avatar_url_field_optional: true, stream_typing_notifications: true },
   });
@@ -126,6 +126,7 @@ async function register() {
     dms,
     editLimit: r.realm_message_content_edit_limit_seconds,
     typing: new Map(),
+    realmEmoji: r.realm_emoji || {},
   };
   generation++;
   return st;
@@ -382,6 +383,16 @@ function emojiChar(r) {
   }
 }
 
+// emojiGlyph is a reaction's picture: a unicode emoji's character, a
+// custom emoji's image, else its :name:.
+function emojiGlyph(r) {
+  const custom = r.reaction_type === "realm_emoji" && st.realmEmoji[r.emoji_code];
+  if (custom && custom.source_url) {
+    return el("img", { class: "emoji", src: custom.source_url, alt: "", "aria-hidden": "true" });
+  }
+  return el("span", { "aria-hidden": "true", text: emojiChar(r) });
+}
+
 function renderReactions(m) {
   const groups = new Map();
   for (const r of m.reactions || []) {
@@ -404,7 +415,7 @@ function renderReactions(m) {
           title: `${r.emoji_name} by ${who}`,
           onclick: guard(() => toggleReaction(m, r, mine)),
         },
-        el("span", { "aria-hidden": "true", text: emojiChar(r) }),
+        emojiGlyph(r),
         " ",
         el("span", { "aria-hidden": "true", text: String(users.length) }),
       ),
@@ -797,6 +808,9 @@ function applyEvent(ev) {
       return onSubscription(ev);
     case "stream":
       return onStream(ev);
+    case "realm_emoji":
+      if (ev.op === "update") st.realmEmoji = ev.realm_emoji || {};
+      return;
     case "realm_user":
       return onRealmUser(ev);
   }
