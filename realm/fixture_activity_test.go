@@ -344,7 +344,7 @@ func TestLoadRefusesBadActivity(t *testing.T) {
 			"reminders[0].message_id: Invalid message(s): user 2 cannot read message 99"},
 		{"reminder unreadable", func(d map[string]any) { item(d, "reminders", 1)["user_id"] = 3 },
 			"reminders[1].message_id: Invalid message(s): user 3 cannot read message 11"},
-		{"reminder user", func(d map[string]any) { item(d, "reminders", 0)["user_id"] = 9 }, "reminders[0].user_id: no active user 9"},
+		{"reminder user", func(d map[string]any) { item(d, "reminders", 0)["user_id"] = 9 }, "reminders[0].user_id: no user 9"},
 		{"reminder id", func(d map[string]any) { item(d, "reminders", 1)["id"] = 3 },
 			"reminders[1].id: duplicate reminder ID 3 (reminders and scheduled messages share IDs)"},
 		{"reminder zero id", func(d map[string]any) { item(d, "reminders", 0)["id"] = 0 },

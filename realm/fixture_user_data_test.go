@@ -403,3 +403,38 @@ func TestDumpLoadKeepsDeactivatedSendersScheduledMessages(t *testing.T) {
 		t.Fatalf("scheduled messages after reactivation = %+v, %v", list, err)
 	}
 }
+
+// TestDumpLoadKeepsDeactivatedUsersReminders: a deactivated user's
+// message reminders stay in the realm, as their scheduled messages do
+// (Zulip keeps both as ScheduledMessage rows; they fail when due), so a
+// dump carries them, the dump loads and
+// dumps the same bytes, and they are the user's again once reactivated.
+func TestDumpLoadKeepsDeactivatedUsersReminders(t *testing.T) {
+	r, clock := newTestRealm(t)
+	res, err := r.As(idHamlet).SendChannelMessage(bg, "Verona", "t", "remember me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rid := remind(t, r, idHamlet, res.ID, "a note", time.Hour)
+	if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	doc := mustDump(t, r)
+	if !bytes.Contains(doc, []byte(`"note": "a note"`)) {
+		t.Fatalf("the dump leaves out the deactivated user's reminder:\n%s", doc)
+	}
+	loaded, err := Load(doc, WithClock(manualAt(clock.Now())))
+	if err != nil {
+		t.Fatalf("a dump with a deactivated user's reminder does not load: %v", err)
+	}
+	if again := mustDump(t, loaded); !bytes.Equal(doc, again) {
+		t.Fatalf("Dump → Load → Dump differs:\n%s", cmp.Diff(string(doc), string(again)))
+	}
+	if err := loaded.As(idIago).ReactivateUser(bg, idHamlet); err != nil {
+		t.Fatal(err)
+	}
+	list, err := loaded.As(idHamlet).Reminders(bg)
+	if err != nil || len(list) != 1 || list[0].ID != rid || !strings.Contains(list[0].Content, "a note") {
+		t.Fatalf("reminders after reactivation = %+v, %v", list, err)
+	}
+}

@@ -60,9 +60,10 @@ func (t *scheduledTable) dumpMessages(f *fixture.Document) {
 }
 
 // dumpReminders adds the reminders to f, by ID, leaving out those Load
-// would refuse: of a deactivated user, or about a message their user can
-// no longer read. The content is left out when it is what the message
-// and note word now.
+// would refuse: about a message their user can no longer read. A
+// deactivated user's reminders stay, as in Zulip (they fail when due),
+// checked as if their user were active. The content is left out when it
+// is what the message and note word now.
 func (t *scheduledTable) dumpReminders(r *Realm, f *fixture.Document) {
 	for _, id := range slices.Sorted(maps.Keys(t.byID)) {
 		it := t.byID[id]
@@ -70,9 +71,10 @@ func (t *scheduledTable) dumpReminders(r *Realm, f *fixture.Document) {
 			continue
 		}
 		me := r.realmUser(it.senderID)
-		if me == nil || !me.IsActive {
+		if me == nil {
 			continue
 		}
+		me = asIfActive(me)
 		m := r.accessibleMessage(me, it.targetMessageID)
 		if m == nil {
 			continue
@@ -111,13 +113,9 @@ func (t *scheduledTable) loadMessages(r *Realm, f *fixture.Document) error {
 		if me == nil {
 			return badItem(at+".sender_id", "no user %d", fs.SenderID)
 		}
-		if !me.IsActive {
-			// A deactivated user's scheduled messages stay, as in Zulip
-			// (they fail when due): check them as their sender had them.
-			probe := *me
-			probe.IsActive = true
-			me = &probe
-		}
+		// A deactivated user's scheduled messages stay, as in Zulip
+		// (they fail when due): check them as their sender had them.
+		me = asIfActive(me)
 		if fs.DeliverAt <= 0 {
 			return badItem(at+".scheduled_delivery_timestamp", "%d is not a time", fs.DeliverAt)
 		}
@@ -163,11 +161,13 @@ func (t *scheduledTable) loadMessages(r *Realm, f *fixture.Document) error {
 	return nil
 }
 
-// loadReminders checks each reminder as POST /reminders does (an active
-// user, a message the user can read, the note's length) but for its
-// delivery time, which may have passed: such a reminder is delivered as
-// soon as the load is done, as a scheduled message is. Its IDs follow
-// and may not repeat the scheduled messages'.
+// loadReminders checks each reminder as POST /reminders does (a user, a
+// message the user can read, the note's length) but for its delivery
+// time, which may have passed: such a reminder is delivered as soon as
+// the load is done, as a scheduled message is. A deactivated user's
+// reminders are checked as if the user were active (they fail when due,
+// as in Zulip). Its IDs follow and may not repeat the scheduled
+// messages'.
 func (t *scheduledTable) loadReminders(r *Realm, f *fixture.Document) error {
 	ids := []int{}
 	for i, fr := range f.Reminders {
@@ -176,9 +176,10 @@ func (t *scheduledTable) loadReminders(r *Realm, f *fixture.Document) error {
 			return badItem(at+".id", "%s reminder ID %d (reminders and scheduled messages share IDs)", invalidOrDuplicate(fr.ID <= 0), fr.ID)
 		}
 		me := r.realmUser(fr.UserID)
-		if me == nil || !me.IsActive {
-			return badItem(at+".user_id", "no active user %d", fr.UserID)
+		if me == nil {
+			return badItem(at+".user_id", "no user %d", fr.UserID)
 		}
+		me = asIfActive(me)
 		if fr.DeliverAt <= 0 {
 			return badItem(at+".scheduled_delivery_timestamp", "%d is not a time", fr.DeliverAt)
 		}
@@ -213,6 +214,18 @@ func (t *scheduledTable) loadReminders(r *Realm, f *fixture.Document) error {
 	}
 	t.lastID = max(t.lastID, nextAfter(1, ids...)-1)
 	return nil
+}
+
+// asIfActive is me, or a copy of me made active when me is deactivated:
+// a deactivated user's scheduled messages and reminders are checked as
+// their user had them.
+func asIfActive(me *user.User) *user.User {
+	if me.IsActive {
+		return me
+	}
+	probe := *me
+	probe.IsActive = true
+	return &probe
 }
 
 // register fills the scheduled_messages section (feature level 179) and
