@@ -72,7 +72,7 @@ func register(c *call) (any, error) {
 		return nil, err
 	}
 	noteQueue(c.w, ans.QueueID)
-	return ans, nil
+	return ans.Wire(), nil
 }
 
 // optNullableStringList reads a JSON list of strings that may be null or

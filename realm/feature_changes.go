@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -192,20 +193,30 @@ func (r *Realm) fieldsAfterLevel(where, gate string) []string {
 	return out
 }
 
-// withoutFields encodes v as a JSON object without the named members.
+// withoutFields encodes v as a JSON object without the named members,
+// leaving HTML characters unescaped as httpapi's encoder does.
 func withoutFields(v any, omit []string) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil || len(omit) == 0 {
-		return b, err
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if len(omit) == 0 {
+		return buf.Bytes(), nil
 	}
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
 		return nil, err
 	}
 	for _, k := range omit {
 		delete(m, k)
 	}
-	return json.Marshal(m)
+	buf.Reset()
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // eventLevels maps the event types (and "type op") the table's "event

@@ -73,11 +73,23 @@ type RegisterResult struct {
 	omit []string
 }
 
-// MarshalJSON encodes the answer without the fields a server of the
-// realm's feature level lacks.
-func (res RegisterResult) MarshalJSON() ([]byte, error) {
-	type plain RegisterResult
-	return withoutFields(plain(res), res.omit)
+// Wire is the value to encode as the answer: res itself when the realm's
+// feature level has every field (the default level: one encoding, no
+// extra pass), else a value whose JSON leaves out the fields a server of
+// the level lacks. Encoding res directly keeps every field.
+func (res RegisterResult) Wire() any {
+	if len(res.omit) == 0 {
+		return res
+	}
+	return registerBelowLevel(res)
+}
+
+// registerBelowLevel is a RegisterResult encoded without its omit fields.
+type registerBelowLevel RegisterResult
+
+// MarshalJSON encodes the answer without the fields newer than the level.
+func (res registerBelowLevel) MarshalJSON() ([]byte, error) {
+	return withoutFields(RegisterResult(res), res.omit)
 }
 
 // fetches reports whether the request asks for a state section.
