@@ -1,6 +1,10 @@
 package realm
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -175,5 +179,33 @@ func TestSubmessagesSnapshot(t *testing.T) {
 	}
 	if got := submessagesOf(t, r, idIago, res.ID); got[1].ID != 2 {
 		t.Fatalf("the next submessage ID after a restore: %+v", got)
+	}
+}
+
+// A scheduled /poll or /todo message becomes a widget when delivered, as
+// one sent directly does: Zulip's send_scheduled_message (zerver/actions/
+// scheduled_messages.py) sends it through check_message and
+// do_send_messages, whose widget post-save actions read the content.
+func TestScheduledWidgetMessages(t *testing.T) {
+	r, clock := newTestRealm(t)
+	verona := fmt.Sprint(channelID(t, r, "Verona"))
+	scheduleIn(t, r, idIago, verona, "lunch", "/poll Lunch?\n- Pizza\n- Sushi", time.Minute)
+	scheduleIn(t, r, idIago, fmt.Sprintf("[%d]", idHamlet), "", "/todo Chores\n- Dishes", 2*time.Minute)
+	clock.Advance(time.Minute)
+	poll := newestMessage(t, r)
+	want := []Submessage{{MsgType: "widget", MessageID: poll.ID, SenderID: idIago, ID: 1,
+		Content: `{"widget_type": "poll", "extra_data": {"question": "Lunch?", "options": ["Pizza", "Sushi"]}}`}}
+	if diff := cmp.Diff(want, submessagesOf(t, r, idHamlet, poll.ID)); diff != "" {
+		t.Fatalf("the scheduled poll's submessages (-want +got):\n%s", diff)
+	}
+	clock.Advance(time.Minute)
+	todo := newestMessage(t, r)
+	got := submessagesOf(t, r, idHamlet, todo.ID)
+	if todo.ID == poll.ID || len(got) != 1 || got[0].ID != 2 || got[0].SenderID != idIago || !strings.Contains(got[0].Content, `"widget_type": "todo"`) {
+		t.Fatalf("the scheduled todo's submessages: %+v", got)
+	}
+	vote := `{"type": "vote", "key": "canned,0", "vote": 1}`
+	if err := r.As(idHamlet).AddSubmessage(bg, SubmessageRequest{MessageID: poll.ID, MsgType: "widget", Content: vote}); err != nil {
+		t.Fatal(err)
 	}
 }
