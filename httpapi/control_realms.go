@@ -14,7 +14,6 @@ import (
 
 	"github.com/minizulip/minizulip/realm"
 	"github.com/minizulip/minizulip/realm/clock"
-	"github.com/minizulip/minizulip/user"
 )
 
 // RealmSpec is what POST /minizulip/realms asks for, as the standalone
@@ -80,15 +79,10 @@ func SpecRealm(url string, spec RealmSpec, opts ...realm.Option) (*realm.Realm, 
 		return realm.Load(spec.Fixture, all...)
 	}
 	if spec.Seed == "empty" {
-		all = append(all, realm.WithSeed(realm.SeedEmpty))
+		// Seeded with the realm, so that its reset keeps the owner.
+		all = append(all, realm.WithSeed(realm.SeedEmpty), realm.WithOwner(EmptyRealmOwner, "Owner"))
 	}
-	r := realm.New(all...)
-	if spec.Seed == "empty" {
-		if _, err := r.AddUser(realm.NewUser{Email: EmptyRealmOwner, FullName: "Owner", Role: user.RoleOwner}); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
+	return realm.New(all...), nil
 }
 
 // DefaultRealmMaker serves the realm of spec as RunT does (no seeded

@@ -133,6 +133,11 @@ func TestRealmsAreCreatedIsolatedAndDeleted(t *testing.T) {
 	if _, ok := ts.API.tc.realms.byID[2].api.Realm().UserIDByEmail(EmptyRealmOwner); !ok {
 		t.Fatal("the empty realm has no owner")
 	}
+	ownerKey := other.ok(other.form("POST", "/api/v1/dev_fetch_api_key", url.Values{"username": {EmptyRealmOwner}}))["api_key"]
+	other.ok(other.form("POST", "/minizulip/reset", nil))
+	if again := other.ok(other.form("POST", "/api/v1/dev_fetch_api_key", url.Values{"username": {EmptyRealmOwner}})); again["api_key"] != ownerKey {
+		t.Fatalf("the owner after a reset: %v, want key %v", again, ownerKey)
+	}
 	list := main.ok(main.form("GET", "/minizulip/realms", nil))["realms"].([]any)
 	if len(list) != 2 || list[0].(map[string]any)["url"] != base || list[0].(map[string]any)["created"].(float64) <= 0 {
 		t.Fatalf("list %v", list)

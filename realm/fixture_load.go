@@ -41,7 +41,7 @@ func badItem(path, format string, args ...any) error {
 // presence is the realm's: WithSeededPresence seeds none. The loaded
 // realm is what its Reset goes back to.
 func Load(doc []byte, opts ...Option) (*Realm, error) {
-	r := New(append(slices.Clone(opts), WithSeed(SeedEmpty))...)
+	r := New(append(slices.Clone(opts), WithSeed(SeedEmpty), WithOwner("", ""))...)
 	f := fixture.Document{Settings: r.settings.fixture()} // absent settings keep their values
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()

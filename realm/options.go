@@ -89,6 +89,9 @@ type Options struct {
 	// OutgoingWebhookCaller posts to outgoing-webhook bots' services; nil
 	// means no service is called (WithOutgoingWebhookCaller).
 	OutgoingWebhookCaller ServiceCaller
+	// Owner, when its Email is set, is the owner an empty realm is seeded
+	// with (WithOwner).
+	Owner SeededOwner
 
 	// data are Open's options (durable.go).
 	data dataOptions
@@ -163,6 +166,17 @@ func WithSeededMessages(n int) Option { return func(o *Options) { o.SeedMessages
 // without one calls no service.
 func WithOutgoingWebhookCaller(c ServiceCaller) Option {
 	return func(o *Options) { o.OutgoingWebhookCaller = c }
+}
+
+// SeededOwner is the account WithOwner seeds.
+type SeededOwner struct{ Email, FullName string }
+
+// WithOwner seeds an empty realm (SeedEmpty) with one human of role
+// owner, as the standalone server's -seed empty has: created with the
+// realm, so Reset keeps them and their API key. The dev seed has owners
+// already and ignores it, as Load does (the document says who is there).
+func WithOwner(email, fullName string) Option {
+	return func(o *Options) { o.Owner = SeededOwner{Email: email, FullName: fullName} }
 }
 
 // versionSuffix ends the default zulip_version.

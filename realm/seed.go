@@ -154,6 +154,10 @@ func (r *Realm) seed(s Seed) {
 		r.addUser(u)
 	}
 	if s == SeedEmpty {
+		if o := r.opts.Owner; o.Email != "" {
+			r.addUser(&user.User{DeliveryEmail: o.Email, FullName: o.FullName, Role: user.RoleOwner,
+				PasswordHash: user.HashPassword(user.DevPassword)})
+		}
 		return
 	}
 	// Zulip's API test setup lets iago create users and change emails.

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/minizulip/minizulip/realm"
-	"github.com/minizulip/minizulip/user"
 )
 
 // addDataFlags adds -data, -fsync and -data-repair.
@@ -31,18 +30,13 @@ func dataOptions(c config, fixture []byte, log io.Writer) []realm.Option {
 }
 
 // firstStart is the set-up of a new realm beyond its options: every
-// user holds the -calls providers' tokens, and an empty realm gets its
-// owner. With -data it runs at the first start only.
+// user holds the -calls providers' tokens (an empty realm's owner is
+// seeded by realm.WithOwner, so that a reset keeps them). With -data it
+// runs at the first start only.
 func firstStart(c config) func(r *realm.Realm) error {
 	return func(r *realm.Realm) error {
 		for _, cf := range c.calls {
 			if err := r.GrantCallTokensToAll(cf.provider); err != nil {
-				return err
-			}
-		}
-		if c.seed == "empty" {
-			// An organization needs someone to run it: one owner.
-			if _, err := r.AddUser(realm.NewUser{Email: emptyRealmOwner, FullName: "Owner", Role: user.RoleOwner}); err != nil {
 				return err
 			}
 		}

@@ -265,7 +265,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	// Real time, which POST /minizulip/clock can move ahead.
 	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.zulipVersion), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
 	if c.seed == "empty" {
-		opts = append(opts, realm.WithSeed(realm.SeedEmpty))
+		opts = append(opts, realm.WithSeed(realm.SeedEmpty), realm.WithOwner(emptyRealmOwner, "Owner"))
 	}
 	if c.apiKeySeed != "" {
 		opts = append(opts, realm.WithAPIKeySeed(c.apiKeySeed))

@@ -235,6 +235,47 @@ func TestEmptySeedOwnerAndStableKeys(t *testing.T) {
 	}
 }
 
+// A reset (POST /minizulip/reset) of a -seed empty realm keeps its owner
+// and their key: the owner is seeded with the realm, not added after it.
+// With -data the first start seeds the owner once, and a restart loads
+// them without adding another.
+func TestEmptySeedResetKeepsOwner(t *testing.T) {
+	key := user.DerivedAPIKey("my-suite", emptyRealmOwner)
+	users := func(base string) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+"/api/v1/users", nil)
+		req.SetBasicAuth(emptyRealmOwner, key)
+		status, body := mainGetJSON(t, req)
+		if status != 200 {
+			t.Fatalf("the owner's key: %d %v", status, body)
+		}
+		return len(body["members"].([]any))
+	}
+	dir := t.TempDir()
+	for start := range 2 {
+		base, stop, _ := mainStart(t, "-seed", "empty", "-api-key-seed", "my-suite", "-data", dir)
+		if n := users(base); n != 1 {
+			t.Fatalf("start %d: %d users, want the owner only", start, n)
+		}
+		if status, body := postForm(t, "POST", base+"/minizulip/reset", nil); status != 200 {
+			t.Fatalf("reset: %d %v", status, body)
+		}
+		if n := users(base); n != 1 {
+			t.Fatalf("start %d, after a reset: %d users, want the owner only", start, n)
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, _, _ := mainStart(t, "-seed", "empty", "-api-key-seed", "my-suite")
+	if status, body := postForm(t, "POST", base+"/minizulip/reset", nil); status != 200 {
+		t.Fatalf("reset: %d %v", status, body)
+	}
+	if n := users(base); n != 1 {
+		t.Fatalf("after a reset: %d users, want the owner only", n)
+	}
+}
+
 // On a loopback address the server answers only to loopback names, the
 // realm URL's host and -allow-hosts (DNS-rebinding protection); elsewhere
 // it warns that dev login is open (issue 14, item 6).

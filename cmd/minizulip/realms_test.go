@@ -31,6 +31,13 @@ func TestRealmsServeOnTheirOwnLoopbackPorts(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("the empty realm's owner: %d %v", status, key)
 	}
+	// A reset goes back to the realm as created: its owner, same key.
+	if status, body := postForm(t, "POST", child+"/minizulip/reset", nil); status != 200 {
+		t.Fatalf("reset: %d %v", status, body)
+	}
+	if status, again := postForm(t, "POST", child+"/api/v1/dev_fetch_api_key", url.Values{"username": {"owner@zulip.com"}}); status != 200 || again["api_key"] != key["api_key"] {
+		t.Fatalf("the owner after a reset: %d %v, want key %v", status, again, key["api_key"])
+	}
 	status, mainKey := postForm(t, "POST", base+"/api/v1/dev_fetch_api_key", url.Values{"username": {"iago@zulip.com"}})
 	if status != 200 || mainKey["api_key"] == "" {
 		t.Fatalf("main: %d %v", status, mainKey)
