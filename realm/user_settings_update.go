@@ -59,8 +59,13 @@ func (a *Actor) UpdateSettings(ctx context.Context, req SettingsUpdate) error {
 		if err != nil {
 			return err
 		}
-		if req.Timezone != nil && !user.ValidTimezone(*req.Timezone) {
-			return BadRequest("timezone is not a recognized time zone")
+		if req.Timezone != nil {
+			if !user.ValidTimezone(*req.Timezone) {
+				return BadRequest("timezone is not a recognized time zone")
+			}
+			// Stored as Zulip sends it: an alias as the zone it names.
+			tz := user.CanonicalTimezone(*req.Timezone)
+			req.Timezone = &tz
 		}
 		if req.NewPassword != nil {
 			if req.OldPassword == nil || !user.CheckPassword(me.PasswordHash, *req.OldPassword) {
