@@ -10,8 +10,8 @@ import (
 func messageRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages", h: sendMessage, sends: true},
-		{method: "GET", path: "/messages", h: getMessages},
-		{method: "GET", path: "/messages/{message_id}", h: getMessage},
+		{method: "GET", path: "/messages", h: getMessages, spectators: true},
+		{method: "GET", path: "/messages/{message_id}", h: getMessage, spectators: true},
 		{method: "DELETE", path: "/messages/{message_id}", h: deleteMessage},
 		{method: "POST", path: "/messages/render", h: renderMessage},
 		{method: "GET", path: "/messages/matches_narrow", h: messagesMatchNarrow},
@@ -85,7 +85,7 @@ func getMessages(c *call) (any, error) {
 		return nil, err
 	}
 	byIDs := false
-	if c.actor.Realm().Has(realm.ChangeMessageIDsFetch) {
+	if c.srv.realm.Has(realm.ChangeMessageIDsFetch) {
 		if byIDs, err = messageIDsParam(c, &req); err != nil {
 			return nil, err
 		}
@@ -126,7 +126,12 @@ func getMessages(c *call) (any, error) {
 			return nil, realm.VariableInvalid("narrow", raw)
 		}
 	}
-	res, err := c.actor.Messages(c.ctx(), req)
+	var res realm.FetchResult
+	if c.spectator != nil {
+		res, err = c.spectator.Messages(c.ctx(), req)
+	} else {
+		res, err = c.actor.Messages(c.ctx(), req)
+	}
 	if err != nil || !res.ByMessageIDs {
 		return res, err
 	}
@@ -175,7 +180,13 @@ func getMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, raw, err := c.actor.Message(c.ctx(), int64(id), o)
+	var m realm.Message
+	var raw string
+	if c.spectator != nil {
+		m, raw, err = c.spectator.Message(c.ctx(), int64(id), o)
+	} else {
+		m, raw, err = c.actor.Message(c.ctx(), int64(id), o)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 
 func registerRoutes() []route {
 	return []route{
-		{method: "POST", path: "/register", h: register},
+		{method: "POST", path: "/register", h: register, spectators: true},
 	}
 }
 
@@ -33,7 +33,9 @@ func register(c *call) (any, error) {
 	if q.ApplyMarkdown, err = c.p.optBool("apply_markdown", false); err != nil {
 		return nil, err
 	}
-	if q.ClientGravatar, err = c.p.optBool("client_gravatar", true); err != nil {
+	// client_gravatar defaults to whether the request is authenticated
+	// (Zulip's events_register_backend).
+	if q.ClientGravatar, err = c.p.optBool("client_gravatar", c.spectator == nil); err != nil {
 		return nil, err
 	}
 	if q.AllPublicStreams, err = c.p.optBool("all_public_streams", false); err != nil {
@@ -42,7 +44,7 @@ func register(c *call) (any, error) {
 	if q.SlimPresence, err = c.p.optBool("slim_presence", false); err != nil {
 		return nil, err
 	}
-	if c.actor.Realm().Has(realm.ChangePresenceHistoryLimit) {
+	if c.srv.realm.Has(realm.ChangePresenceHistoryLimit) {
 		if req.PresenceHistoryLimitDays, err = optIntPtr(c, "presence_history_limit_days"); err != nil {
 			return nil, err
 		}
@@ -60,12 +62,19 @@ func register(c *call) (any, error) {
 	if q.LifespanSecs, _, err = c.p.optInt("queue_lifespan_secs"); err != nil {
 		return nil, err
 	}
-	if c.actor.Realm().Has(realm.ChangeIdleQueueTimeout) {
+	if c.srv.realm.Has(realm.ChangeIdleQueueTimeout) {
 		if raw, ok := c.p.str("idle_queue_timeout"); ok {
 			if q.IdleTimeoutSecs, err = realm.ParseIdleQueueTimeout(raw); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if c.spectator != nil {
+		ans, err := c.spectator.Register(c.ctx(), req)
+		if err != nil {
+			return nil, err
+		}
+		return ans.Wire(), nil
 	}
 	ans, err := c.actor.Register(c.ctx(), req)
 	if err != nil {

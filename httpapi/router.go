@@ -127,7 +127,11 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		}
 		c := &call{req: req, w: w, srv: s}
 		var formCSRF *csrfFromForm
-		if !r.public {
+		if prefix == JSONPrefix && r.spectators && !s.hasSession(req) {
+			// Logged out on a route Zulip marks allow_anonymous_user_web:
+			// the realm answers as to a spectator (or refuses one).
+			c.spectator = s.realm.Spectator(spectatorLanguage(req))
+		} else if !r.public {
 			actor, err := auth(s, req)
 			if errors.As(err, &formCSRF) {
 				actor, err = formCSRF.actor, nil
@@ -167,6 +171,11 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		noteParams(w, p)
 		result, err := r.h(c)
 		if err != nil {
+			if c.spectator != nil {
+				// A refused spectator is asked for a session, as any
+				// logged-out /json request.
+				w.Header().Set("WWW-Authenticate", `Session realm="zulip"`)
+			}
 			writeError(w, err)
 			return
 		}

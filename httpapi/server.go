@@ -164,6 +164,10 @@ type route struct {
 	// rawBody leaves the body to the handler (streamed uploads): only the
 	// query string is parsed into parameters.
 	rawBody bool
+	// spectators marks a route Zulip serves to logged-out visitors of
+	// web-public channels on /json (allow_anonymous_user_web): without
+	// a session its handler gets a Spectator instead of an actor.
+	spectators bool
 	// overlaps marks a route whose pattern overlaps another's with
 	// neither more specific (e.g. /users/me/{stream_id}/topics and
 	// /users/{user_id}/subscriptions/{stream_id}), which Go's mux refuses
@@ -177,7 +181,10 @@ type call struct {
 	req   *http.Request
 	w     http.ResponseWriter // for the rare handler that sets cookies
 	p     *params
-	actor *realm.Actor // nil on public routes
+	actor *realm.Actor // nil on public routes and for spectators
+	// spectator is the logged-out visitor of a spectators route, nil
+	// otherwise.
+	spectator *realm.Spectator
 }
 
 func (c *call) ctx() context.Context { return c.req.Context() }

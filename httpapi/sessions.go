@@ -197,3 +197,23 @@ func (s *Server) authenticateSession(req *http.Request) (*realm.Actor, error) {
 	}
 	return nil, csrfError("CSRF token missing.")
 }
+
+// hasSession reports whether a /json request carries a live session
+// cookie; without one Django's request.user is anonymous.
+func (s *Server) hasSession(req *http.Request) bool {
+	c, err := req.Cookie("sessionid")
+	if err != nil {
+		return false
+	}
+	_, ok := s.sessions.lookup(c.Value, s.realm.Now())
+	return ok
+}
+
+// spectatorLanguage is a logged-out visitor's language: Django's
+// language cookie (LANGUAGE_COOKIE_NAME, django_language), "" when none.
+func spectatorLanguage(req *http.Request) string {
+	if c, err := req.Cookie("django_language"); err == nil {
+		return c.Value
+	}
+	return ""
+}

@@ -27,7 +27,11 @@ type narrowQuery struct {
 	// negated or not: first_unread then skips only that channel's muted
 	// topics, not muted channels (Zulip's exclude_muting_conditions).
 	mutingScope *storedChannel
-	preds       []func(*message.Message) bool
+	// spectator scopes the narrow to what a logged-out visitor may read:
+	// the messages of the web-public channels (Realm.spectatorChannel),
+	// whoever received them.
+	spectator bool
+	preds     []func(*message.Message) bool
 }
 
 // compileNarrow resolves the names in a narrow and builds its predicates.
@@ -60,6 +64,10 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 		ch := r.channelByNameOrID(t.Operand)
 		if ch == nil {
 			return nil, BadNarrow("unknown stream " + t.Operand)
+		}
+		if q.spectator && !r.spectatorChannel(ch) {
+			// Zulip's NarrowBuilder.by_channel for a web-public query.
+			return nil, BadNarrow("unknown web-public channel " + t.Operand)
 		}
 		if !t.Negated {
 			q.channel = ch
@@ -266,6 +274,9 @@ func (q *narrowQuery) walker(r *Realm, me *user.User) store.Scan {
 		return store.Empty()
 	case q.channel != nil && q.topicName != nil:
 		return ix.Topic(q.channel.ID, *q.topicName)
+	case q.spectator && q.channel == nil && q.senderID == 0:
+		// Every web-public channel: the whole store, filtered by match.
+		return ix.All()
 	case q.channel != nil:
 		return ix.Channel(q.channel.ID)
 	case q.conv != nil:
@@ -281,7 +292,11 @@ func (q *narrowQuery) walker(r *Realm, me *user.User) store.Scan {
 // match reports whether m is visible to me in this narrow's scope and
 // satisfies every term.
 func (q *narrowQuery) match(r *Realm, me *user.User, m *message.Message) bool {
-	if q.history && m.Type == message.Channel && m.ChannelID == q.channel.ID {
+	if q.spectator {
+		if m.Type != message.Channel || !r.spectatorChannel(r.channels.byID[m.ChannelID]) {
+			return false
+		}
+	} else if q.history && m.Type == message.Channel && m.ChannelID == q.channel.ID {
 		// whole channel history is readable
 	} else if !r.messages.store.HasCopy(me.ID, m.ID) {
 		return false
