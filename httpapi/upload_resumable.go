@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/minizulip/minizulip/realm"
-	"github.com/minizulip/minizulip/upload"
 )
 
 // The protocol's constants.
@@ -45,8 +44,11 @@ func (s *Server) serveTus(w http.ResponseWriter, req *http.Request) {
 	if req.Method == http.MethodOptions {
 		h.Set("Tus-Version", tusVersion)
 		h.Set("Tus-Extension", tusExtensions)
-		h.Set("Tus-Max-Size", strconv.FormatInt(int64(s.realm.Limits().MaxFileUploadSizeMiB)*upload.MiB, 10))
-		w.WriteHeader(http.StatusNoContent)
+		// No Tus-Max-Size: Zulip starts tusd without -max-size (its
+		// runtusd command leaves the limit to the pre-create hook), and
+		// tusd sends the header only for a configured maximum. tusd
+		// answers OPTIONS 200, not 204, for old browsers' preflights.
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if v := req.Header.Get("Tus-Resumable"); v != tusVersion {
