@@ -376,3 +376,44 @@ func TestAcceptInviteSnapshot(t *testing.T) {
 		t.Fatal("outbox not cleared")
 	}
 }
+
+// A signup through a reusable link records the link, not a referrer, as
+// Zulip does: its signup view makes the PreregistrationUser with
+// multiuse_invite set and referred_by unset (zerver/views/auth.py
+// create_preregistration_user, zerver/views/registration.py
+// prepare_activation_url), so process_new_human_user
+// (zerver/actions/create_user.py) sends no "accepted your invitation"
+// message and no invites_changed, even to someone whose pending email
+// invitation to the same address the signup uses up; the link's author
+// (MultiuseInvite.referred_by) stays its invited_by_user_id.
+func TestLinkSignupHasNoReferrer(t *testing.T) {
+	r, _ := newTestRealm(t)
+	if err := r.As(idHamlet).SendInvites(bg, expiring("linked@zulip.com", 60)); err != nil {
+		t.Fatal(err)
+	}
+	key := newLinkKey(t, r, InviteRequest{})
+	queues := map[int]*Queue{}
+	last := map[int]int64{}
+	for _, id := range []int{idHamlet, idIago} {
+		queues[id] = mustQueue(t, r, id, QueueOptions{})
+		m, _ := r.LastMessage(bg, id)
+		last[id] = m.ID
+	}
+	if _, err := r.AcceptInvitation(key, Signup{FullName: "Linked", Email: "linked@zulip.com"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int{idHamlet, idIago} {
+		if m, _ := r.LastMessage(bg, id); m.ID != last[id] {
+			t.Errorf("user %d got %q", id, m.Content)
+		}
+		if evs := eventsOfType(t, r, id, queues[id], "invites_changed"); len(evs) != 0 {
+			t.Errorf("user %d: invites_changed %v", id, evs)
+		}
+	}
+	if got := mustInvites(t, r, idHamlet); len(got) != 0 {
+		t.Fatalf("hamlet's invitation survived: %v", got)
+	}
+	if l := mustInvites(t, r, idIago); len(l) != 1 || !l[0].IsMultiuse || l[0].InvitedByUserID != idIago {
+		t.Fatalf("link %+v", l)
+	}
+}
