@@ -59,3 +59,13 @@ type queueConfig struct {
 
 // eventHub is the realm's set of event queues.
 type eventHub = eventq.Hub[queueConfig, queued]
+
+// capabilitiesAtLevel is what a server of the realm's feature level
+// reads of the client's capabilities: one it did not have yet is not
+// declared.
+func (r *Realm) capabilitiesAtLevel(c ClientCapabilities) ClientCapabilities {
+	if !r.has(changeEmptyTopicCapability) {
+		c.EmptyTopicName = false
+	}
+	return c
+}

@@ -118,6 +118,7 @@ func (r *Realm) newQueue(me *user.User, opts QueueOptions) (*Queue, error) {
 		// Zulip's answer: guests may not read every public channel.
 		return nil, BadRequest("User not authorized for this query")
 	}
+	opts.Capabilities = r.capabilitiesAtLevel(opts.Capabilities)
 	narrow, err := r.compileEventNarrow(me, opts.Narrow)
 	if err != nil {
 		return nil, err

@@ -100,6 +100,23 @@ var (
 	changeChannelFolderReorderEvent = newChange("channelFolderReorderEvent")
 )
 
+// The feature levels of events' shapes.
+var (
+	// changeTypingDirect: direct message typing events say message_type
+	// "direct", not "private" (Zulip 8.0).
+	changeTypingDirect = newChange("typingDirect")
+	// changeFirstMessageIDEvent: a channel whose oldest message changes
+	// gets a stream update of first_message_id (Zulip 9.0).
+	changeFirstMessageIDEvent = newChange("firstMessageIDEvent")
+	// changePrevRenderedVersionRemoved: update_message events of content
+	// edits no longer carry prev_rendered_content_version (Zulip 10.0).
+	changePrevRenderedVersionRemoved = newChange("prevRenderedVersionRemoved")
+	// changeEmptyTopicCapability: the empty_topic_name client capability
+	// exists (Zulip 10.0); below it queues and register answers are as
+	// for clients without it.
+	changeEmptyTopicCapability = newChange("emptyTopicCapability")
+)
+
 // The feature levels of messages.
 var (
 	// changeLastMovedTimestamp: last_moved_timestamp is sent and

@@ -28,6 +28,10 @@ func (r *Realm) applyEdit(me *user.User, p *editPlan) {
 		c.LastEditTS = now
 		m.SetChanges(c)
 		ev.OrigContent, ev.OrigRenderedContent = &orig, &origRendered
+		if !r.has(changePrevRenderedVersionRemoved) {
+			version := 1 // Zulip's rendered_content_version
+			ev.PrevRenderedContentVersion = &version
+		}
 		// The event keeps its own copies: a later edit of m must not
 		// change what a queued event says.
 		content, rendered := m.Content, m.Rendered

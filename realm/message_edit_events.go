@@ -27,9 +27,13 @@ type UpdateMessageEvent struct {
 	// Content edits.
 	OrigContent         *string `json:"orig_content,omitempty"`
 	OrigRenderedContent *string `json:"orig_rendered_content,omitempty"`
-	Content             *string `json:"content,omitempty"`
-	RenderedContent     *string `json:"rendered_content,omitempty"`
-	IsMeMessage         *bool   `json:"is_me_message,omitempty"`
+	// PrevRenderedContentVersion is the Markdown processor's version of
+	// the content before the edit (always 1), below
+	// changePrevRenderedVersionRemoved.
+	PrevRenderedContentVersion *int    `json:"prev_rendered_content_version,omitempty"`
+	Content                    *string `json:"content,omitempty"`
+	RenderedContent            *string `json:"rendered_content,omitempty"`
+	IsMeMessage                *bool   `json:"is_me_message,omitempty"`
 	// Moves.
 	PropagateMode string      `json:"propagate_mode,omitempty"`
 	OrigSubject   *string     `json:"orig_subject,omitempty"`

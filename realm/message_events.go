@@ -88,8 +88,11 @@ func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
 }
 
 // emitFirstMessageID tells those who can see a channel that its oldest
-// message changed.
+// message changed; a server below changeFirstMessageIDEvent never did.
 func (r *Realm) emitFirstMessageID(ch *storedChannel) {
+	if !r.has(changeFirstMessageIDEvent) {
+		return
+	}
 	var value any
 	if ch.FirstMessageID != 0 {
 		value = ch.FirstMessageID

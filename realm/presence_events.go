@@ -50,6 +50,7 @@ func (r *Realm) emitPresence(u *user.User, rec *presenceRecord) {
 // of the realm; pick chooses the change each queue gets (its shape may
 // depend on the queue's options), or nil for none. It walks the open
 // queues, not the users, so a large realm costs only what its clients do.
+// An event the realm's feature level does not have is sent to none.
 // The caller holds the write lock.
 func (r *Realm) emitToActiveUsers(typ string, pick func(q *Queue) *change) {
 	r.events.PublishAll(typ, func(q *Queue) (queued, bool) {
@@ -57,6 +58,8 @@ func (r *Realm) emitToActiveUsers(typ string, pick func(q *Queue) *change) {
 			return queued{}, false
 		}
 		c := pick(q)
-		return queued{c: c}, c != nil
+		// As every other path to the queues: an event newer than the
+		// realm's level is not sent (feature_changes.go).
+		return queued{c: c}, c != nil && r.eventAtLevel(c.typ, c.payload)
 	})
 }

@@ -105,6 +105,7 @@ func (req *RegisterRequest) fetches(name string) bool {
 // state it starts from: no change between the two is lost or seen twice.
 func (a *Actor) Register(ctx context.Context, req RegisterRequest) (ans RegisterResult, err error) {
 	r := a.r
+	req.Queue.Capabilities = r.capabilitiesAtLevel(req.Queue.Capabilities)
 	err = a.read(ctx, func(me *user.User) error {
 		q, err := r.newQueue(me, req.Queue)
 		if err != nil {

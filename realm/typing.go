@@ -67,7 +67,11 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			for i, id := range ids {
 				recipients[i] = TypingUser{UserID: id, Email: r.apiEmail(r.users.byID[id])}
 			}
-			r.emit("typing", TypingEvent{Op: req.Op, MessageType: "direct", Sender: sender, Recipients: recipients},
+			kind := "direct"
+			if !r.has(changeTypingDirect) {
+				kind = "private"
+			}
+			r.emit("typing", TypingEvent{Op: req.Op, MessageType: kind, Sender: sender, Recipients: recipients},
 				r.typingAudience(ids)...)
 		case "stream", "channel":
 			if req.StreamID == 0 {

@@ -1,0 +1,162 @@
+package realm
+
+import (
+	"testing"
+)
+
+// atLevels runs f on a fresh dev realm at each of the levels.
+func atLevels(t *testing.T, levels []int, f func(t *testing.T, r *Realm, level int)) {
+	for _, level := range levels {
+		r, _ := newTestRealm(t, WithFeatureLevel(level, "test"))
+		f(t, r, level)
+	}
+}
+
+// eventsOf lists the events of one type a queue holds, as JSON objects.
+func eventsOf(t *testing.T, r *Realm, userID int, q *Queue, typ string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, ev := range pending(t, r, userID, q, -1) {
+		if ev.Type == typ {
+			out = append(out, eventJSON(t, ev))
+		}
+	}
+	return out
+}
+
+// Rows 215 "event typing start/stop message_type": direct message typing
+// says "private" below 215, "direct" from it.
+func TestTypingMessageTypeFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeTypingDirect.Level() - 1, changeTypingDirect.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idHamlet, QueueOptions{})
+		if err := r.As(idIago).SetTyping(bg, TypingRequest{Op: "start", To: []int{idHamlet}}); err != nil {
+			t.Fatal(err)
+		}
+		want := "direct"
+		if level < changeTypingDirect.Level() {
+			want = "private"
+		}
+		evs := eventsOf(t, r, idHamlet, q, "typing")
+		if len(evs) != 1 || evs[0]["message_type"] != want {
+			t.Errorf("level %d: typing events %v, want message_type %q", level, evs, want)
+		}
+	})
+}
+
+// Row 256 "event stream update": a channel whose oldest message changes
+// (here by a move) gets a stream update of first_message_id from 256,
+// none below.
+func TestFirstMessageIDEventFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeFirstMessageIDEvent.Level() - 1, changeFirstMessageIDEvent.Level()}, func(t *testing.T, r *Realm, level int) {
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", "moving", "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		verona, _ := r.As(idIago).ChannelID(bg, "Verona")
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, ChannelID: &verona}); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, ev := range eventsOf(t, r, idIago, q, "stream") {
+			if ev["property"] == "first_message_id" {
+				n++
+			}
+		}
+		if has := level >= changeFirstMessageIDEvent.Level(); has != (n > 0) {
+			t.Errorf("level %d: %d first_message_id updates", level, n)
+		}
+	})
+}
+
+// Row 284 "event update_message": a content edit's event carries
+// prev_rendered_content_version (1) below 284, not from it.
+func TestPrevRenderedContentVersionFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changePrevRenderedVersionRemoved.Level() - 1, changePrevRenderedVersionRemoved.Level()}, func(t *testing.T, r *Realm, level int) {
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", "t", "before")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		content := "after"
+		if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, Content: &content}); err != nil {
+			t.Fatal(err)
+		}
+		evs := eventsOf(t, r, idIago, q, "update_message")
+		if len(evs) != 1 {
+			t.Fatalf("level %d: %d update_message events", level, len(evs))
+		}
+		v, ok := evs[0]["prev_rendered_content_version"]
+		if below := level < changePrevRenderedVersionRemoved.Level(); below != ok || (ok && v != float64(1)) {
+			t.Errorf("level %d: prev_rendered_content_version %v (present %v)", level, v, ok)
+		}
+	})
+}
+
+// Rows 334 of events (delete_message, typing, update_message,
+// update_message_flags, user_topic topics): below 334 the
+// empty_topic_name capability does not exist, so a queue (and the
+// register answer) that declares it is served as one that does not.
+func TestEmptyTopicCapabilityFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeEmptyTopicCapability.Level() - 1, changeEmptyTopicCapability.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idIago, QueueOptions{Capabilities: ClientCapabilities{EmptyTopicName: true}})
+		has := level >= changeEmptyTopicCapability.Level()
+		if got := q.Config().opts.Capabilities.EmptyTopicName; got != has {
+			t.Errorf("level %d: queue's empty_topic_name %v", level, got)
+		}
+		// The queue hears the empty topic by its display name below 334.
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", "", "general")
+		if err != nil {
+			t.Skipf("level %d: no empty topic to move: %v", level, err)
+		}
+		topic := "named"
+		if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, Topic: &topic}); err != nil {
+			t.Fatal(err)
+		}
+		evs := eventsOf(t, r, idIago, q, "update_message")
+		if len(evs) != 1 {
+			t.Fatalf("level %d: %d update_message events", level, len(evs))
+		}
+		if orig := evs[0]["orig_subject"]; (orig == "") != has {
+			t.Errorf("level %d: orig_subject %q", level, orig)
+		}
+	})
+}
+
+// Row 304 "event realm_export exports": the export objects of the event
+// carry export_type from 304 only, as GET /export/realm's do.
+func TestRealmExportEventFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeExportType.Level() - 1, changeExportType.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		if _, err := r.As(idIago).ExportRealm(bg, ExportPublic); err != nil {
+			t.Fatal(err)
+		}
+		evs := eventsOf(t, r, idIago, q, "realm_export")
+		if len(evs) == 0 {
+			t.Fatalf("level %d: no realm_export event", level)
+		}
+		for _, ev := range evs {
+			for _, x := range ev["exports"].([]any) {
+				_, ok := x.(map[string]any)["export_type"]
+				if ok != (level >= changeExportType.Level()) {
+					t.Errorf("level %d: export %v", level, x)
+				}
+			}
+		}
+	})
+}
+
+// The publish-to-every-queue path (presence, user_status) gates event
+// types by the level as Publish does: an event type newer than the
+// level reaches no queue.
+func TestPublishToAllGatesEventTypes(t *testing.T) {
+	atLevels(t, []int{changeNavigationViews.Level() - 1, changeNavigationViews.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		c := &change{typ: "navigation_view", payload: NavigationViewEvent{Op: "remove", Fragment: "inbox"}}
+		r.emitToActiveUsers("navigation_view", func(*Queue) *change { return c })
+		got := len(eventsOf(t, r, idIago, q, "navigation_view"))
+		if want := level >= changeNavigationViews.Level(); want != (got == 1) {
+			t.Errorf("level %d: %d navigation_view events", level, got)
+		}
+	})
+}
