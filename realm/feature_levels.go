@@ -239,3 +239,38 @@ func VersionForLevel(level int) string {
 	}
 	return DefaultVersion
 }
+
+// The changes of behaviour: rules and answers that were different before
+// the level (issue 35, item 2).
+var (
+	// changeMuteBots: bots may be muted and unmuted (Zulip 8.0); before,
+	// a bot's ID is "No such user".
+	changeMuteBots = newChange("muteBots")
+	// changeEmojiNotFound404: deactivating a custom emoji that does not
+	// exist is a 404 (Zulip 8.0), a 400 before.
+	changeEmojiNotFound404 = newChange("emojiNotFound404")
+	// changeReactionErrorCodes: REACTION_ALREADY_EXISTS and
+	// REACTION_DOES_NOT_EXIST (Zulip 8.0), BAD_REQUEST before.
+	changeReactionErrorCodes = newChange("reactionErrorCodes")
+	// changeStreamWildcardMentionCode: STREAM_WILDCARD_MENTION_NOT_ALLOWED
+	// (Zulip 8.0), BAD_REQUEST before.
+	changeStreamWildcardMentionCode = newChange("streamWildcardMentionCode")
+	// changeAPNsAppIDRequired: POST /users/me/apns_device_token needs appid
+	// (Zulip 8.0); before, it defaulted to Zulip's app.
+	changeAPNsAppIDRequired = newChange("apnsAppIDRequired")
+	// changeGroupInUseCode: CANNOT_DEACTIVATE_GROUP_IN_USE with objections
+	// (Zulip 10.0), BAD_REQUEST before.
+	changeGroupInUseCode = newChange("groupInUseCode")
+	// changeEmptyTopic: the empty topic exists (Zulip 10.0); before, an
+	// empty topic is refused on send and edit, and an empty topic_name
+	// marks a whole channel read.
+	changeEmptyTopic = newChange("emptyTopic")
+	// changeNoTopicAlias: "(no topic)" names the empty topic when sending
+	// (Zulip 10.0) ...
+	changeNoTopicAlias = newChange("noTopicAlias")
+	// changeTypingNoTopicAlias: ... and in typing notifications.
+	changeTypingNoTopicAlias = newChange("typingNoTopicAlias")
+	// changeModeratorOrAbove: register's is_moderator is true for
+	// administrators and owners too (Zulip 11.0).
+	changeModeratorOrAbove = newChange("moderatorOrAbove")
+)

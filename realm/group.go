@@ -468,6 +468,9 @@ func (a *Actor) DeactivateUserGroup(ctx context.Context, id int) error {
 			return BadRequest("User group is already deactivated.")
 		}
 		if objections := r.groupObjections(g); len(objections) > 0 {
+			if !r.has(changeGroupInUseCode) {
+				return BadRequest("Cannot deactivate user group in use.")
+			}
 			return &Error{Code: CodeCannotDeactivateGroupInUse, Msg: "Cannot deactivate user group in use.", Status: 400,
 				Extra: map[string]any{"objections": objections}}
 		}

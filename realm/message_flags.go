@@ -187,6 +187,12 @@ func (a *Actor) MarkTopicAsRead(ctx context.Context, channelID int, topicName st
 			return BadRequest("No such topic '%s'", name)
 		}
 		inTopic := topicMatcher(name)
+		if topicName == "" && !r.has(changeEmptyTopic) {
+			// Before the empty topic existed, an empty topic_name
+			// marked the whole channel read (Zulip 9's
+			// do_mark_stream_messages_as_read with no topic).
+			inTopic = func(string) bool { return true }
+		}
 		r.markRead(me, func(m *message.Message) bool {
 			return m.Type == message.Channel && m.ChannelID == ch.ID && inTopic(m.Topic)
 		})

@@ -90,7 +90,11 @@ func (r *Realm) mentionsBeforeHistory(res markdown.Result, ch *storedChannel, re
 	}
 	if res.StreamWildcard {
 		if ch != nil && len(recipients) > r.opts.Limits.WildcardMentionLarge && !mayMentionMany {
-			return f, &Error{Code: CodeStreamWildcardMentionNotAllow, Status: 400,
+			code := CodeStreamWildcardMentionNotAllow
+			if !r.has(changeStreamWildcardMentionCode) {
+				code = CodeBadRequest
+			}
+			return f, &Error{Code: code, Status: 400,
 				Msg: "You do not have permission to use channel wildcard mentions in this channel."}
 		}
 		f.all = true

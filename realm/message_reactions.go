@@ -70,7 +70,7 @@ func (a *Actor) AddReaction(ctx context.Context, req ReactionRequest) error {
 				continue
 			}
 			if re.UserID == me.ID {
-				return &Error{Code: CodeReactionAlreadyExists, Msg: "Reaction already exists.", Status: statusBadRequest}
+				return r.reactionError(CodeReactionAlreadyExists, "Reaction already exists.")
 			}
 			if existing < 0 {
 				existing = i
@@ -131,7 +131,7 @@ func (a *Actor) RemoveReaction(ctx context.Context, req ReactionRequest) error {
 			return re.UserID == me.ID && re.EmojiCode == code && re.ReactionType == typ
 		})
 		if i < 0 {
-			return &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist.", Status: statusBadRequest}
+			return r.reactionError(CodeReactionDoesNotExist, "Reaction doesn't exist.")
 		}
 		re := c.Reactions[i]
 		m = r.ownMessage(m)
@@ -206,4 +206,14 @@ func (r *Realm) messageHolders(m *message.Message, shared *storedChannel) []int 
 	}
 	slices.Sort(out)
 	return out
+}
+
+// reactionError is the error of adding a reaction that exists or removing
+// one that does not: its own code from feature level 193, BAD_REQUEST
+// before.
+func (r *Realm) reactionError(code Code, msg string) *Error {
+	if !r.has(changeReactionErrorCodes) {
+		code = CodeBadRequest
+	}
+	return &Error{Code: code, Msg: msg, Status: statusBadRequest}
 }

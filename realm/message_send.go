@@ -404,7 +404,9 @@ func (r *Realm) canAccessChannelForSend(sender *user.User, ch *storedChannel) bo
 	return !ch.InviteOnly && !sender.IsGuest()
 }
 
-// topicForSend applies the topic rules of a channel message.
+// topicForSend applies the topic rules of a channel message (send, edit,
+// scheduled messages): the empty topic is refused where topics are
+// mandatory, and before feature level 334, where it did not exist.
 func (r *Realm) topicForSend(raw *string) (string, error) {
 	if raw == nil {
 		return "", BadRequest("Missing topic")
@@ -413,7 +415,7 @@ func (r *Realm) topicForSend(raw *string) (string, error) {
 	if err != nil {
 		return "", BadRequest("%s", err.Error())
 	}
-	if name == "" && r.settings.MandatoryTopics {
+	if name == "" && (r.settings.MandatoryTopics || !r.has(changeEmptyTopic)) {
 		return "", BadRequest("Topic can't be empty!")
 	}
 	return name, nil

@@ -24,7 +24,8 @@ type MutedUsersEvent struct {
 }
 
 // MuteUser answers POST /users/me/muted_users/{muted_user_id}: the caller
-// stops hearing from a user (bots and deactivated users included). The
+// stops hearing from a user (deactivated users included, bots from
+// feature level 188, see mutableUser). The
 // muted user's unread messages to the caller are marked read, and so are
 // the ones they send from now on.
 func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
@@ -33,7 +34,7 @@ func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
 		if mutedID == me.ID {
 			return BadRequest("Cannot mute self")
 		}
-		if r.realmUser(mutedID) == nil {
+		if r.mutableUser(mutedID) == nil {
 			return noSuchUser()
 		}
 		if r.hasMuted(me.ID, mutedID) {
@@ -53,7 +54,7 @@ func (a *Actor) MuteUser(ctx context.Context, mutedID int) error {
 func (a *Actor) UnmuteUser(ctx context.Context, mutedID int) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		if r.realmUser(mutedID) == nil {
+		if r.mutableUser(mutedID) == nil {
 			return noSuchUser()
 		}
 		if !r.hasMuted(me.ID, mutedID) {
@@ -63,6 +64,17 @@ func (a *Actor) UnmuteUser(ctx context.Context, mutedID int) error {
 		r.emit("muted_users", MutedUsersEvent{MutedUsers: r.mutedUserList(me.ID)}, me.ID)
 		return nil
 	})
+}
+
+// mutableUser is the user of that ID that may be muted or unmuted: any
+// user of the realm; before feature level 188 not a bot (Zulip's
+// access_user_by_id without allow_bots: "No such user").
+func (r *Realm) mutableUser(id int) *user.User {
+	u := r.realmUser(id)
+	if u != nil && u.IsBot() && !r.has(changeMuteBots) {
+		return nil
+	}
+	return u
 }
 
 // hasMuted reports whether userID muted mutedID.

@@ -76,6 +76,10 @@ func checkPushToken(kind user.PushKind, token string) error {
 	return nil
 }
 
+// defaultAPNsAppID is appid's default before it was required: Zulip's
+// iOS app.
+var defaultAPNsAppID = "org.zulip.Zulip"
+
 // AddPushDevice answers POST /users/me/android_gcm_reg_id (kind FCM,
 // appID unused) and POST /users/me/apns_device_token (kind APNs): token
 // and, for APNs, appid, as sent (nil when not sent). Humans only; the
@@ -90,6 +94,11 @@ func (a *Actor) AddPushDevice(ctx context.Context, kind user.PushKind, token, ap
 		}
 		dev := PushDevice{UserID: me.ID, Kind: kind}
 		if kind == user.PushAPNs {
+			if appID == nil && !r.has(changeAPNsAppIDRequired) {
+				// Before feature level 223 appid was optional, Zulip's
+				// own app by default.
+				appID = &defaultAPNsAppID
+			}
 			id, err := requiredParam("appid", appID)
 			if err != nil {
 				return err

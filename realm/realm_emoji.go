@@ -139,6 +139,9 @@ func (a *Actor) DeactivateRealmEmoji(ctx context.Context, name string) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
 		e := r.activeRealmEmoji(name)
+		if e == nil && !r.has(changeEmojiNotFound404) {
+			return BadRequest("Emoji '%s' does not exist", name)
+		}
 		if e == nil {
 			return NotFound("Emoji '" + name + "' does not exist")
 		}

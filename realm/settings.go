@@ -112,9 +112,12 @@ func topicsPolicy(mandatory bool) string {
 	return TopicsPolicyAllowEmpty
 }
 
-// topicRules are the realm's topic settings, as package topic applies them.
+// topicRules are the realm's topic settings, as package topic applies
+// them: the empty topic exists from feature level 334, "(no topic)" names
+// it from 370.
 func (r *Realm) topicRules() topic.Rules {
-	return topic.Rules{MaxLength: r.opts.Limits.MaxTopicLength, EmptyDisplayName: r.settings.EmptyTopicDisplayName}
+	return topic.Rules{MaxLength: r.opts.Limits.MaxTopicLength, EmptyDisplayName: r.settings.EmptyTopicDisplayName,
+		NoEmptyTopic: !r.has(changeEmptyTopic), LiteralNoTopic: !r.has(changeNoTopicAlias)}
 }
 
 // groupSettings maps the API name of each group-valued realm setting to

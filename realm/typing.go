@@ -87,7 +87,11 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			if ch == nil || !r.canAccessChannelForSend(me, ch) {
 				return BadRequest("Invalid channel ID")
 			}
-			name, err := r.topicRules().Stored(*req.Topic)
+			rules := r.topicRules()
+			// Typing took "(no topic)" for the empty topic at 372,
+			// two levels after sending did.
+			rules.LiteralNoTopic = !r.has(changeTypingNoTopicAlias)
+			name, err := rules.Stored(*req.Topic)
 			if err != nil {
 				return BadRequest("%s", err.Error())
 			}

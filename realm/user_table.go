@@ -301,7 +301,7 @@ func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	out.RealmUserState = &RealmUserState{
 		RealmUsers: active, RealmNonActiveUsers: inactive, CrossRealmBots: crossRealm,
 		UserID: me.ID, Email: own.Email, DeliveryEmail: me.DeliveryEmail, FullName: me.FullName,
-		IsAdmin: own.IsAdmin, IsOwner: own.IsOwner, IsModerator: me.Role == user.RoleModerator,
+		IsAdmin: own.IsAdmin, IsOwner: own.IsOwner, IsModerator: me.Role == user.RoleModerator || r.has(changeModeratorOrAbove) && me.Role.IsModeratorOrAbove(),
 		IsGuest: own.IsGuest, IsBillingAdmin: r.billingAdminField(), AvatarSource: me.AvatarSource,
 		AvatarURL: me.AvatarURL, AvatarURLMedium: mediumAvatarURL(me),
 		CanCreateStreams:          canPublic || canPrivate,

@@ -22,10 +22,17 @@ const NoTopic = "(no topic)"
 const ResolvedPrefix = "\u2714 "
 
 // Rules are a realm's topic settings: the configured max_topic_length and
-// realm_empty_topic_display_name.
+// realm_empty_topic_display_name, and which aliases of the empty topic
+// the realm's API level knows.
 type Rules struct {
 	MaxLength        int
 	EmptyDisplayName string
+	// NoEmptyTopic: the empty topic does not exist (Zulip before 10.0):
+	// the display name and "(no topic)" are ordinary names.
+	NoEmptyTopic bool
+	// LiteralNoTopic: "(no topic)" is an ordinary name, not an alias of
+	// the empty topic (Zulip 10.0's first development levels).
+	LiteralNoTopic bool
 }
 
 // InvalidCharacterError refuses a topic with an unprintable character,
@@ -54,7 +61,10 @@ func (rules Rules) Stored(raw string) (string, error) {
 // IsEmptyAlias reports whether name stands for the empty topic: "(no topic)"
 // or the realm's display name for the empty topic.
 func (rules Rules) IsEmptyAlias(name string) bool {
-	return name == NoTopic || (rules.EmptyDisplayName != "" && name == rules.EmptyDisplayName)
+	if rules.NoEmptyTopic {
+		return false
+	}
+	return (name == NoTopic && !rules.LiteralNoTopic) || (rules.EmptyDisplayName != "" && name == rules.EmptyDisplayName)
 }
 
 // Display is the name a client sees for a stored topic: the empty topic
@@ -70,7 +80,7 @@ func (rules Rules) Display(name string, clientSupportsEmpty bool) string {
 // Operand is the stored topic a narrow's topic operand names: the
 // display name of the empty topic means the empty topic.
 func (rules Rules) Operand(operand string) string {
-	if operand == rules.EmptyDisplayName {
+	if operand == rules.EmptyDisplayName && !rules.NoEmptyTopic {
 		return ""
 	}
 	return operand

@@ -104,6 +104,10 @@ func LookupSetting(name string) (SettingDef, bool) {
 // web_channel_default_view may be 3 (list of topics).
 const WebChannelDefaultViewListLevel = 383
 
+// WebChannelDefaultViewTopUnreadLevel is the feature level from which
+// web_channel_default_view may be 4 (top unread topic in channel).
+const WebChannelDefaultViewTopUnreadLevel = 401
+
 // WebHomeViewRecentLevel is the first feature level above the OpenAPI
 // description's (about 420): from it on the recent conversations view is
 // called "recent", the spec's name; below it "recent_topics", Zulip's.
@@ -176,7 +180,7 @@ var SettingDefs = []SettingDef{
 	{Name: "web_channel_default_view", Kind: IntSetting, i: func(s *Settings) *int { return &s.WebChannelDefaultView },
 		check: func(v any, level int) error {
 			n := v.(int)
-			if n == 1 || n == 2 || n == 4 || n == 3 && level >= WebChannelDefaultViewListLevel {
+			if n == 1 || n == 2 || n == 3 && level >= WebChannelDefaultViewListLevel || n == 4 && level >= WebChannelDefaultViewTopUnreadLevel {
 				return nil
 			}
 			return &SettingError{Name: "web_channel_default_view"}

@@ -1,0 +1,200 @@
+package realm
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/minizulip/minizulip/user"
+)
+
+// The changes of behaviour of the table, each checked one level below
+// its row and at it: below, the realm answers as servers of that level
+// did.
+
+// belowAndAt runs check on a fresh realm at the level before c and at c's.
+func belowAndAt(t *testing.T, c Change, check func(t *testing.T, r *Realm, has bool)) {
+	t.Helper()
+	for _, level := range []int{c.Level() - 1, c.Level()} {
+		r, _ := newTestRealm(t, WithFeatureLevel(level, "test"))
+		t.Run(itoa(level), func(t *testing.T) { check(t, r, level >= c.Level()) })
+	}
+}
+
+func TestMutingBotsFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeMuteBots, func(t *testing.T, r *Realm, has bool) {
+		err := r.As(idHamlet).MuteUser(bg, idDefaultBot)
+		if !has {
+			wantCode(t, err, CodeBadRequest, "No such user")
+			wantCode(t, r.As(idHamlet).UnmuteUser(bg, idDefaultBot), CodeBadRequest, "No such user")
+			if r.hasMuted(idHamlet, idDefaultBot) {
+				t.Fatal("a refused mute muted the bot")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idHamlet).UnmuteUser(bg, idDefaultBot); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestDeactivatingAMissingEmojiFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeEmojiNotFound404, func(t *testing.T, r *Realm, has bool) {
+		re := wantCode(t, r.As(idIago).DeactivateRealmEmoji(bg, "no_such_emoji"), CodeBadRequest, "Emoji 'no_such_emoji' does not exist")
+		if want := map[bool]int{false: 400, true: 404}[has]; re.Status != want {
+			t.Fatalf("status %d, want %d", re.Status, want)
+		}
+	})
+}
+
+func TestReactionErrorCodesFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeReactionErrorCodes, func(t *testing.T, r *Realm, has bool) {
+		id := send(t, r, idHamlet, "Denmark", "t", "x")
+		req := ReactionRequest{MessageID: id, EmojiName: str("smile")}
+		if err := r.As(idIago).AddReaction(bg, req); err != nil {
+			t.Fatal(err)
+		}
+		exists, missing := CodeBadRequest, CodeBadRequest
+		if has {
+			exists, missing = CodeReactionAlreadyExists, CodeReactionDoesNotExist
+		}
+		wantCode(t, r.As(idIago).AddReaction(bg, req), exists, "Reaction already exists.")
+		wantCode(t, r.As(idHamlet).RemoveReaction(bg, req), missing, "Reaction doesn't exist.")
+	})
+}
+
+func TestWildcardMentionCodeFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeStreamWildcardMentionCode, func(t *testing.T, r *Realm, has bool) {
+		id := send(t, r, idHamlet, "devel", "big", "hello")
+		want := map[bool]Code{false: CodeBadRequest, true: CodeStreamWildcardMentionNotAllow}[has]
+		wantCode(t, edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Content: str("@**all** look")}), want, "channel wildcard mentions")
+	})
+}
+
+func TestAPNsAppIDFollowsFeatureLevel(t *testing.T) {
+	const token = "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
+	belowAndAt(t, changeAPNsAppIDRequired, func(t *testing.T, r *Realm, has bool) {
+		err := r.As(idHamlet).AddPushDevice(bg, user.PushAPNs, str(token), nil)
+		if has {
+			wantCode(t, err, CodeRequestVariableMissing, "appid")
+			return
+		}
+		if err != nil {
+			t.Fatalf("appid was optional: %v", err)
+		}
+	})
+}
+
+func TestGroupInUseCodeFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeGroupInUseCode, func(t *testing.T, r *Realm, has bool) {
+		a := r.As(idIago)
+		used, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "moderation"})
+		if _, err := a.CreateUserGroup(bg, CreateGroupRequest{Name: "parent", Subgroups: []int{used}}); err != nil {
+			t.Fatal(err)
+		}
+		err := a.DeactivateUserGroup(bg, used)
+		if !has {
+			if re := wantCode(t, err, CodeBadRequest, "Cannot deactivate user group in use."); re.Extra["objections"] != nil {
+				t.Fatalf("objections before the code existed: %v", re.Extra)
+			}
+			return
+		}
+		wantCode(t, err, CodeCannotDeactivateGroupInUse, "Cannot deactivate user group in use.")
+	})
+}
+
+func TestIsModeratorFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeModeratorOrAbove, func(t *testing.T, r *Realm, has bool) {
+		for _, c := range []struct {
+			id   int
+			want bool
+		}{{idIago, has}, {idShiva, true}, {idHamlet, false}} {
+			state, err := r.As(c.id).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm_user"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if state.RealmUserState.IsModerator != c.want {
+				t.Errorf("user %d: is_moderator %v, want %v", c.id, state.RealmUserState.IsModerator, c.want)
+			}
+		}
+	})
+}
+
+// Below 334 the empty topic does not exist: sending or moving to it is
+// refused, its display name and "(no topic)" are ordinary names, and an
+// empty topic_name marks the whole channel read.
+func TestEmptyTopicFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeEmptyTopic, func(t *testing.T, r *Realm, has bool) {
+		a := r.As(idHamlet)
+		_, err := a.SendChannelMessage(bg, "Denmark", "", "x")
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Topic can't be empty!")
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		id := send(t, r, idHamlet, "Denmark", "castle", "x")
+		err = edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("")})
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Topic can't be empty!")
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		alias := send(t, r, idHamlet, "Denmark", "general chat", "x")
+		m, _, err := a.Message(bg, alias, ViewOptions{AllowEmptyTopicName: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{false: "general chat", true: ""}[has]; m.Subject != want {
+			t.Fatalf("topic %q, want %q", m.Subject, want)
+		}
+		other := send(t, r, idHamlet, "Denmark", "elsewhere", "x")
+		if err := r.As(idIago).MarkTopicAsRead(bg, channelID(t, r, "Denmark"), ""); err != nil {
+			t.Fatal(err)
+		}
+		if unread := slices.Contains(unreadIDs(r, idIago), other); unread == !has {
+			t.Fatalf("an empty topic_name marked another topic read: %v (want %v)", !unread, !has)
+		}
+	})
+}
+
+// "(no topic)" names the empty topic from 370 when sending, from 372 in
+// typing notifications.
+func TestNoTopicAliasFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeNoTopicAlias, func(t *testing.T, r *Realm, has bool) {
+		id := send(t, r, idHamlet, "Denmark", "(no topic)", "x")
+		m, _, err := r.As(idHamlet).Message(bg, id, ViewOptions{AllowEmptyTopicName: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{false: "(no topic)", true: ""}[has]; m.Subject != want {
+			t.Fatalf("topic %q, want %q", m.Subject, want)
+		}
+	})
+	belowAndAt(t, changeTypingNoTopicAlias, func(t *testing.T, r *Realm, has bool) {
+		q := mustQueue(t, r, idIago, QueueOptions{Capabilities: ClientCapabilities{StreamTypingNotifications: true, EmptyTopicName: true}})
+		if err := r.As(idHamlet).SetTyping(bg, TypingRequest{Type: "stream", Op: "start", StreamID: 2, Topic: str("(no topic)")}); err != nil {
+			t.Fatal(err)
+		}
+		evs := pending(t, r, idIago, q, -1)
+		if len(evs) != 1 {
+			t.Fatalf("events %v", evs)
+		}
+		if want := map[bool]string{false: "(no topic)", true: ""}[has]; eventJSON(t, evs[0])["topic"] != want {
+			t.Fatalf("typing topic %v, want %q", eventJSON(t, evs[0])["topic"], want)
+		}
+	})
+}
+
+func TestWebChannelDefaultViewTopUnreadFollowsFeatureLevel(t *testing.T) {
+	for _, level := range []int{user.WebChannelDefaultViewTopUnreadLevel - 1, user.WebChannelDefaultViewTopUnreadLevel} {
+		r, _ := newTestRealm(t, WithFeatureLevel(level, "test"))
+		err := r.As(idHamlet).UpdateSettings(bg, SettingsUpdate{Settings: map[string]any{"web_channel_default_view": 4}})
+		if level < user.WebChannelDefaultViewTopUnreadLevel {
+			wantCode(t, err, CodeBadRequest, "web_channel_default_view")
+		} else if err != nil {
+			t.Fatalf("level %d: %v", level, err)
+		}
+	}
+}
