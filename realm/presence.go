@@ -206,7 +206,7 @@ func (r *Realm) recordPresence(u *user.User, at time.Time, active, force bool) {
 		r.presence.lastUpdateID++
 		rec.updateID = r.presence.lastUpdateID
 	}
-	if force || created || cameOnline {
+	if force || (!r.settings.PresenceDisabled && (created || cameOnline)) {
 		r.emitPresence(u, rec)
 	}
 }

@@ -111,6 +111,10 @@ func (r *Realm) presenceResult(modern bool, lastUpdateID, historyDays *int) Pres
 	} else {
 		out.Legacy = map[string]LegacyPresence{}
 	}
+	ts := serverTimestamp(now)
+	if r.settings.PresenceDisabled {
+		return disabledPresenceResult(out, ts)
+	}
 	for id, rec := range r.presence.byUser {
 		if lastUpdateID != nil && rec.updateID <= *lastUpdateID {
 			continue
@@ -129,7 +133,6 @@ func (r *Realm) presenceResult(modern bool, lastUpdateID, historyDays *int) Pres
 			out.Legacy[r.apiEmail(u)] = r.legacyUserPresence(u, rec)
 		}
 	}
-	ts := serverTimestamp(now)
 	return PresenceResult{Presences: &out, ServerTimestamp: &ts, PresenceLastUpdateID: &newest}
 }
 

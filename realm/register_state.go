@@ -220,7 +220,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmNightLogoURL:                              r.opts.URL + "/static/images/logo/zulip-org-logo.svg",
 		RealmNightLogoSource:                           "D",
 		RealmBotDomain:                                 host,
-		RealmPresenceDisabled:                          false,
+		RealmPresenceDisabled:                          s.PresenceDisabled,
 		RealmPushNotificationsEnabled:                  false,
 		RealmEmailAuthEnabled:                          true,
 		RealmPasswordAuthEnabled:                       true,

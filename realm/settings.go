@@ -69,6 +69,13 @@ type Settings struct {
 	EmailChangesDisabled  bool
 	NameChangesDisabled   bool
 	AvatarChangesDisabled bool
+
+	// PresenceDisabled turns presence off realm-wide, as Zulip's
+	// Realm.presence_disabled (set by server administrators only; no
+	// API changes it): register's realm_presence_disabled is true,
+	// presence answers list nobody, and reports are kept but not
+	// announced (presence_disabled.go).
+	PresenceDisabled bool
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -177,7 +184,7 @@ func (s Settings) fixture() fixture.Settings {
 		SignupAnnouncementsStreamID: c.signupAnnouncementsFixture(),
 		EmailsRestrictedToDomains:   c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
 		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
-		AvatarChangesDisabled: c.AvatarChangesDisabled}
+		AvatarChangesDisabled: c.AvatarChangesDisabled, PresenceDisabled: c.PresenceDisabled}
 	for _, g := range c.groupSettings() {
 		out.GroupSettings[g.name] = *g.id
 	}
@@ -225,6 +232,7 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 	c.EmailsRestrictedToDomains, c.DisallowDisposableEmailAddresses = fs.EmailsRestrictedToDomains, fs.DisallowDisposableEmailAddresses
 	c.MaxInvites = fs.MaxInvites
 	c.EmailChangesDisabled, c.NameChangesDisabled, c.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
+	c.PresenceDisabled = fs.PresenceDisabled
 	known := map[string]*GroupSetting{}
 	for _, g := range c.groupSettings() {
 		known[g.name] = g.id
