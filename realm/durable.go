@@ -26,7 +26,10 @@ import (
 //
 // Memory stays the truth while the realm runs; the directory is how it
 // survives. A mutation takes effect in memory and is in the journal (and,
-// with FsyncAlways, on disk) before its call returns. The mutations with
+// with FsyncAlways, on disk) before its call returns: room for its record
+// is made before it runs, the record written once it took effect, and
+// synced after the realm's lock is released, by group commit
+// (durable_journal.go). The mutations with
 // an operation record (durable_ops.go: sends, edits, deletions,
 // reactions, flags, presence, the clock) append one small record and are
 // replayed through the same methods at the next start, at the time they
@@ -279,7 +282,7 @@ func (d *durability) replayJournal(r *Realm) error {
 	}
 	d.replaying = false
 	d.clk.unpin()
-	if scan.good != scan.size {
+	if scan.torn || scan.damage != nil {
 		if err := os.Truncate(path, scan.good); err != nil {
 			return fmt.Errorf("journal %s: cutting the torn end: %w", path, err)
 		}
@@ -358,8 +361,9 @@ func diskError(what string, err error) error {
 }
 
 // mutate runs fn, a mutation under the realm's write lock or a send's
-// commit lock, durably: with op, its record is appended first and cut
-// again if fn fails; without, fn's result is written as a fresh snapshot,
+// commit lock, durably: with op, room for its record is made first (a
+// full disk refuses the operation before it takes effect) and the record
+// appended once fn succeeds, to be written by the wait; without, fn's result is written as a fresh snapshot,
 // and a failure to write it puts the state back. The caller waits on the
 // result, after unlocking, before answering.
 func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint, error) {
@@ -379,25 +383,27 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 	}
 	op.used = true
 	now := d.clk.base.Now()
-	op.T = now.UnixNano()
-	payload, err := json.Marshal(op)
+	rec, err := op.record(now.UnixNano())
 	if err != nil {
 		return syncPoint{}, fmt.Errorf("journal: encoding %s: %w", op.Op, err)
 	}
-	d.clk.pin(now)
-	defer d.clk.unpin()
 	j := d.j
-	end, err := j.appendRecord(payload)
-	if err != nil {
+	if err := j.reserve(len(rec)); err != nil {
 		d.failures.Add(1)
 		return syncPoint{}, diskError("writing the journal", err)
 	}
+	d.clk.pin(now)
+	defer d.clk.unpin()
 	if err := fn(); err != nil {
-		if cerr := j.cut(end - int64(len(payload)) - recordHeaderSize); cerr != nil {
-			d.broken = &Error{Code: CodeDiskError, Status: 503,
-				Msg: fmt.Sprintf("A failed change's journal record could not be cut (%v): the realm takes no more changes until it is restarted", cerr)}
-		}
 		return syncPoint{}, err
+	}
+	end, err := j.append(rec)
+	if err != nil {
+		// The operation took effect and its record may not have: refuse
+		// it and every change after it.
+		d.failures.Add(1)
+		return syncPoint{}, &Error{Code: CodeDiskError, Status: 503,
+			Msg: fmt.Sprintf("The change may not be on disk (%v): the realm takes no more changes until it is restarted", err)}
 	}
 	if end > d.opts.journalLimit {
 		// The record is written; the snapshot will hold it, synced.

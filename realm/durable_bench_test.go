@@ -56,7 +56,13 @@ func BenchmarkDataSend(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sends/s")
 			if r.dur != nil {
-				b.ReportMetric(float64(r.dur.j.size)/float64(b.N), "journal-B/send")
+				j := r.dur.j
+				j.mu.Lock()
+				b.ReportMetric(float64(j.size)/float64(b.N), "journal-B/send")
+				if j.syncs > 0 {
+					b.ReportMetric(float64(j.syncedRecords)/float64(j.syncs), "records/sync")
+				}
+				j.mu.Unlock()
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -18,10 +19,9 @@ import (
 //	payload
 //
 // The first record is the journal's header (a journalHeader in JSON);
-// every later one is an operation (an opRecord in JSON). Records are
-// appended under the realm's lock, in the order the operations took
-// effect, and fsynced by group commit: whoever waits first syncs for
-// everyone whose record is written by then.
+// every later one is an operation (an opRecord in JSON). The file is
+// allocated ahead of its records: zero bytes after the last record are
+// that space, not damage.
 
 // recordHeaderSize is the bytes before a record's payload.
 const recordHeaderSize = 8
@@ -65,23 +65,52 @@ func ParseFsyncPolicy(s string) (FsyncPolicy, error) {
 	return 0, fmt.Errorf("fsync policy %q: want always or everysec", s)
 }
 
-// journal is the open journal file being appended to.
+// journalFile is the journal's file as the journal uses it: the file
+// on disk (openJournalFile), or a test's failing stand-in.
+type journalFile interface {
+	// WriteAt writes p at off, which lies in the allocated space.
+	WriteAt(p []byte, off int64) (int, error)
+	// Allocate makes the file size bytes long, reserving the space where
+	// the system can (a later write into it cannot fail for space).
+	Allocate(size int64) error
+	// DataSync makes what is written durable (fdatasync: the file's data
+	// and size, not its times).
+	DataSync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// journalChunk is how far ahead the journal's space is allocated, and
+// the unit it is mapped in.
+const journalChunk = 1 << 20
+
+// journal is the open journal file being appended to. Space is
+// allocated ahead of the records, so that a full disk refuses an
+// operation before it takes effect. A record is written under the
+// realm's lock once its operation took effect, in that order: into the
+// file's memory mapping where the system has one (the kernel has it, so
+// a crash of the process loses nothing, and writing costs no system
+// call), else by a write. Whoever then waits for its record to be on disk
+// syncs everything written so far for everyone, outside the realm's
+// lock: group commit, one sync per batch.
 type journal struct {
 	path   string
-	f      *os.File
+	f      journalFile
 	policy FsyncPolicy
 
 	mu   sync.Mutex
 	cond sync.Cond
-	// size is where the next record goes; synced is how much of the file
-	// is known to be on disk; epoch moves when the file is cut back, so
-	// that a sync begun before the cut does not count what was cut.
-	size, synced int64
-	epoch        uint64
-	syncing      bool
-	records      int
-	// err is a sync's failure: nothing written since is known to be on
-	// disk, and the realm refuses writes (durable.go).
+	// size is where the next record goes, synced how much of the file is
+	// known to be on disk, allocated how long the file is.
+	size, synced, allocated int64
+	syncing                 bool
+	// syncs and syncedRecords count the syncs and the records they
+	// covered, for the benchmarks.
+	syncs, syncedRecords int64
+	syncedAt             int // the records the last sync covered
+	records              int
+	// err is a write's or sync's failure: nothing written since is known
+	// to be on disk, and the realm refuses writes (durable.go).
 	err error
 	// superseded is set when a snapshot holds everything the journal
 	// held: its waiters need no sync.
@@ -92,21 +121,25 @@ type journal struct {
 
 // frame returns payload as a record.
 func frame(payload []byte) []byte {
-	b := make([]byte, recordHeaderSize+len(payload))
-	binary.LittleEndian.PutUint32(b[0:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(payload, castagnoli))
-	copy(b[recordHeaderSize:], payload)
-	return b
+	return appendFrame(make([]byte, 0, recordHeaderSize+len(payload)), payload)
+}
+
+// appendFrame appends payload as a record to b.
+func appendFrame(b, payload []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(payload)))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, castagnoli))
+	return append(b, payload...)
 }
 
 // openJournal opens the journal at path, whose good records end at size,
 // for appending.
 func openJournal(path string, size int64, records int, policy FsyncPolicy) (*journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, allocated, err := openJournalFile(path)
 	if err != nil {
 		return nil, err
 	}
-	j := &journal{path: path, f: f, policy: policy, size: size, synced: size, records: records}
+	j := &journal{path: path, f: f, policy: policy, size: size, synced: size,
+		allocated: max(allocated, size), records: records}
 	j.cond.L = &j.mu
 	if policy == FsyncEverySec {
 		j.stop, j.stopped = make(chan struct{}), make(chan struct{})
@@ -115,62 +148,72 @@ func openJournal(path string, size int64, records int, policy FsyncPolicy) (*jou
 	return j, nil
 }
 
-// appendRecord writes payload as the next record and returns where it
-// ends; the caller holds the realm's lock, so appends never interleave.
-// A failed write leaves the file as it was.
-func (j *journal) appendRecord(payload []byte) (int64, error) {
-	rec := frame(payload)
-	j.mu.Lock()
-	off := j.size
-	j.mu.Unlock()
-	if _, err := j.f.WriteAt(rec, off); err != nil {
-		if terr := j.cut(off); terr != nil {
-			return 0, fmt.Errorf("%w (and cutting it back failed: %v)", err, terr)
-		}
-		return 0, err
-	}
-	j.mu.Lock()
-	j.size = off + int64(len(rec))
-	j.records++
-	j.mu.Unlock()
-	return off + int64(len(rec)), nil
-}
-
-// cut truncates the journal back to off, dropping the records after it
-// (a record whose operation failed, or a short write).
-func (j *journal) cut(off int64) error {
+// reserve makes room for a record of n bytes after the journal's end,
+// allocating more of the file when it runs out; the caller holds the
+// realm's lock. An error (a full disk) leaves the journal as it was.
+func (j *journal) reserve(n int) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := j.f.Truncate(off); err != nil {
-		if j.err == nil {
-			j.err = err
-		}
+	if j.err != nil {
+		return j.err
+	}
+	need := j.size + int64(n)
+	if need <= j.allocated {
+		return nil
+	}
+	to := (need + journalChunk - 1) / journalChunk * journalChunk
+	if err := j.f.Allocate(to); err != nil {
+		// Take back what the failed call may have allocated.
+		_ = j.f.Truncate(j.allocated)
 		return err
 	}
-	if j.size > off {
-		j.records--
-	}
-	j.size = off
-	j.synced = min(j.synced, off)
-	j.epoch++
+	j.allocated = to
 	return nil
+}
+
+// append writes a framed record, for which reserve made room, after the
+// last and returns where it ends; the caller holds the realm's lock, so
+// appends never interleave. A failed write is the journal's failure
+// (failed): the realm takes no more changes.
+func (j *journal) append(rec []byte) (int64, error) {
+	j.mu.Lock()
+	at := j.size
+	j.mu.Unlock()
+	// The file's end is the caller's alone: no lock for the write.
+	_, err := j.f.WriteAt(rec, at)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err != nil {
+		if j.err == nil {
+			j.err = fmt.Errorf("journal %s: write: %w", j.path, err)
+		}
+		return 0, j.err
+	}
+	j.size = at + int64(len(rec))
+	j.records++
+	return j.size, nil
 }
 
 // waitSynced returns once the journal is on disk up to end (at once with
 // FsyncEverySec), syncing it when no one else is: concurrent writers
-// share one fsync.
+// share one sync.
 func (j *journal) waitSynced(end int64) error {
 	if j.policy == FsyncEverySec {
 		return nil
 	}
+	return j.syncTo(end)
+}
+
+// syncTo returns once the journal is on disk up to end.
+func (j *journal) syncTo(end int64) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for !j.superseded && j.synced < end && j.err == nil {
+	for !j.superseded && j.err == nil && j.synced < end {
 		if j.syncing {
 			j.cond.Wait()
-			continue
+		} else {
+			j.syncWritten()
 		}
-		j.syncOnce()
 	}
 	if j.superseded {
 		return nil
@@ -178,22 +221,28 @@ func (j *journal) waitSynced(end int64) error {
 	return j.err
 }
 
-// syncOnce syncs what is written; the caller holds j.mu, which it
-// releases during the sync.
-func (j *journal) syncOnce() {
+// syncWritten syncs what is written; the caller holds j.mu, which it
+// releases meanwhile.
+func (j *journal) syncWritten() {
 	j.syncing = true
-	target, epoch := j.size, j.epoch
+	// Let the senders ready to write their records do so first, so that
+	// the sync takes them too.
 	j.mu.Unlock()
-	err := j.f.Sync()
+	runtime.Gosched()
+	j.mu.Lock()
+	end, records := j.size, j.records
+	j.mu.Unlock()
+	err := j.f.DataSync()
 	j.mu.Lock()
 	j.syncing = false
-	switch {
-	case err != nil:
+	if err != nil {
 		if j.err == nil {
 			j.err = fmt.Errorf("journal %s: fsync: %w", j.path, err)
 		}
-	case epoch == j.epoch && target > j.synced:
-		j.synced = target
+	} else if end > j.synced {
+		j.syncs++
+		j.syncedRecords += int64(records - j.syncedAt)
+		j.synced, j.syncedAt = end, records
 	}
 	j.cond.Broadcast()
 }
@@ -210,10 +259,12 @@ func (j *journal) syncEverySecond() {
 		case <-t.C:
 		}
 		j.mu.Lock()
-		if !j.syncing && j.synced < j.size && !j.superseded {
-			j.syncOnce()
-		}
+		end := j.size
+		stale := j.synced < end && !j.superseded
 		j.mu.Unlock()
+		if stale {
+			_ = j.syncTo(end)
+		}
 	}
 }
 
@@ -226,13 +277,20 @@ func (j *journal) supersede() {
 	j.mu.Unlock()
 }
 
-// close syncs and closes the file.
+// close syncs the file and closes it.
 func (j *journal) close() error {
 	if j.stop != nil {
 		close(j.stop)
 		<-j.stopped
+		j.stop = nil
 	}
-	err := j.f.Sync()
+	j.mu.Lock()
+	end, superseded := j.size, j.superseded
+	j.mu.Unlock()
+	var err error
+	if !superseded {
+		err = j.syncTo(end)
+	}
 	if cerr := j.f.Close(); err == nil {
 		err = cerr
 	}
@@ -265,8 +323,11 @@ type journalScan struct {
 	good     int64   // where the last good record ends
 	size     int64   // the file's size
 	// torn is set when the file ends with an incomplete record, which
-	// starts at good.
+	// starts at good (and may be followed by zeros).
 	torn bool
+	// allocated is set when the records are followed by zeros only: the
+	// space allocated ahead of them.
+	allocated bool
 	// damage is set when a bad record is followed by more bytes: the
 	// journal cannot be trusted past good.
 	damage *DataError
@@ -287,18 +348,23 @@ func scanJournal(path string) (*journalScan, error) {
 	off := 0
 	for off < len(data) {
 		rest := data[off:]
+		if allZero(rest) {
+			s.allocated = true // space allocated ahead (durable_journal.go)
+			break
+		}
 		if len(rest) < recordHeaderSize {
 			s.torn = true
 			break
 		}
 		n := int(binary.LittleEndian.Uint32(rest[0:]))
 		sum := binary.LittleEndian.Uint32(rest[4:])
-		if n == 0 && allZero(rest) {
-			s.torn = true // space the file system gave before the data arrived
-			break
-		}
-		if n > maxRecordSize && recordHeaderSize+n <= len(rest) || n == 0 {
-			s.damage = &DataError{File: path, Offset: int64(off), Msg: fmt.Sprintf("bad record length %d", n)}
+		if n > maxRecordSize || n == 0 {
+			// A torn header is followed by the allocated space's zeros.
+			if n > maxRecordSize && recordHeaderSize+n > len(rest) || allZero(rest[recordHeaderSize:]) {
+				s.torn = true
+			} else {
+				s.damage = &DataError{File: path, Offset: int64(off), Msg: fmt.Sprintf("bad record length %d", n)}
+			}
 			break
 		}
 		if recordHeaderSize+n > len(rest) {
@@ -307,8 +373,8 @@ func scanJournal(path string) (*journalScan, error) {
 		}
 		payload := rest[recordHeaderSize : recordHeaderSize+n]
 		if crc32.Checksum(payload, castagnoli) != sum {
-			if recordHeaderSize+n == len(rest) {
-				s.torn = true
+			if allZero(rest[recordHeaderSize+n:]) {
+				s.torn = true // the last record, half written
 			} else {
 				s.damage = &DataError{File: path, Offset: int64(off), Msg: "record checksum mismatch"}
 			}
@@ -332,14 +398,14 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// failed is the journal's sync failure, if any.
+// failed is the journal's write or sync failure, if any.
 func (j *journal) failed() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.err
 }
 
-// closeFile closes a superseded journal without syncing it: the
+// closeFile closes a superseded journal without writing it: the
 // snapshot holds what it held.
 func (j *journal) closeFile() error {
 	if j.stop != nil {

@@ -2,8 +2,11 @@ package realm
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
+	"strconv"
 	"time"
 
 	"github.com/minizulip/minizulip/realm/clock"
@@ -26,6 +29,49 @@ type opRecord struct {
 	// used is set once the record is written: an operation taking the
 	// lock twice is snapshotted the second time.
 	used bool
+	// args is Args in JSON, encoded before the operation takes the
+	// realm's lock (encodeArgs), so that the lock is held only to frame
+	// the record with its time.
+	args    []byte
+	argsErr error
+}
+
+// encodeArgs encodes the record's arguments.
+func (op *opRecord) encodeArgs() *opRecord {
+	if op.Args != nil && op.args == nil && op.argsErr == nil {
+		op.args, op.argsErr = json.Marshal(op.Args)
+	}
+	return op
+}
+
+// fresh is an unused copy of op, for one more try of its operation.
+func (op *opRecord) fresh() *opRecord {
+	c := *op
+	c.used = false
+	return &c
+}
+
+// record is the framed journal record of op run at t (nanoseconds since
+// 1970): the JSON object an opReplayed reads.
+func (op *opRecord) record(t int64) ([]byte, error) {
+	if op.encodeArgs(); op.argsErr != nil {
+		return nil, op.argsErr
+	}
+	b := make([]byte, recordHeaderSize, recordHeaderSize+40+len(op.Op)+len(op.args))
+	b = append(b, `{"op":`...)
+	b = strconv.AppendQuote(b, op.Op)
+	if op.User != 0 {
+		b = strconv.AppendInt(append(b, `,"u":`...), int64(op.User), 10)
+	}
+	b = strconv.AppendInt(append(b, `,"t":`...), t, 10)
+	if op.args != nil {
+		b = append(append(b, `,"a":`...), op.args...)
+	}
+	b = append(b, '}')
+	payload := b[recordHeaderSize:]
+	binary.LittleEndian.PutUint32(b[0:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(payload, castagnoli))
+	return b, nil
 }
 
 // opReplayed is an opRecord as read back.
@@ -42,7 +88,7 @@ func (a *Actor) logged(op string, args any) *Actor {
 	if a.r.dur == nil {
 		return a
 	}
-	return &Actor{r: a.r, id: a.id, op: &opRecord{Op: op, User: a.id, Args: args}}
+	return &Actor{r: a.r, id: a.id, op: (&opRecord{Op: op, User: a.id, Args: args}).encodeArgs()}
 }
 
 // sendArgs are a send's arguments in its record.
@@ -178,5 +224,5 @@ func (r *Realm) journalClockMove() error {
 
 // sendRecord is the journal record of a send.
 func (a *Actor) sendRecord(req SendRequest) *opRecord {
-	return &opRecord{Op: "send", User: a.id, Args: sendArgs{SendRequest: req, ServiceReply: req.serviceReply}}
+	return (&opRecord{Op: "send", User: a.id, Args: sendArgs{SendRequest: req, ServiceReply: req.serviceReply}}).encodeArgs()
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -235,11 +236,15 @@ func TestDataDirDropsATornRecordWithALogLine(t *testing.T) {
 	for _, tear := range []struct {
 		name string
 		cut  func(rec []byte) []byte
+		// logged is unset for a record of zeros only: the space allocated
+		// ahead of the records, which the write never reached.
+		logged bool
 	}{
-		{"half a header", func(rec []byte) []byte { return rec[:5] }},
-		{"half a payload", func(rec []byte) []byte { return rec[:len(rec)/2] }},
-		{"bad checksum at the end", func(rec []byte) []byte { rec[len(rec)-1] ^= 0xff; return rec }},
-		{"zeros", func(rec []byte) []byte { return make([]byte, len(rec)) }},
+		{"half a header", func(rec []byte) []byte { return rec[:5] }, true},
+		{"half a payload", func(rec []byte) []byte { return rec[:len(rec)/2] }, true},
+		{"bad checksum at the end", func(rec []byte) []byte { rec[len(rec)-1] ^= 0xff; return rec }, true},
+		{"a header alone", func(rec []byte) []byte { return rec[:recordHeaderSize] }, true},
+		{"zeros", func(rec []byte) []byte { return nil }, false},
 	} {
 		t.Run(tear.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -255,7 +260,10 @@ func TestDataDirDropsATornRecordWithALogLine(t *testing.T) {
 			crash(r)
 			s, data := journalRecords(t, dir)
 			lastAt := s.offsets[len(s.offsets)-1]
-			torn := append(data[:lastAt:lastAt], tear.cut(bytes.Clone(data[lastAt:]))...)
+			// The torn record is followed by the allocated space's zeros,
+			// as on disk.
+			torn := append(data[:lastAt:lastAt], tear.cut(bytes.Clone(data[lastAt:s.good]))...)
+			torn = append(torn, make([]byte, len(data)-len(torn))...)
 			if err := os.WriteFile(filepath.Join(dir, journalFileName), torn, 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -263,8 +271,11 @@ func TestDataDirDropsATornRecordWithALogLine(t *testing.T) {
 			if got := dumpOf(t, r2); got != want {
 				t.Errorf("the dump differs from the one before the torn send:\n%s", lineDiff(want, got))
 			}
-			if !strings.Contains(log.String(), "dropping a torn record") || !strings.Contains(log.String(), fmt.Sprintf("offset %d", lastAt)) {
+			if tear.logged && (!strings.Contains(log.String(), "dropping a torn record") || !strings.Contains(log.String(), fmt.Sprintf("offset %d", lastAt))) {
 				t.Errorf("log = %q, want the torn record's offset %d", log.String(), lastAt)
+			}
+			if !tear.logged && log.Len() != 0 {
+				t.Errorf("log = %q, want nothing for allocated space", log.String())
 			}
 			// The journal goes on after the cut.
 			if _, err := r2.As(idIago).SendChannelMessage(bg, "Verona", "castle", "after"); err != nil {
@@ -419,18 +430,24 @@ func TestDataDirBadInput(t *testing.T) {
 	})
 }
 
-// fullDisk makes the journal's writes fail as on a full disk: its file
-// becomes /dev/full.
+// fullFile is a journal file on a full disk: no space to allocate, no
+// write goes through.
+type fullFile struct{ journalFile }
+
+func (fullFile) Allocate(int64) error                     { return syscall.ENOSPC }
+func (fullFile) WriteAt(p []byte, off int64) (int, error) { return 0, syscall.ENOSPC }
+
+// fullDisk makes the journal's file a full disk's, its allocated space
+// used up.
 func fullDisk(t *testing.T, r *Realm) {
 	t.Helper()
-	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skip("no /dev/full:", err)
-	}
 	r.mu.Lock()
-	r.dur.j.f.Close()
-	r.dur.j.f = f
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	j := r.dur.j
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.f = fullFile{j.f}
+	j.allocated = j.size
 }
 
 func TestDataDirFullDiskRefusesTheWriteAndChangesNothing(t *testing.T) {
@@ -473,6 +490,43 @@ func TestDataDirFullDiskRefusesTheWriteAndChangesNothing(t *testing.T) {
 	defer r2.Close()
 	if got := dumpOf(t, r2); got != before {
 		t.Errorf("after the refused writes the restart differs:\n%s", lineDiff(before, got))
+	}
+}
+
+// brokenFile is a journal file whose writes fail after its space was
+// allocated, as on a failing disk.
+type brokenFile struct{ journalFile }
+
+func (brokenFile) WriteAt(p []byte, off int64) (int, error) { return 0, syscall.EIO }
+
+// A write that fails after the operation took effect cannot be taken
+// back: the caller hears DISK_ERROR, and the realm takes no more changes
+// (nothing it acknowledges could be kept); a restart has what was
+// acknowledged.
+func TestDataDirFailedWriteStopsTheRealm(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c)
+	if _, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "kept"); err != nil {
+		t.Fatal(err)
+	}
+	want := dumpOf(t, r)
+	r.mu.Lock()
+	r.dur.j.f = brokenFile{r.dur.j.f}
+	r.mu.Unlock()
+	_, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "lost")
+	if !errors.Is(err, ErrDisk) || !strings.Contains(err.Error(), "input/output error") {
+		t.Fatalf("send on a failing disk = %v, want ErrDisk", err)
+	}
+	_, err = r.As(idHamlet).SendChannelMessage(bg, "Verona", "castle", "refused")
+	if !errors.Is(err, ErrDisk) {
+		t.Fatalf("the next send = %v, want ErrDisk", err)
+	}
+	crash(r)
+	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r2.Close()
+	if got := dumpOf(t, r2); got != want {
+		t.Errorf("after a failed write the restart differs from what was acknowledged:\n%s", lineDiff(want, got))
 	}
 }
 
@@ -589,8 +643,8 @@ func TestDataDirCompactsPastTheJournalLimit(t *testing.T) {
 	if r.dur.seq == seq {
 		t.Fatal("40 sends past a 4 KiB journal limit wrote no snapshot")
 	}
-	if fi, err := os.Stat(filepath.Join(dir, journalFileName)); err != nil || fi.Size() > 4096+1024 {
-		t.Fatalf("the journal is %d bytes (%v), want it started again", fi.Size(), err)
+	if s, _ := journalRecords(t, dir); s.good > 4096+1024 {
+		t.Fatalf("the journal's records are %d bytes, want it started again", s.good)
 	}
 	want, wantMessages := dumpOf(t, r), messagesOf(&r.tables)
 	crash(r)

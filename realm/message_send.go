@@ -81,6 +81,10 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 		return SendResult{}, BadRequest("%s", err.Error())
 	}
 	r := a.r
+	var record *opRecord
+	if r.dur != nil { // encoded once, outside the lock
+		record = a.sendRecord(req)
+	}
 	var p *preparedSend
 	defer func() { p.release() }()
 	for try := 1; ; try++ {
@@ -111,7 +115,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 				return nil
 			}
 			if r.dur != nil { // with a data directory, the send is journaled (durable_ops.go)
-				durable, err = r.dur.mutate(r, a.sendRecord(req), func() (err error) {
+				durable, err = r.dur.mutate(r, record.fresh(), func() (err error) {
 					ans, err = r.commitSend(sender, p, req)
 					return err
 				})
@@ -468,7 +472,7 @@ func (r *Realm) conversationFor(ids []int) *conversation {
 		return c
 	}
 	c := &conversation{id: len(r.recipients.conversations) + 1, userIDs: ids}
-	if len(ids) > 2 || len(ids) == 2 && r.has(changeDMPairRecipient) {
+	if len(ids) > 2 {
 		c.recipientID = r.allocRecipient()
 	}
 	r.recipients.conversations[key] = c
@@ -476,9 +480,8 @@ func (r *Realm) conversationFor(ids []int) *conversation {
 }
 
 // dmRecipientID is the recipient_id Zulip reports for a direct message:
-// the conversation's own recipient (a group's; from feature level 327 a
-// 1:1 conversation's too, shared by both directions), else the other
-// user's personal recipient (the sender's own for a message to oneself).
+// the group's own recipient, else the other user's personal recipient
+// (the sender's own for a message to oneself).
 func (r *Realm) dmRecipientID(c *conversation, senderID int) int {
 	if c.recipientID != 0 {
 		return c.recipientID
