@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -157,6 +158,63 @@ func TestPublishToAllGatesEventTypes(t *testing.T) {
 		got := len(eventsOf(t, r, idIago, q, "navigation_view"))
 		if want := level >= changeNavigationViews.Level(); want != (got == 1) {
 			t.Errorf("level %d: %d navigation_view events", level, got)
+		}
+	})
+}
+
+// Row 274 "event delete_message": below 274 a channel message's deletion
+// is told to the channel's subscribers only; from 274 also to a user who
+// received it and has since unsubscribed.
+func TestDeleteMessageAudienceFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeDeleteEventHolders.Level() - 1, changeDeleteEventHolders.Level()}, func(t *testing.T, r *Realm, level int) {
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", "t", "to delete")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.As(idHamlet).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Denmark"}}); err != nil {
+			t.Fatal(err)
+		}
+		q := mustQueue(t, r, idHamlet, QueueOptions{})
+		if err := r.As(idIago).DeleteMessage(bg, sent.ID); err != nil {
+			t.Fatal(err)
+		}
+		got := len(eventsOf(t, r, idHamlet, q, "delete_message"))
+		if want := level >= changeDeleteEventHolders.Level(); want != (got == 1) {
+			t.Errorf("level %d: the unsubscribed holder got %d delete_message events", level, got)
+		}
+	})
+}
+
+// Row 377 "event subscription peer_remove": from 377 a deactivation
+// first removes the user from their channels' subscribers (peer_remove),
+// below it only the realm_user event says so.
+func TestDeactivationPeerRemoveFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeDeactivationPeerRemove.Level() - 1, changeDeactivationPeerRemove.Level()}, func(t *testing.T, r *Realm, level int) {
+		denmark, _ := r.As(idIago).ChannelID(bg, "Denmark")
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+			t.Fatal(err)
+		}
+		var removed []int
+		order := []string{}
+		for _, ev := range pending(t, r, idIago, q, -1) {
+			j := eventJSON(t, ev)
+			order = append(order, ev.Type)
+			if ev.Type == "subscription" && j["op"] == "peer_remove" {
+				if users := j["user_ids"].([]any); len(users) != 1 || users[0] != float64(idHamlet) {
+					t.Errorf("level %d: peer_remove of %v", level, users)
+				}
+				for _, id := range j["stream_ids"].([]any) {
+					removed = append(removed, int(id.(float64)))
+				}
+			}
+		}
+		has := level >= changeDeactivationPeerRemove.Level()
+		if has != slices.Contains(removed, denmark) {
+			t.Errorf("level %d: peer_remove channels %v (Denmark %d)", level, removed, denmark)
+		}
+		if has && (len(order) == 0 || order[len(order)-1] != "realm_user") {
+			t.Errorf("level %d: events %v, want peer_remove before realm_user", level, order)
 		}
 	})
 }

@@ -115,6 +115,14 @@ var (
 	// exists (Zulip 10.0); below it queues and register answers are as
 	// for clients without it.
 	changeEmptyTopicCapability = newChange("emptyTopicCapability")
+	// changeDeleteEventHolders: a channel message's deletion is told to
+	// every user who held it, not only the channel's subscribers
+	// (Zulip 9.0).
+	changeDeleteEventHolders = newChange("deleteEventHolders")
+	// changeDeactivationPeerRemove: a user's deactivation removes them
+	// from their channels' subscribers with peer_remove events before
+	// the realm_user event (Zulip 10.0).
+	changeDeactivationPeerRemove = newChange("deactivationPeerRemove")
 )
 
 // The feature levels of messages.

@@ -72,13 +72,17 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 		return r.recipients.conversations[conversationKey(m.DMUserIDs)].id
 	})
 	audience := make([]int, 0, len(removed))
-	for uid := range removed {
-		audience = append(audience, uid)
-	}
 	first := msgs[0]
+	// Below changeDeleteEventHolders, a channel message's deletion was
+	// told to the channel's subscribers only.
+	if first.Type != message.Channel || r.has(changeDeleteEventHolders) {
+		for uid := range removed {
+			audience = append(audience, uid)
+		}
+	}
 	if first.Type == message.Channel {
 		for _, uid := range r.subscriberIDs(first.ChannelID) {
-			if _, ok := removed[uid]; !ok {
+			if _, ok := removed[uid]; !ok || !r.has(changeDeleteEventHolders) {
 				audience = append(audience, uid)
 			}
 		}

@@ -112,7 +112,17 @@ func (r *Realm) activeOwnerCount() int {
 }
 
 // emitActiveChange tells every active user that u was (de)activated.
+// From changeDeactivationPeerRemove, a deactivation is first told to
+// each of u's channels' audiences as a peer_remove of u.
 func (r *Realm) emitActiveChange(u *user.User) {
+	if !u.IsActive && r.has(changeDeactivationPeerRemove) {
+		for _, c := range r.channelsByNameOrder() {
+			if r.isSubscribed(c.ID, u.ID) {
+				r.emit("subscription", SubscriptionPeerEvent{Op: "peer_remove", StreamIDs: []int{c.ID}, UserIDs: []int{u.ID}},
+					without(r.metadataAudience(c), u.ID)...)
+			}
+		}
+	}
 	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "is_active": u.IsActive}},
 		r.activeUserIDs()...)
 }
