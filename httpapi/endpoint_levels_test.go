@@ -143,3 +143,18 @@ func TestEventsNewerThanTheLevelAreNotSent(t *testing.T) {
 		t.Errorf("level 340: events %v; want typing but no typing_edit_message", got)
 	}
 }
+
+// /api/v1/tus came at feature level 296: below it, it is an unknown
+// endpoint.
+func TestResumableUploadsFollowFeatureLevel(t *testing.T) {
+	level := realm.ChangeResumableUploads.Level()
+	old := newChanEnv(t, realm.WithFeatureLevel(level-1, ""))
+	_, unknown := old.do("iago@zulip.com", "GET", "/no_such_endpoint", nil)
+	if got := old.tus("iago@zulip.com", "POST", "/api/v1/tus", map[string]string{"Upload-Length": "3"}, nil); got.status != 404 || !reflect.DeepEqual(got.body, unknown) {
+		t.Errorf("level %d: POST /api/v1/tus answered %d %v, want 404 %v", level-1, got.status, got.body, unknown)
+	}
+	now := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+	if got := now.tus("iago@zulip.com", "POST", "/api/v1/tus", map[string]string{"Upload-Length": "3"}, nil); got.status != 201 {
+		t.Errorf("level %d: POST /api/v1/tus answered %d %v, want 201", level, got.status, got.body)
+	}
+}

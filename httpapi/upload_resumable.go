@@ -38,6 +38,11 @@ func (f tusFailure) Error() string { return f.msg }
 
 // serveTus answers every request below /api/v1/tus.
 func (s *Server) serveTus(w http.ResponseWriter, req *http.Request) {
+	if !s.realm.Has(realm.ChangeResumableUploads) {
+		// Older than /api/v1/tus: an unknown endpoint.
+		writeNotFound(w)
+		return
+	}
 	h := w.Header()
 	h.Set("Tus-Resumable", tusVersion)
 	h.Set("Cache-Control", "no-store")

@@ -441,6 +441,22 @@ func (r *Realm) resolvePrincipals(p Principals) ([]*user.User, error) {
 	for _, email := range p.Emails {
 		found = append(found, r.userByEmail(email))
 	}
+	if !r.has(changePrincipalErrors) {
+		// Zulip 7's principal_to_user_profile: a missing or deactivated
+		// user is a 403 naming the principal as sent.
+		for i, u := range found {
+			if u == nil || u.IsSystemBot || !u.IsActive {
+				var principal any
+				if i < len(p.IDs) {
+					principal = p.IDs[i]
+				} else {
+					principal = p.Emails[i-len(p.IDs)]
+				}
+				return nil, &Error{Code: CodeUnauthorizedPrincipal, Status: 403,
+					Msg: fmt.Sprintf("User not authorized to execute queries on behalf of '%v'", principal)}
+			}
+		}
+	}
 	for _, u := range found {
 		if u == nil || u.IsSystemBot {
 			return nil, noSuchUser()

@@ -198,3 +198,63 @@ func TestWebChannelDefaultViewTopUnreadFollowsFeatureLevel(t *testing.T) {
 		}
 	}
 }
+
+func TestPrincipalErrorsFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changePrincipalErrors, func(t *testing.T, r *Realm, has bool) {
+		_, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Denmark"}}, Principals: Principals{IDs: []int{999}}})
+		_, err2 := r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Denmark"}, Principals: Principals{Emails: []string{"nobody@zulip.com"}}})
+		if has {
+			wantCode(t, err, CodeBadRequest, "No such user")
+			wantCode(t, err2, CodeBadRequest, "No such user")
+			return
+		}
+		if re := wantCode(t, err, CodeUnauthorizedPrincipal, "User not authorized to execute queries on behalf of '999'"); re.Status != 403 {
+			t.Fatalf("status %d, want 403", re.Status)
+		}
+		wantCode(t, err2, CodeUnauthorizedPrincipal, "on behalf of 'nobody@zulip.com'")
+	})
+}
+
+func TestInviteLinksByGroupFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeInviteLinksByGroup, func(t *testing.T, r *Realm, has bool) {
+		r.UpdateSettings(func(s *Settings) { s.CreateMultiuseInviteGroup = NamedGroupSetting(gidMembers) })
+		_, err := r.As(idHamlet).CreateInviteLink(bg, InviteRequest{})
+		if !has {
+			wantCode(t, err, CodeUnauthorizedPrincipal, "Must be an organization administrator")
+			if _, err := r.As(idIago).CreateInviteLink(bg, InviteRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idHamlet).RevokeInviteLink(bg, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Below 327 a direct message's recipient_id is its recipient's personal
+// one, so the two directions of a conversation differ; from it they share
+// the conversation's.
+func TestDirectMessageRecipientIDFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeDMPairRecipient, func(t *testing.T, r *Realm, has bool) {
+		out, err := r.As(idHamlet).SendDirectMessage(bg, []int{idIago}, "hi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := r.As(idIago).SendDirectMessage(bg, []int{idHamlet}, "hello")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m1, _, _ := r.As(idHamlet).Message(bg, out.ID, ViewOptions{})
+		m2, _, _ := r.As(idHamlet).Message(bg, back.ID, ViewOptions{})
+		if (m1.RecipientID == m2.RecipientID) != has {
+			t.Fatalf("recipient_id %d and %d: shared %v, want %v", m1.RecipientID, m2.RecipientID, !has, has)
+		}
+		if !has && m1.RecipientID != r.recipients.personal[idIago] {
+			t.Fatalf("recipient_id %d, want Iago's personal %d", m1.RecipientID, r.recipients.personal[idIago])
+		}
+	})
+}

@@ -282,3 +282,21 @@ var (
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")
 )
+
+// The changes of behaviour of direct messages, subscriptions and
+// invitations.
+var (
+	// changePrincipalErrors: a missing or deactivated principal is a 400
+	// BAD_REQUEST (Zulip 8.0); before, a 403 UNAUTHORIZED_PRINCIPAL.
+	changePrincipalErrors = newChange("principalErrors")
+	// changeInviteLinksByGroup: create_multiuse_invite_group decides who
+	// makes reusable invitation links (Zulip 8.0); before, administrators.
+	changeInviteLinksByGroup = newChange("inviteLinksByGroup")
+	// changeDMPairRecipient: a 1:1 conversation has its own recipient_id,
+	// shared by both directions (Zulip 10.0); before, a direct message's
+	// recipient_id was its recipient's personal one.
+	changeDMPairRecipient = newChange("dmPairRecipient")
+)
+
+// ChangeResumableUploads: /api/v1/tus, resumable uploads (Zulip 10.0).
+var ChangeResumableUploads = newChange("resumableUploads")

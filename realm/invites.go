@@ -246,6 +246,9 @@ func (r *Realm) joinURL(key string) string {
 func (a *Actor) CreateInviteLink(ctx context.Context, req InviteRequest) (link string, err error) {
 	r := a.r
 	err = a.write(ctx, func(me *user.User) error {
+		if err := r.mayManageInviteLinks(me); err != nil {
+			return err
+		}
 		if err := r.normalizeInviteRequest(me, &req, r.settings.CreateMultiuseInviteGroup); err != nil {
 			return err
 		}
@@ -363,9 +366,22 @@ func (a *Actor) withInvite(ctx context.Context, id int, pick func(*inviteTable) 
 // inviteLinks picks the reusable invitation links for withInvite.
 func inviteLinks(s *inviteTable) map[int]*storedInvite { return s.links }
 
+// mayManageInviteLinks: before feature level 209 only administrators
+// made and revoked reusable invitation links (Zulip's require_realm_admin);
+// from it, create_multiuse_invite_group and the link's author decide.
+func (r *Realm) mayManageInviteLinks(me *user.User) error {
+	if !r.has(changeInviteLinksByGroup) && !me.Role.IsAdmin() {
+		return UnauthorizedPrincipal("Must be an organization administrator")
+	}
+	return nil
+}
+
 // RevokeInviteLink answers DELETE /invites/multiuse/{invite_id}.
 func (a *Actor) RevokeInviteLink(ctx context.Context, id int) error {
 	return a.withInvite(ctx, id, inviteLinks, func(inv *storedInvite) error {
+		if err := a.r.mayManageInviteLinks(a.r.users.byID[a.id]); err != nil {
+			return err
+		}
 		if inv.revoked {
 			return BadRequest("Invitation has already been revoked")
 		}

@@ -472,7 +472,7 @@ func (r *Realm) conversationFor(ids []int) *conversation {
 		return c
 	}
 	c := &conversation{id: len(r.recipients.conversations) + 1, userIDs: ids}
-	if len(ids) > 2 {
+	if len(ids) > 2 || len(ids) == 2 && r.has(changeDMPairRecipient) {
 		c.recipientID = r.allocRecipient()
 	}
 	r.recipients.conversations[key] = c
@@ -480,8 +480,9 @@ func (r *Realm) conversationFor(ids []int) *conversation {
 }
 
 // dmRecipientID is the recipient_id Zulip reports for a direct message:
-// the group's own recipient, else the other user's personal recipient
-// (the sender's own for a message to oneself).
+// the conversation's own recipient (a group's; from feature level 327 a
+// 1:1 conversation's too, shared by both directions), else the other
+// user's personal recipient (the sender's own for a message to oneself).
 func (r *Realm) dmRecipientID(c *conversation, senderID int) int {
 	if c.recipientID != 0 {
 		return c.recipientID

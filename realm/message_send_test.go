@@ -187,8 +187,8 @@ func TestSendDirectMessages(t *testing.T) {
 	if dr[0].Email != "user10@zulipdev.com" || dr[1].Email != "user11@zulipdev.com" {
 		t.Fatalf("1:1 recipients not ordered by email: %+v", dr)
 	}
-	if m.RecipientID != r.recipients.personal[idIago] {
-		t.Fatalf("recipient_id %d, want iago's personal recipient", m.RecipientID)
+	if m.RecipientID == r.recipients.personal[idIago] || m.RecipientID == r.recipients.personal[idHamlet] {
+		t.Fatalf("recipient_id %d is a personal recipient; a 1:1 conversation has its own (TestDirectMessageRecipientIDFollowsFeatureLevel)", m.RecipientID)
 	}
 	self, _ := a.SendDirectMessage(bg, []int{idHamlet}, "note to self")
 	m, _, _ = a.Message(bg, self.ID, ViewOptions{})

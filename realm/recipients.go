@@ -27,7 +27,7 @@ type recipientTable struct {
 type conversation struct {
 	id          int
 	userIDs     []int // sorted, includes everyone
-	recipientID int   // group conversations' own recipient; 0 for 1:1 and self
+	recipientID int   // the conversation's own recipient (groups; 1:1 from level 327); 0 for self
 }
 
 func (t *recipientTable) clone() recipientTable {
