@@ -67,5 +67,10 @@ func (r *Realm) capabilitiesAtLevel(c ClientCapabilities) ClientCapabilities {
 	if !r.has(changeEmptyTopicCapability) {
 		c.EmptyTopicName = false
 	}
+	if !r.has(changeDeactivatedGroupsCapability) {
+		// Before the capability, every client was sent deactivated
+		// groups, as the capability now asks.
+		c.IncludeDeactivatedGroups = true
+	}
 	return c
 }

@@ -258,3 +258,57 @@ func TestDirectMessageRecipientIDFollowsFeatureLevel(t *testing.T) {
 		}
 	})
 }
+
+// Below 294 every client hears of deactivated groups as capable ones do
+// now: register lists them and deactivating one is an update.
+func TestDeactivatedGroupsFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeDeactivatedGroupsCapability, func(t *testing.T, r *Realm, has bool) {
+		a := r.As(idIago)
+		g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "retired"})
+		q := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"user_group"}})
+		if err := a.DeactivateUserGroup(bg, g); err != nil {
+			t.Fatal(err)
+		}
+		evs := pending(t, r, idHamlet, q, -1)
+		if len(evs) != 1 {
+			t.Fatalf("events %v", evs)
+		}
+		if want := map[bool]string{false: "update", true: "remove"}[has]; eventJSON(t, evs[0])["op"] != want {
+			t.Fatalf("event %v, want op %s", eventJSON(t, evs[0]), want)
+		}
+		state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm_user_groups"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := slices.ContainsFunc(state.RealmUserGroupsState.RealmUserGroups, func(ug UserGroup) bool { return ug.ID == g })
+		if listed == has {
+			t.Fatalf("deactivated group listed %v, want %v", listed, !has)
+		}
+	})
+}
+
+// Below 215 channel typing names the channel by the one ID of to.
+func TestChannelTypingTargetFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeTypingStreamID, func(t *testing.T, r *Realm, has bool) {
+		q := mustQueue(t, r, idIago, QueueOptions{Capabilities: ClientCapabilities{StreamTypingNotifications: true}})
+		a := r.As(idHamlet)
+		byTo := TypingRequest{Type: "stream", Op: "start", To: []int{2}, Topic: str("castle")}
+		byID := TypingRequest{Type: "stream", Op: "start", StreamID: 2, Topic: str("castle")}
+		if has {
+			wantCode(t, a.SetTyping(bg, byTo), CodeBadRequest, "Missing 'stream_id' argument")
+			if err := a.SetTyping(bg, byID); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			wantCode(t, a.SetTyping(bg, byID), CodeBadRequest, "Missing 'to' argument")
+			wantCode(t, a.SetTyping(bg, TypingRequest{Type: "stream", Op: "start", To: []int{2, 3}, Topic: str("castle")}), CodeBadRequest, "Cannot send to multiple streams")
+			if err := a.SetTyping(bg, byTo); err != nil {
+				t.Fatal(err)
+			}
+		}
+		evs := pending(t, r, idIago, q, -1)
+		if len(evs) != 1 || eventJSON(t, evs[0])["stream_id"] != float64(2) {
+			t.Fatalf("events %v", evs)
+		}
+	})
+}

@@ -278,6 +278,9 @@ var (
 	changeNoTopicAlias = newChange("noTopicAlias")
 	// changeTypingNoTopicAlias: ... and in typing notifications.
 	changeTypingNoTopicAlias = newChange("typingNoTopicAlias")
+	// changeTypingStreamID: channel typing names the channel by stream_id
+	// (Zulip 8.0); before, by the one ID of to.
+	changeTypingStreamID = newChange("typingStreamID")
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")
@@ -300,3 +303,11 @@ var (
 
 // ChangeResumableUploads: /api/v1/tus, resumable uploads (Zulip 10.0).
 var ChangeResumableUploads = newChange("resumableUploads")
+
+// A client capability newer than Zulip 7.0 whose absence changes what
+// older servers sent (capabilitiesAtLevel).
+var (
+	// changeDeactivatedGroupsCapability: the include_deactivated_groups
+	// capability (Zulip 10.0); before, every client got deactivated groups.
+	changeDeactivatedGroupsCapability = newChange("deactivatedGroupsCapability")
+)

@@ -74,6 +74,16 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			r.emit("typing", TypingEvent{Op: req.Op, MessageType: kind, Sender: sender, Recipients: recipients},
 				r.typingAudience(ids)...)
 		case "stream", "channel":
+			if !r.has(changeTypingStreamID) {
+				// Before stream_id, the channel was the one ID of to.
+				if len(req.To) == 0 {
+					return BadRequest("Missing 'to' argument")
+				}
+				if len(req.To) > 1 {
+					return BadRequest("Cannot send to multiple streams")
+				}
+				req.StreamID = req.To[0]
+			}
 			if req.StreamID == 0 {
 				return BadRequest("Missing 'stream_id' argument")
 			}
