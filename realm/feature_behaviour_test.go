@@ -312,3 +312,42 @@ func TestChannelTypingTargetFollowsFeatureLevel(t *testing.T) {
 		}
 	})
 }
+
+// Below 367 resolving a topic is a rename like any other: it needs the
+// permission to move messages between topics.
+func TestResolvingTopicsFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeResolveTopicsGroup, func(t *testing.T, r *Realm, has bool) {
+		r.UpdateSettings(func(s *Settings) {
+			s.CanMoveMessagesBetweenTopicsGroup = NamedGroupSetting(gidAdministrators)
+			s.CanResolveTopicsGroup = NamedGroupSetting(gidMembers)
+		})
+		id := send(t, r, idHamlet, "Denmark", "bug", "x")
+		err := edit(r, idHamlet, UpdateMessageRequest{MessageID: id, Topic: str("✔ bug"), PropagateMode: "change_all"})
+		if has && err != nil {
+			t.Fatalf("a member resolving: %v", err)
+		}
+		if !has && err == nil {
+			t.Fatal("a member without the move permission resolved a topic")
+		}
+	})
+}
+
+// Below 302 GET /users/{email} finds a user by the address of user
+// objects only, even for a viewer who may see the real one.
+func TestUserByRealEmailFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeRealEmailLookup, func(t *testing.T, r *Realm, has bool) {
+		u, err := r.As(idIago).UserByEmail(bg, "hamlet@zulip.com", UserViewOptions{})
+		if has && (err != nil || u.UserID != idHamlet) {
+			t.Fatalf("an administrator's lookup by real address: %v %v", u.UserID, err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "No such user")
+		}
+		if u, err := r.As(idIago).UserByEmail(bg, "USER10@zulipdev.com", UserViewOptions{}); err != nil || u.UserID != idHamlet {
+			t.Fatalf("lookup by API address: %v %v", u.UserID, err)
+		}
+		if u, err := r.As(idHamlet).UserByEmail(bg, "default-bot@zulip.com", UserViewOptions{}); err != nil || u.UserID != idDefaultBot {
+			t.Fatalf("a bot's address: %v %v", u.UserID, err)
+		}
+	})
+}

@@ -281,6 +281,14 @@ var (
 	// changeTypingStreamID: channel typing names the channel by stream_id
 	// (Zulip 8.0); before, by the one ID of to.
 	changeTypingStreamID = newChange("typingStreamID")
+	// changeResolveTopicsGroup: resolving a topic needs
+	// can_resolve_topics_group (Zulip 10.0); before, the permission to
+	// move messages between topics.
+	changeResolveTopicsGroup = newChange("resolveTopicsGroup")
+	// changeRealEmailLookup: GET /users/{email} finds a user by a real
+	// address the caller may see (Zulip 10.0); before, only by the API
+	// address of user objects.
+	changeRealEmailLookup = newChange("realEmailLookup")
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")

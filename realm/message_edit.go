@@ -242,12 +242,13 @@ func contentMatches(content, sum string) bool {
 	return strings.EqualFold(hex.EncodeToString(h[:]), strings.TrimSpace(sum))
 }
 
-// mayRetopic: a pure resolve needs can_resolve_topics_group, any other
-// rename can_move_messages_between_topics_group, each granted realm-wide
-// or by the channel's own setting.
+// mayRetopic: a pure resolve needs can_resolve_topics_group (from
+// feature level 367; before, resolving was a rename like any other), any
+// other rename can_move_messages_between_topics_group, each granted
+// realm-wide or by the channel's own setting.
 func (r *Realm) mayRetopic(me *user.User, p *editPlan) bool {
 	ch := p.oldChan
-	if p.resolution != topic.NotResolution {
+	if p.resolution != topic.NotResolution && r.has(changeResolveTopicsGroup) {
 		return r.settingHas(r.settings.CanResolveTopicsGroup, me.ID) ||
 			(ch != nil && r.channelAllows(ch, "can_resolve_topics_group", me.ID))
 	}

@@ -39,11 +39,15 @@ func (a *Actor) User(ctx context.Context, userID int, o UserViewOptions) (ans Us
 // UserByEmail answers GET /users/{email}. As Zulip does from feature
 // level 302, a real (delivery) address finds its user only when the caller
 // may see that address; the API address user<ID>@zulipdev.com finds any
-// user by the ID it embeds. Matching ignores case.
+// user by the ID it embeds. Before 302 only a user's API address (the
+// email of user objects) finds them. Matching ignores case.
 func (a *Actor) UserByEmail(ctx context.Context, email string, o UserViewOptions) (ans User, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		u := r.userByEmailFor(me, email)
+		if !r.has(changeRealEmailLookup) {
+			u = r.userByAPIEmail(email)
+		}
 		if u == nil {
 			return noSuchUser()
 		}
@@ -276,6 +280,21 @@ func (r *Realm) userByEmailFor(viewer *user.User, email string) *user.User {
 		return u
 	}
 	return nil
+}
+
+// userByAPIEmail is the user whose API address (the email of user
+// objects) is email, ignoring case; the caller holds the lock.
+func (r *Realm) userByAPIEmail(email string) *user.User {
+	var u *user.User
+	if id, ok := user.ParseFakeEmailIn(email, r.users.fakeEmailDomain); ok {
+		u = r.realmUser(id)
+	} else {
+		u = r.users.byEmail[user.NormalizeEmail(email)]
+	}
+	if u == nil || u.IsSystemBot || user.NormalizeEmail(r.apiEmail(u)) != user.NormalizeEmail(email) {
+		return nil
+	}
+	return u
 }
 
 // checkEmailFree rejects an address some account already has, in any case.
