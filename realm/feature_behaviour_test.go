@@ -351,3 +351,27 @@ func TestUserByRealEmailFollowsFeatureLevel(t *testing.T) {
 		}
 	})
 }
+
+// A direct message's history names its topic "", never the empty
+// topic's display name (at every level; below 334 there is none).
+func TestDirectMessageHistoryTopicIsEmpty(t *testing.T) {
+	for _, level := range []int{185, DefaultFeatureLevel} {
+		r, _ := newTestRealm(t, WithFeatureLevel(level, "test"))
+		res, err := r.As(idHamlet).SendDirectMessage(bg, []int{idIago}, "hi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := edit(r, idHamlet, UpdateMessageRequest{MessageID: res.ID, Content: str("hi there")}); err != nil {
+			t.Fatal(err)
+		}
+		hist, err := r.As(idHamlet).MessageHistory(bg, res.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range hist {
+			if s.Topic != "" {
+				t.Fatalf("level %d: a direct message's history topic %q", level, s.Topic)
+			}
+		}
+	}
+}

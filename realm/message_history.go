@@ -38,6 +38,12 @@ func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicNam
 			return invalidMessage()
 		}
 		rules := r.topicRules()
+		if m.Type != message.Channel {
+			// A direct message's topic is "" in its history, never
+			// the empty topic's display name (Zulip's
+			// fill_edit_history_entries renames channel topics only).
+			allowEmptyTopicName = true
+		}
 		topicName, content, rendered := m.Topic, m.Content, m.Rendered
 		edits := m.Changes().Edits
 		newestFirst := make([]MessageSnapshot, 0, edits.Len()+1)

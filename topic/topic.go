@@ -69,9 +69,9 @@ func (rules Rules) IsEmptyAlias(name string) bool {
 
 // Display is the name a client sees for a stored topic: the empty topic
 // shows as the realm's display name to clients without the
-// empty_topic_name capability.
+// empty_topic_name capability, where the empty topic exists.
 func (rules Rules) Display(name string, clientSupportsEmpty bool) string {
-	if name == "" && !clientSupportsEmpty {
+	if name == "" && !clientSupportsEmpty && !rules.NoEmptyTopic {
 		return rules.EmptyDisplayName
 	}
 	return name
