@@ -37,8 +37,15 @@ func TestHTTPSubscribeCreatesChannel(t *testing.T) {
 	}
 	if sub == nil || sub["description"] != "Castle" || sub["rendered_description"] != "<p>Castle</p>" || sub["invite_only"] != false ||
 		sub["creator_id"] != float64(10) || sub["subscriber_count"] != float64(1) || sub["is_archived"] != false ||
-		sub["stream_weekly_traffic"] != nil || sub["folder_id"] != nil || sub["first_message_id"] != nil || sub["topics_policy"] != "inherit" {
+		sub["stream_weekly_traffic"] != nil || sub["folder_id"] != nil || sub["topics_policy"] != "inherit" {
 		t.Fatalf("subscription %v", sub)
+	}
+	// The new channel opens with Notification Bot's notice (Zulip's
+	// send_messages_for_new_subscribers), its first message.
+	notices := e.channelEventsNotices("othello@zulip.com", "elsinore")
+	if len(notices) != 1 || sub["first_message_id"] != notices[0]["id"] ||
+		notices[0]["content"] != "**Public** channel created by @_**King Hamlet|10**. **Description:**\n```` quote\nCastle\n````" {
+		t.Fatalf("first message %v, notices %v", sub["first_message_id"], notices)
 	}
 	if s := sub["subscribers"].([]any); len(s) != 1 || s[0] != float64(12) {
 		t.Fatalf("subscribers %v", s)

@@ -72,9 +72,14 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 			*f.dst = &v
 		}
 	}
-	signups := "signup_announcements_stream_id"
+	signups, newChannels := "signup_announcements_stream_id", "new_stream_announcements_stream_id"
 	if !c.actor.Realm().Has(realm.ChangeAnnouncementsRename) {
-		signups = "signup_notifications_stream_id"
+		signups, newChannels = "signup_notifications_stream_id", "notifications_stream_id"
+	}
+	if v, set, err := c.p.optInt(newChannels); err != nil {
+		return req, err
+	} else if set {
+		req.NewStreamAnnouncementsStreamID = &v
 	}
 	if v, set, err := c.p.optInt(signups); err != nil {
 		return req, err

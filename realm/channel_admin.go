@@ -412,8 +412,7 @@ func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 		}
 		// As Zulip: the moderation request channel setting is cleared
 		// first, the notice comes last and is read by everyone.
-		r.clearModerationChannel(ch)
-		r.clearSignupAnnouncements(ch)
+		r.clearChannelSettingsOf(ch)
 		if ch.IsDefault {
 			r.setDefaultChannel(ch, false)
 		}

@@ -157,19 +157,3 @@ func (r *Realm) postingPermissionNotice(me *user.User, oldValue, newValue GroupS
 		"* **Old**: " + r.groupSettingMentions(oldValue) + "\n" +
 		"* **New**: " + r.groupSettingMentions(newValue) + "\n"
 }
-
-// clearModerationChannel turns message reporting off when ch, being
-// archived, is the moderation request channel, and tells every active
-// user (Zulip's maybe_set_moderation_or_announcement_channels_none; the
-// announcement channels are always off here).
-func (r *Realm) clearModerationChannel(ch *storedChannel) {
-	if r.settings.ModerationRequestChannelID != ch.ID {
-		return
-	}
-	r.settings.ModerationRequestChannelID = 0
-	if !r.has(changeModerationRequestChannel) {
-		return
-	}
-	data := map[string]any{moderationRequestChannelProperty: r.settings.moderationRequestChannelValue()}
-	r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, r.activeUserIDs()...)
-}

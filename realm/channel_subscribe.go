@@ -236,12 +236,18 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	for i, u := range p.targets {
 		r.emitSubscriptionsAdded(u, added[i])
 	}
-	if r.has(changeNewSubscriptionMessages) &&
-		(req.SendNewSubscriptionMessages == nil || *req.SendNewSubscriptionMessages) {
-		// Notification Bot's direct messages themselves are not sent.
-		sent := len(res.Subscribed) <= MaxBulkNewSubscriptionMessages
-		res.NewSubscriptionMessagesSent = &sent
+	// Notification Bot tells the others they were subscribed: always
+	// below feature level 397, from it when asked and for at most
+	// MaxBulkNewSubscriptionMessages subscribed users.
+	dms := true
+	if r.has(changeNewSubscriptionMessages) {
+		dms = false
+		if req.SendNewSubscriptionMessages == nil || *req.SendNewSubscriptionMessages {
+			dms = len(res.Subscribed) <= MaxBulkNewSubscriptionMessages
+			res.NewSubscriptionMessagesSent = &dms
+		}
 	}
+	r.sendSubscribeNotices(me, p.targets, added, created, req.Announce, dms)
 	return res
 }
 

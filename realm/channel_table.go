@@ -141,6 +141,9 @@ func (t *channelTable) load(r *Realm, f *fixture.Document) error {
 	if err := r.loadSignupAnnouncements(f); err != nil {
 		return err
 	}
+	if err := r.loadNewChannelAnnouncements(f); err != nil {
+		return err
+	}
 	if err := r.loadModerationChannel(f); err != nil {
 		return err
 	}

@@ -17,6 +17,22 @@ var brokenLinkEscapes = map[string]string{
 	"`": "&#96;", ">": "&gt;", "*": "&#42;", "&": "&amp;", "$$": "&#36;&#36;", "[": "&#91;", "]": "&#93;",
 }
 
+// channelLinkSyntax is Zulip's Markdown link to a channel
+// (get_stream_link_syntax): #**channel**, or a plain Markdown link when
+// the name holds a character that syntax cannot.
+func channelLinkSyntax(ch *storedChannel) string {
+	if !brokenLinkChars.MatchString(ch.Name) {
+		return "#**" + ch.Name + "**"
+	}
+	return "[#" + escapeBrokenLink(ch.Name) + "](" + markdown.ChannelNarrow(ch.ID, ch.Name) + ")"
+}
+
+// escapeBrokenLink writes the characters #** links cannot hold as HTML
+// entities, for a plain link's text.
+func escapeBrokenLink(s string) string {
+	return brokenLinkChars.ReplaceAllStringFunc(s, func(x string) string { return brokenLinkEscapes[x] })
+}
+
 // topicLinkSyntax is Zulip's Markdown link to a topic, or with a message
 // ID (not 0) to a message in it: #**channel>topic** (@id), or, when a name
 // holds a character that syntax cannot, a plain Markdown link whose text
@@ -29,9 +45,7 @@ func topicLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicNa
 	if !brokenLinkChars.MatchString(ch.Name) && !brokenLinkChars.MatchString(topicName) {
 		return "#**" + ch.Name + ">" + topicName + near + "**"
 	}
-	escape := func(s string) string {
-		return brokenLinkChars.ReplaceAllStringFunc(s, func(x string) string { return brokenLinkEscapes[x] })
-	}
+	escape := escapeBrokenLink
 	shown := topicName
 	if shown == "" {
 		shown = emptyTopicName

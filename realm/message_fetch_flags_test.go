@@ -56,7 +56,7 @@ func TestFetchedFlagsWalkAgreesWithLookups(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := hamlet.Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 100, IncludeAnchor: true,
-		Narrow: narrow(t, `[["channel","walk"]]`)})
+		Narrow: narrow(t, `[["channel","walk"],["topic","t"]]`)}) // not the channel events notice
 	if err != nil || len(res.Messages) != 60 {
 		t.Fatalf("%v, %d messages", err, len(res.Messages))
 	}

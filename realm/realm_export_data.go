@@ -69,6 +69,9 @@ func (r *Realm) exportFixture(exportType int) (fixture.Document, error) {
 	if p := f.Settings.SignupAnnouncementsStreamID; p != nil && !keptChannel[*p] {
 		f.Settings.SignupAnnouncementsStreamID = nil
 	}
+	if p := f.Settings.NewStreamAnnouncementsStreamID; p != nil && !keptChannel[*p] {
+		f.Settings.NewStreamAnnouncementsStreamID = nil
+	}
 	msgs := f.Messages[:0]
 	for _, m := range f.Messages {
 		if m.ChannelID != 0 && !keptChannel[m.ChannelID] {

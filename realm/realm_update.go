@@ -59,6 +59,11 @@ type RealmUpdate struct {
 	// go to; a negative value turns reporting off.
 	ModerationRequestChannelID *int
 
+	// NewStreamAnnouncementsStreamID is the channel new channels are
+	// announced in (new_stream_announcements_stream_id); a negative value
+	// turns the announcements off.
+	NewStreamAnnouncementsStreamID *int
+
 	// SignupAnnouncementsStreamID is the channel new users are announced
 	// in (signup_announcements_stream_id); a negative value turns the
 	// announcements off.
@@ -268,6 +273,11 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		}
 		*g.id = storedGroupSetting(newValue)
 		changes[g.name] = newValue
+	}
+	if req.NewStreamAnnouncementsStreamID != nil {
+		if err := r.setNewChannelAnnouncements(me, &s, *req.NewStreamAnnouncementsStreamID, changes); err != nil {
+			return s, nil, err
+		}
 	}
 	if req.SignupAnnouncementsStreamID != nil {
 		if err := r.setSignupAnnouncements(me, &s, *req.SignupAnnouncementsStreamID, changes); err != nil {

@@ -282,13 +282,14 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	if r.has(ChangeTopicsPolicy) {
 		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)
 	}
-	// No channel receives automated announcements: -1, under the names
-	// of the advertised feature level.
-	disabled, signups := -1, s.signupAnnouncementsValue()
+	// The announcement channels (-1 when off), under the names of the
+	// advertised feature level; Zulip's own update announcements go
+	// nowhere.
+	disabled, newChannels, signups := -1, s.newChannelAnnouncementsValue(), s.signupAnnouncementsValue()
 	if r.has(ChangeAnnouncementsRename) {
-		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &disabled, &signups
+		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &newChannels, &signups
 	} else {
-		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &disabled, &signups
+		state.RealmNotificationsStreamID, state.RealmSignupNotificationsStreamID = &newChannels, &signups
 	}
 	if r.has(changeZulipUpdateAnnouncements) {
 		state.RealmZulipUpdateAnnouncementsStreamID = &disabled

@@ -34,6 +34,9 @@ type Settings struct {
 	// SignupAnnouncementsStreamID is the channel Notification Bot
 	// announces new users in; 0 when none (the API's -1).
 	SignupAnnouncementsStreamID int
+	// NewStreamAnnouncementsStreamID is the channel Notification Bot
+	// announces new channels in when asked; 0 when none (the API's -1).
+	NewStreamAnnouncementsStreamID int
 
 	CanMentionManyUsersGroup            GroupSetting
 	CanMoveMessagesBetweenTopicsGroup   GroupSetting
@@ -181,8 +184,8 @@ func (s Settings) fixture() fixture.Settings {
 		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
 		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
-		SignupAnnouncementsStreamID: c.signupAnnouncementsFixture(),
-		EmailsRestrictedToDomains:   c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
+		SignupAnnouncementsStreamID: c.signupAnnouncementsFixture(), NewStreamAnnouncementsStreamID: c.newChannelAnnouncementsFixture(),
+		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
 		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
 		AvatarChangesDisabled: c.AvatarChangesDisabled, PresenceDisabled: c.PresenceDisabled}
 	for _, g := range c.groupSettings() {

@@ -20,6 +20,7 @@ func (s *Settings) apiValues() map[string]any {
 		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
 		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
 		signupAnnouncementsProperty:                   s.signupAnnouncementsValue(),
+		newChannelAnnouncementsProperty:               s.newChannelAnnouncementsValue(),
 		"emails_restricted_to_domains":                s.EmailsRestrictedToDomains,
 		"disallow_disposable_email_addresses":         s.DisallowDisposableEmailAddresses,
 		"email_changes_disabled":                      s.EmailChangesDisabled,
@@ -135,6 +136,10 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 		if changed(g.name) {
 			announce(g.name, true)
 		}
+	}
+	if changed(newChannelAnnouncementsProperty) {
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.newChannelAnnouncementsName(),
+			Value: after[newChannelAnnouncementsProperty]}, to...)
 	}
 	if changed(signupAnnouncementsProperty) {
 		r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.signupAnnouncementsName(),

@@ -49,7 +49,8 @@ func TestUpdateSettingsEventForms(t *testing.T) {
 // missing from realmSettingForms would be dropped silently.
 func TestEverySettingIsAnnounced(t *testing.T) {
 	var s Settings
-	announced := map[string]bool{"topics_policy": true, moderationRequestChannelProperty: true, signupAnnouncementsProperty: true}
+	announced := map[string]bool{"topics_policy": true, moderationRequestChannelProperty: true, signupAnnouncementsProperty: true,
+		newChannelAnnouncementsProperty: true}
 	for _, f := range realmSettingForms {
 		announced[f.name] = true
 	}

@@ -79,17 +79,6 @@ func (r *Realm) loadSignupAnnouncements(f *fixture.Document) error {
 	return nil
 }
 
-// clearSignupAnnouncements turns the announcements off when ch, being
-// archived, is their channel, and tells every active user (Zulip's
-// maybe_set_moderation_or_announcement_channels_none).
-func (r *Realm) clearSignupAnnouncements(ch *storedChannel) {
-	if r.settings.SignupAnnouncementsStreamID != ch.ID {
-		return
-	}
-	r.settings.SignupAnnouncementsStreamID = 0
-	r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.signupAnnouncementsName(), Value: -1}, r.activeUserIDs()...)
-}
-
 // welcomeNewUser does what Zulip's process_new_human_user does for a
 // person who just joined, after their subscriptions: Notification Bot
 // announces them in the signup announcements channel's "signups" topic

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The realm's signup_announcements_stream_id (zerver/views/realm.py
@@ -43,7 +45,8 @@ func TestSignupAnnouncementsSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs = eventsOfType(t, r, idHamlet, q, "realm")
-	if len(evs) != 2 || evs[1]["property"] != "signup_announcements_stream_id" || evs[1]["value"] != float64(-1) {
+	if len(evs) != 2 || evs[1]["op"] != "update_dict" || evs[1]["property"] != "default" ||
+		!cmp.Equal(evs[1]["data"], map[string]any{"signup_announcements_stream_id": float64(-1)}) {
 		t.Fatalf("after archiving %v", evs)
 	}
 	_, err = r.As(idIago).UpdateRealm(bg, RealmUpdate{SignupAnnouncementsStreamID: &denmark})

@@ -81,7 +81,9 @@ var emptyInDevRealm = []string{
 	"settings.EmailChangesDisabled",
 	"settings.NameChangesDisabled",
 	"settings.AvatarChangesDisabled",
-	"settings.SignupAnnouncementsStreamID", // the dev realm announces no signups
+	"settings.SignupAnnouncementsStreamID",    // the dev realm announces no signups
+	"settings.NewStreamAnnouncementsStreamID", // nor new channels
+	"settings.PresenceDisabled",
 	"presence.lastUpdateID",
 	"presence.byUser",
 	"statuses.byUser",

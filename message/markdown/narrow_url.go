@@ -12,6 +12,12 @@ func TopicNarrow(channelID int, channelName, topicName string) string {
 	return "#narrow/channel/" + encodeChannel(channelID, channelName) + "/topic/" + hashEncode(topicName)
 }
 
+// ChannelNarrow is the fragment of a link to a channel, as Zulip writes
+// it: #narrow/channel/<id>-<name>.
+func ChannelNarrow(channelID int, channelName string) string {
+	return "#narrow/channel/" + encodeChannel(channelID, channelName)
+}
+
 // DirectNarrow is the fragment of a link to a direct-message conversation
 // of these users (all of them, the viewer included): #narrow/dm/<sorted
 // IDs>, with "-group" after three or more.
