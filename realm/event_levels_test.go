@@ -3,6 +3,8 @@ package realm
 import (
 	"slices"
 	"testing"
+
+	"github.com/minizulip/minizulip/user"
 )
 
 // atLevels runs f on a fresh dev realm at each of the levels.
@@ -215,6 +217,65 @@ func TestDeactivationPeerRemoveFollowsLevel(t *testing.T) {
 		}
 		if has && (len(order) == 0 || order[len(order)-1] != "realm_user") {
 			t.Errorf("level %d: events %v, want peer_remove before realm_user", level, order)
+		}
+	})
+}
+
+// Row 209 "event invites_changed": below 209 only administrators hear
+// of invitations; from 209 their (non-administrator) author too.
+func TestInvitesChangedAudienceFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changeInvitesChangedToReferrer.Level() - 1, changeInvitesChangedToReferrer.Level()}, func(t *testing.T, r *Realm, level int) {
+		hamlet := mustQueue(t, r, idHamlet, QueueOptions{})
+		iago := mustQueue(t, r, idIago, QueueOptions{})
+		if err := r.As(idHamlet).SendInvites(bg, expiring("new@zulip.com", 60)); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(eventsOf(t, r, idIago, iago, "invites_changed")); n != 1 {
+			t.Errorf("level %d: the administrator got %d invites_changed", level, n)
+		}
+		got := len(eventsOf(t, r, idHamlet, hamlet, "invites_changed"))
+		if want := level >= changeInvitesChangedToReferrer.Level(); want != (got == 1) {
+			t.Errorf("level %d: the author got %d invites_changed", level, got)
+		}
+	})
+}
+
+// Rows 205 "event stream create/delete", "event subscription peer_add":
+// from 205 a role change that shows a private channel (member to
+// administrator) sends the user its stream create and its subscribers
+// (peer_add), and the way back its delete; below 205 neither.
+func TestRoleChangeChannelEventsFollowLevel(t *testing.T) {
+	atLevels(t, []int{changeRoleChannelEvents.Level() - 1, changeRoleChannelEvents.Level()}, func(t *testing.T, r *Realm, level int) {
+		core, _ := r.As(idIago).ChannelID(bg, "core team")
+		q := mustQueue(t, r, idOthello, QueueOptions{})
+		for _, role := range []int{int(user.RoleAdmin), int(user.RoleMember)} {
+			if err := r.As(idDesdemona).UpdateUser(bg, idOthello, UserUpdate{Role: &role}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		for _, ev := range pending(t, r, idOthello, q, -1) {
+			j := eventJSON(t, ev)
+			switch {
+			case ev.Type == "stream" && (j["op"] == "create" || j["op"] == "delete"):
+				for _, s := range j["streams"].([]any) {
+					if s, ok := s.(map[string]any); ok && s["stream_id"] == float64(core) {
+						got = append(got, "stream "+j["op"].(string))
+					}
+				}
+				if ids, ok := j["stream_ids"].([]any); ok && slices.Contains(ids, any(float64(core))) && j["op"] == "delete" && !slices.Contains(got, "stream delete") {
+					got = append(got, "stream delete")
+				}
+			case ev.Type == "subscription" && j["op"] == "peer_add" && slices.Contains(j["stream_ids"].([]any), any(float64(core))):
+				got = append(got, "peer_add")
+			}
+		}
+		want := []string{"stream create", "peer_add", "stream delete"}
+		if level < changeRoleChannelEvents.Level() {
+			want = nil
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("level %d: core team events %v, want %v", level, got, want)
 		}
 	})
 }

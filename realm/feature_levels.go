@@ -123,6 +123,13 @@ var (
 	// from their channels' subscribers with peer_remove events before
 	// the realm_user event (Zulip 10.0).
 	changeDeactivationPeerRemove = newChange("deactivationPeerRemove")
+	// changeRoleChannelEvents: a role change that shows or hides
+	// channels sends stream create (with peer_add of their subscribers)
+	// and delete events to the user (Zulip 8.0).
+	changeRoleChannelEvents = newChange("roleChannelEvents")
+	// changeInvitesChangedToReferrer: invites_changed reaches the
+	// invitation's author too, not only administrators (Zulip 8.0).
+	changeInvitesChangedToReferrer = newChange("invitesChangedToReferrer")
 )
 
 // The feature levels of messages.

@@ -424,7 +424,8 @@ func (r *Realm) emitInvitesChanged(referrerID int) {
 			ids = append(ids, u.ID)
 		}
 	}
-	if referrerID != 0 && !slices.Contains(ids, referrerID) {
+	// Below changeInvitesChangedToReferrer, administrators only.
+	if referrerID != 0 && !slices.Contains(ids, referrerID) && r.has(changeInvitesChangedToReferrer) {
 		ids = append(ids, referrerID)
 	}
 	r.emit("invites_changed", InvitesChangedEvent{}, ids...)

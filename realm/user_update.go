@@ -101,8 +101,9 @@ func (r *Realm) checkRoleChange(me, target *user.User, requested *int) (user.Rol
 
 // changeRole gives u a new role, as Zulip's do_change_user_role: a
 // realm_user update to the realm, u moved between the role's system groups
-// (user_group events), and stream create/delete events to u for channels
-// the new role shows or hides.
+// (user_group events), and, from changeRoleChannelEvents, stream
+// create/delete events to u for channels the new role shows or hides,
+// with the subscribers of the channels shown (peer_add).
 func (r *Realm) changeRole(u *user.User, role user.Role) {
 	before := r.channelsKnownTo(u)
 	old := u.Role
@@ -113,17 +114,26 @@ func (r *Realm) changeRole(u *user.User, role user.Role) {
 		r.moveRoleGroups(u, old, role)
 	}
 	after := r.channelsKnownTo(u)
-	if !u.IsActive {
+	if !u.IsActive || !r.has(changeRoleChannelEvents) {
 		return
 	}
 	var gained []Stream
+	var peers []*storedChannel
 	for _, c := range after {
 		if !slices.Contains(before, c) {
 			gained = append(gained, r.streamView(c))
+			peers = append(peers, c)
 		}
 	}
 	if len(gained) > 0 {
 		r.emit("stream", StreamCreateEvent{Op: "create", Streams: gained}, u.ID)
+	}
+	// Zulip's send_stream_events_for_role_update: the subscribers of
+	// each channel the role shows.
+	for _, c := range peers {
+		if subs := r.activeSubscriberIDs(c.ID); len(subs) > 0 {
+			r.emit("subscription", SubscriptionPeerEvent{Op: "peer_add", StreamIDs: []int{c.ID}, UserIDs: subs}, u.ID)
+		}
 	}
 	for _, c := range before {
 		if !slices.Contains(after, c) {
