@@ -315,6 +315,8 @@ func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *R
 		switch {
 		case s != nil && !s.Active && r.hasMetadataAccess(me, c):
 			unsubscribed = append(unsubscribed, r.subscriptionView(s, req.IncludeSubscribers))
+		case s == nil && c.IsArchived && !r.has(changeArchivedNeverSubscribed):
+			// Before 362 archived channels were never listed here.
 		case s == nil && r.hasMetadataAccess(me, c):
 			v := NeverSubscribedView{Stream: r.streamView(c)}
 			if req.IncludeSubscribers {
@@ -331,6 +333,11 @@ func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *R
 // has metadata access to, as GET /streams with include_all.
 func fillStreamState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	q := ChannelsQuery{IncludeAll: true, IncludeWebPublic: true, ExcludeArchived: !req.Queue.Capabilities.ArchivedChannels}
+	if me.IsGuest() && !r.has(changeRegisterWebPublicStreams) {
+		// Before 205 a guest's streams were its subscriptions only,
+		// web-public channels left out.
+		q = ChannelsQuery{IncludeSubscribed: true, ExcludeArchived: q.ExcludeArchived}
+	}
 	out.StreamState = &StreamState{Streams: r.channelViews(me, q)}
 }
 

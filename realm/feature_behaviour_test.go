@@ -375,3 +375,42 @@ func TestDirectMessageHistoryTopicIsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// Below 205 a guest's register streams are its subscriptions: the
+// web-public Rome is left out.
+func TestGuestRegisterStreamsFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeRegisterWebPublicStreams, func(t *testing.T, r *Realm, has bool) {
+		state, err := r.As(idPolonius).Register(bg, RegisterRequest{FetchEventTypes: []string{"stream"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := slices.ContainsFunc(state.StreamState.Streams, func(s Stream) bool { return s.Name == "Rome" })
+		if listed != has {
+			t.Fatalf("web-public Rome listed %v, want %v", listed, has)
+		}
+		if r.isSubscribed(channelID(t, r, "Rome"), idPolonius) {
+			t.Fatal("the guest is subscribed to Rome: the test shows nothing")
+		}
+	})
+}
+
+// Below 362 never_subscribed leaves archived channels out, even for
+// clients with the archived_channels capability.
+func TestArchivedNeverSubscribedFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeArchivedNeverSubscribed, func(t *testing.T, r *Realm, has bool) {
+		rome := channelID(t, r, "Rome")
+		if err := r.As(idIago).ArchiveChannel(bg, rome); err != nil {
+			t.Fatal(err)
+		}
+		req := RegisterRequest{FetchEventTypes: []string{"subscription"}}
+		req.Queue.Capabilities.ArchivedChannels = true
+		state, err := r.As(idHamlet).Register(bg, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := slices.ContainsFunc(state.SubscriptionState.NeverSubscribed, func(s NeverSubscribedView) bool { return s.StreamID == rome })
+		if listed != has {
+			t.Fatalf("archived Rome in never_subscribed %v, want %v", listed, has)
+		}
+	})
+}

@@ -310,6 +310,13 @@ var (
 	// changeInviteLinksByGroup: create_multiuse_invite_group decides who
 	// makes reusable invitation links (Zulip 8.0); before, administrators.
 	changeInviteLinksByGroup = newChange("inviteLinksByGroup")
+	// changeRegisterWebPublicStreams: register's streams list a guest's
+	// web-public channels too (Zulip 8.0); before, its subscriptions.
+	changeRegisterWebPublicStreams = newChange("registerWebPublicStreams")
+	// changeArchivedNeverSubscribed: register's never_subscribed lists
+	// archived channels to clients with the archived_channels capability
+	// (Zulip 10.0); before, never.
+	changeArchivedNeverSubscribed = newChange("archivedNeverSubscribed")
 	// changeDMPairRecipient: a 1:1 conversation has its own recipient_id,
 	// shared by both directions (Zulip 10.0); before, a direct message's
 	// recipient_id was its recipient's personal one.
