@@ -414,3 +414,38 @@ func TestArchivedNeverSubscribedFollowsFeatureLevel(t *testing.T) {
 		}
 	})
 }
+
+// Below 340 a deactivated group may only be renamed; below 391 its
+// members may not change.
+func TestDeactivatedGroupEditsFollowFeatureLevel(t *testing.T) {
+	for _, c := range []struct {
+		change Change
+		edit   func(r *Realm, g int) error
+		msg    string
+	}{
+		{changeDeactivatedGroupEdits, func(r *Realm, g int) error {
+			return r.As(idIago).UpdateUserGroup(bg, g, UpdateGroupRequest{Description: str("old")})
+		}, "You can only change name of deactivated user groups"},
+		{changeDeactivatedGroupMembers, func(r *Realm, g int) error {
+			return r.As(idIago).UpdateGroupMembers(bg, g, []int{idHamlet}, nil)
+		}, "User group is deactivated."},
+	} {
+		belowAndAt(t, c.change, func(t *testing.T, r *Realm, has bool) {
+			g, _ := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "retired"})
+			if err := r.As(idIago).DeactivateUserGroup(bg, g); err != nil {
+				t.Fatal(err)
+			}
+			err := c.edit(r, g)
+			if has && err != nil {
+				t.Fatal(err)
+			}
+			if !has {
+				wantCode(t, err, CodeBadRequest, c.msg)
+			}
+			name := "retired (old)"
+			if err := r.As(idIago).UpdateUserGroup(bg, g, UpdateGroupRequest{Name: &name}); err != nil {
+				t.Fatalf("renaming a deactivated group: %v", err)
+			}
+		})
+	}
+}

@@ -296,6 +296,12 @@ var (
 	// address the caller may see (Zulip 10.0); before, only by the API
 	// address of user objects.
 	changeRealEmailLookup = newChange("realEmailLookup")
+	// changeDeactivatedGroupEdits: a deactivated group's description and
+	// settings may be changed (Zulip 10.0); before, only its name.
+	changeDeactivatedGroupEdits = newChange("deactivatedGroupEdits")
+	// changeDeactivatedGroupMembers: a deactivated group's members may be
+	// changed (Zulip 11.0).
+	changeDeactivatedGroupMembers = newChange("deactivatedGroupMembers")
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")

@@ -184,6 +184,10 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		if err := noNullIn("description", req.Description); err != nil {
 			return err
 		}
+		if g.Deactivated && !r.has(changeDeactivatedGroupEdits) && (req.Description != nil || len(req.Settings) > 0) {
+			// Before 340 a deactivated group could only be renamed.
+			return BadRequest("You can only change name of deactivated user groups")
+		}
 		if req.Deactivated != nil {
 			if *req.Deactivated {
 				return BadRequest("Use the deactivate endpoint to deactivate a group")
@@ -300,6 +304,9 @@ func (r *Realm) checkMemberChange(me *user.User, id int, add, remove []int) (*gr
 	}
 	if g.IsSystem {
 		return nil, BadRequest("Insufficient permission")
+	}
+	if g.Deactivated && !r.has(changeDeactivatedGroupMembers) {
+		return nil, BadRequest("User group is deactivated.")
 	}
 	manage := r.canManageGroup(me, g)
 	if err := r.checkUserIDs(add); err != nil {
