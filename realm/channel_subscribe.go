@@ -228,7 +228,7 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 	// a new private channel only as subscribers hear of it) and before
 	// their subscription events, as Zulip orders them.
 	for _, c := range created {
-		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.metadataAudience(c)...)
+		r.emit("stream", StreamCreateEvent{Op: "create", Streams: []Stream{r.streamView(c)}}, r.creationAudience(c)...)
 		if c.IsDefault {
 			r.emitDefaultChannels()
 		}

@@ -46,7 +46,7 @@ func (r *Realm) emitSubscriptionsAdded(u *user.User, channels []*storedChannel) 
 	r.emit("subscription", SubscriptionAddEvent{Op: "add", Subscriptions: subs}, u.ID)
 	for _, c := range channels {
 		r.emit("subscription", SubscriptionPeerEvent{Op: "peer_add", StreamIDs: []int{c.ID}, UserIDs: []int{u.ID}},
-			without(r.metadataAudience(c), u.ID)...)
+			without(r.peerAudience(c), u.ID)...)
 	}
 }
 
@@ -63,7 +63,7 @@ func (r *Realm) emitSubscriptionsRemoved(u *user.User, channels []*storedChannel
 	r.emit("subscription", SubscriptionRemoveEvent{Op: "remove", Subscriptions: refs}, u.ID)
 	for _, c := range channels {
 		r.emit("subscription", SubscriptionPeerEvent{Op: "peer_remove", StreamIDs: []int{c.ID}, UserIDs: []int{u.ID}},
-			without(r.metadataAudience(c), u.ID)...)
+			without(r.peerAudience(c), u.ID)...)
 	}
 }
 

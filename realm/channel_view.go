@@ -134,6 +134,30 @@ func (r *Realm) metadataAudience(c *storedChannel) []int {
 	return out
 }
 
+// peerAudience lists who hears that c's subscribers changed (peer_add,
+// peer_remove): its metadata audience, but below
+// changeGuestWebPublicEvents a guest only for a private channel, as
+// servers before Zulip 8.0 left guests out of public channels' peer
+// events.
+func (r *Realm) peerAudience(c *storedChannel) []int {
+	ids := r.metadataAudience(c)
+	if c.InviteOnly || r.has(changeGuestWebPublicEvents) {
+		return ids
+	}
+	return slices.DeleteFunc(ids, func(id int) bool { return r.users.byID[id].IsGuest() })
+}
+
+// creationAudience lists who hears that c was created: its metadata
+// audience, but below changeGuestWebPublicEvents no guest who is not
+// subscribed to it (a web-public channel's creation missed them).
+func (r *Realm) creationAudience(c *storedChannel) []int {
+	ids := r.metadataAudience(c)
+	if r.has(changeGuestWebPublicEvents) {
+		return ids
+	}
+	return slices.DeleteFunc(ids, func(id int) bool { return r.users.byID[id].IsGuest() && !r.isSubscribed(c.ID, id) })
+}
+
 // Stream is a channel object as GET /streams and register return it.
 type Stream struct {
 	StreamID                          int          `json:"stream_id"`

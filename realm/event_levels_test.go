@@ -279,3 +279,40 @@ func TestRoleChangeChannelEventsFollowLevel(t *testing.T) {
 		}
 	})
 }
+
+// Rows 220 "event stream create", "event subscription peer_add/
+// peer_remove": below 220 a guest hears neither a web-public channel's
+// creation nor the subscriber changes of the public channels it sees
+// (subscribed or web-public); from 220 it hears both.
+func TestGuestWebPublicEventsFollowLevel(t *testing.T) {
+	atLevels(t, []int{changeGuestWebPublicEvents.Level() - 1, changeGuestWebPublicEvents.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idPolonius, QueueOptions{})
+		// Verona: public, Polonius subscribed; Rome: web-public.
+		if _, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Verona"}, {Name: "Rome"}},
+			Principals: Principals{IDs: []int{idCordelia}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.As(idDesdemona).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "public square"}},
+			IsWebPublic: true}); err != nil {
+			t.Fatal(err)
+		}
+		peers, creates := 0, 0
+		for _, ev := range pending(t, r, idPolonius, q, -1) {
+			j := eventJSON(t, ev)
+			switch {
+			case ev.Type == "subscription" && j["op"] == "peer_add":
+				peers += len(j["stream_ids"].([]any))
+			case ev.Type == "stream" && j["op"] == "create":
+				creates++
+			}
+		}
+		has := level >= changeGuestWebPublicEvents.Level()
+		if want := map[bool]int{true: 2, false: 0}[has]; peers != want {
+			// Verona and Rome, for Cordelia.
+			t.Errorf("level %d: the guest got %d peer_add channels, want %d", level, peers, want)
+		}
+		if want := map[bool]int{true: 1, false: 0}[has]; creates != want {
+			t.Errorf("level %d: the guest got %d stream creates, want %d", level, creates, want)
+		}
+	})
+}

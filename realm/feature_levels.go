@@ -130,6 +130,10 @@ var (
 	// changeInvitesChangedToReferrer: invites_changed reaches the
 	// invitation's author too, not only administrators (Zulip 8.0).
 	changeInvitesChangedToReferrer = newChange("invitesChangedToReferrer")
+	// changeGuestWebPublicEvents: guests hear of web-public channels'
+	// creation and of the subscribers of the public channels they see
+	// (Zulip 8.0).
+	changeGuestWebPublicEvents = newChange("guestWebPublicEvents")
 )
 
 // The feature levels of messages.

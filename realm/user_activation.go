@@ -119,7 +119,7 @@ func (r *Realm) emitActiveChange(u *user.User) {
 		for _, c := range r.channelsByNameOrder() {
 			if r.isSubscribed(c.ID, u.ID) {
 				r.emit("subscription", SubscriptionPeerEvent{Op: "peer_remove", StreamIDs: []int{c.ID}, UserIDs: []int{u.ID}},
-					without(r.metadataAudience(c), u.ID)...)
+					without(r.peerAudience(c), u.ID)...)
 			}
 		}
 	}
