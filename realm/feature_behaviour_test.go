@@ -449,3 +449,26 @@ func TestDeactivatedGroupEditsFollowFeatureLevel(t *testing.T) {
 		})
 	}
 }
+
+// Below 303 a deactivated member is still shown as a member of its
+// groups; from it, not.
+func TestDeactivatedGroupMembersFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeDeactivatedMembersHidden, func(t *testing.T, r *Realm, has bool) {
+		a := r.As(idIago)
+		g, err := a.CreateUserGroup(bg, CreateGroupRequest{Name: "crew", Members: []int{idOthello, idHamlet}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.DeactivateUser(bg, idOthello); err != nil {
+			t.Fatal(err)
+		}
+		members, _ := a.GroupMembers(bg, GroupQuery{GroupID: g, DirectOnly: true})
+		groups, _ := a.UserGroups(bg, UserGroupsRequest{})
+		i := slices.IndexFunc(groups, func(ug UserGroup) bool { return ug.ID == g })
+		isMember, _ := a.IsGroupMember(bg, GroupMemberQuery{GroupID: g, UserID: idOthello, DirectOnly: true})
+		shown := slices.Contains(members, idOthello)
+		if shown == has || slices.Contains(groups[i].Members, idOthello) == has || isMember == has {
+			t.Fatalf("deactivated member shown: members %v, group %v, is member %v; want %v", members, groups[i].Members, isMember, !has)
+		}
+	})
+}

@@ -306,6 +306,9 @@ var (
 	// changeDeactivatedGroupMembers: a deactivated group's members may be
 	// changed (Zulip 11.0).
 	changeDeactivatedGroupMembers = newChange("deactivatedGroupMembers")
+	// changeDeactivatedMembersHidden: deactivated users are not shown as
+	// members of groups (Zulip 10.0); before, they were.
+	changeDeactivatedMembersHidden = newChange("deactivatedMembersHidden")
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")

@@ -34,6 +34,7 @@ func (r *Realm) userGroupView(g *group.Group) UserGroup {
 		CanAddMembersGroup: g.Settings.CanAddMembers, CanJoinGroup: g.Settings.CanJoin,
 		CanLeaveGroup: g.Settings.CanLeave, CanManageGroup: g.Settings.CanManage,
 		CanMentionGroup: g.Settings.CanMention, CanRemoveMembersGroup: g.Settings.CanRemoveMembers}
+	v.Members = slices.DeleteFunc(v.Members, func(uid int) bool { return !r.shownAsGroupMember(uid) })
 	if g.CreatorID != 0 {
 		id, ts := g.CreatorID, g.DateCreated
 		v.CreatorID, v.DateCreated = &id, &ts
@@ -369,6 +370,13 @@ func (r *Realm) checkSubgroupChange(me *user.User, id int, add, remove []int) (*
 	return g, nil
 }
 
+// shownAsGroupMember reports whether a member of a group is shown as
+// one: an active user; before feature level 303 a deactivated one too.
+func (r *Realm) shownAsGroupMember(uid int) bool {
+	u := r.users.byID[uid]
+	return u != nil && (u.IsActive || !r.has(changeDeactivatedMembersHidden))
+}
+
 // GroupMembers answers GET /user_groups/{id}/members: active members,
 // recursively through subgroups unless directOnly.
 func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err error) {
@@ -379,7 +387,7 @@ func (a *Actor) GroupMembers(ctx context.Context, q GroupQuery) (ans []int, err 
 		if g == nil {
 			return BadRequest("Invalid user group")
 		}
-		active := func(uid int) bool { u := r.users.byID[uid]; return u != nil && u.IsActive }
+		active := r.shownAsGroupMember
 		var out []int
 		if directOnly {
 			for uid := range g.Members {
@@ -448,7 +456,7 @@ func (a *Actor) IsGroupMember(ctx context.Context, q GroupMemberQuery) (ans bool
 		if u == nil || u.IsSystemBot || (u.IsBot() && !r.has(changeBotMembershipLookup)) {
 			return noSuchUser()
 		}
-		if !u.IsActive {
+		if !r.shownAsGroupMember(u.ID) {
 			ans = false
 			return nil
 		}
