@@ -40,7 +40,10 @@ func TestHTTPSettingsEvents(t *testing.T) {
 	wantLegacy := []map[string]any{
 		want[0],
 		{"type": "update_display_settings", "user": "user10@zulipdev.com", "setting_name": "default_language", "setting": "de", "language_name": "German"},
-		want[1], want[2], want[3],
+		want[1],
+		// web_home_view is in Zulip's display_settings_legacy (as default_view before 219).
+		{"type": "update_display_settings", "user": "user10@zulipdev.com", "setting_name": "web_home_view", "setting": "recent"},
+		want[2], want[3],
 		{"type": "update_global_notifications", "user": "user10@zulipdev.com", "notification_name": "enable_sounds", "setting": false},
 	}
 	if got := e.eventsOf("hamlet@zulip.com", legacy, -1); !reflect.DeepEqual(got, wantLegacy) {

@@ -60,6 +60,8 @@ type RegisterResult struct {
 	*SubscriptionState
 	*UnreadState
 	*UserSettingsState
+	*LegacyDisplaySettingsState
+	*LegacyNotificationSettingsState
 	*UserStatusState
 	*UserTopicState
 	*VideoCallsState

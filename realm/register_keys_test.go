@@ -82,10 +82,23 @@ var wantSectionKeys = map[string][]string{
 	"stream":                       {"streams"},
 	"subscription":                 {"never_subscribed", "subscriptions", "unsubscribed"},
 	"update_message_flags":         {},
-	"user_settings":                {"user_settings"},
-	"user_status":                  {"user_status"},
-	"user_topic":                   {"user_topics"},
-	"video_calls":                  {"has_zoom_token"},
+	// The legacy settings keys, for clients without user_settings_object
+	// (Zulip's fetch_initial_state_data).
+	"update_display_settings": {"color_scheme", "default_language", "demote_inactive_streams", "emojiset", "emojiset_choices",
+		"enable_drafts_synchronization", "enter_sends", "fluid_layout_width", "high_contrast_mode", "left_side_userlist",
+		"starred_message_counts", "timezone", "translate_emoticons", "twenty_four_hour_time", "web_home_view"},
+	"update_global_notifications": {"available_notification_sounds", "desktop_icon_count_display",
+		"email_notifications_batching_period_seconds", "enable_desktop_notifications", "enable_digest_emails",
+		"enable_login_emails", "enable_marketing_emails", "enable_offline_email_notifications",
+		"enable_offline_push_notifications", "enable_online_push_notifications", "enable_sounds",
+		"enable_stream_audible_notifications", "enable_stream_desktop_notifications", "enable_stream_email_notifications",
+		"enable_stream_push_notifications", "message_content_in_email_notifications", "notification_sound",
+		"pm_content_in_desktop_notifications", "presence_enabled", "realm_name_in_email_notifications_policy",
+		"wildcard_mentions_notify"},
+	"user_settings": {"user_settings"},
+	"user_status":   {"user_status"},
+	"user_topic":    {"user_topics"},
+	"video_calls":   {"has_zoom_token"},
 }
 
 // realmSectionKeys are the keys of the realm section at feature level 496.

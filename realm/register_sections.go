@@ -177,6 +177,20 @@ type UserSettingsState struct {
 	UserSettings user.SettingsView `json:"user_settings"`
 }
 
+// LegacyDisplaySettingsState is the update_display_settings section: the
+// display settings as top-level keys, for clients without the
+// user_settings_object capability (Zulip's fetch_initial_state_data).
+type LegacyDisplaySettingsState struct {
+	user.LegacyDisplaySettings
+}
+
+// LegacyNotificationSettingsState is the update_global_notifications
+// section: the notification settings as top-level keys, for clients
+// without the user_settings_object capability.
+type LegacyNotificationSettingsState struct {
+	user.LegacyNotificationSettings
+}
+
 // UserStatusState is the user_status section.
 type UserStatusState struct {
 	UserStatus map[string]UserStatus `json:"user_status"`

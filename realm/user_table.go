@@ -269,12 +269,25 @@ func (t *userTable) register(r *Realm, me *user.User, req *RegisterRequest, out 
 	if req.fetches("realm_bot") {
 		fillRealmBots(r, me, req, out)
 	}
+	legacy := !req.Queue.Capabilities.UserSettingsObject
+	display, notification := legacy && req.fetches("update_display_settings"), legacy && req.fetches("update_global_notifications")
+	if !req.fetches("user_settings") && !display && !notification {
+		return
+	}
+	view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
+	if !r.has(changeDenseModeRemoved) {
+		view = view.WithDenseMode()
+	}
 	if req.fetches("user_settings") {
-		view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
-		if !r.has(changeDenseModeRemoved) {
-			view = view.WithDenseMode()
-		}
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}
+	}
+	// Clients without user_settings_object also get the settings as
+	// top-level keys, as Zulip's fetch_initial_state_data sends them.
+	if display {
+		out.LegacyDisplaySettingsState = &LegacyDisplaySettingsState{view.LegacyDisplay()}
+	}
+	if notification {
+		out.LegacyNotificationSettingsState = &LegacyNotificationSettingsState{view.LegacyNotification()}
 	}
 }
 

@@ -203,7 +203,7 @@ var SettingDefs = []SettingDef{
 			}
 			return nil
 		}},
-	choiceDef("web_home_view", NoLegacyEvent, []string{"recent", "recent_topics", "inbox", "all_messages"},
+	choiceDef("web_home_view", LegacyDisplay, []string{"recent", "recent_topics", "inbox", "all_messages"},
 		func(s *Settings) *string { return &s.WebHomeView }),
 	boolDef("web_escape_navigates_to_home_view", NoLegacyEvent, func(s *Settings) *bool { return &s.WebEscapeNavigatesToHomeView }),
 	boolDef("left_side_userlist", LegacyDisplay, func(s *Settings) *bool { return &s.LeftSideUserlist }),
