@@ -275,7 +275,7 @@ func TestLiveOthers(t *testing.T) {
 	api(t, ts, "iago@zulip.com", "PATCH", "/streams/"+streamID(t, ts, "Denmark"), url.Values{"new_name": {"Danmark"}})
 	p.channelLink("Danmark 1") // with the notice of the rename, unread
 	api(t, ts, "iago@zulip.com", "POST", "/users/me/subscriptions", url.Values{"subscriptions": {`[{"name": "brand new"}]`}, "principals": {`["hamlet@zulip.com"]`}})
-	p.channelLink("brand new")
+	p.channelLink("brand new 1") // with Notification Bot's notice opening the channel, unread
 }
 
 // Spoilers hide their content until their header is pressed; emoji show

@@ -92,13 +92,16 @@ async function logout() {
 async function register() {
   const r = await call("POST", "/register", {
     apply_markdown: true,
-    client_gravatar: true,
+    client_gravatar: false, // a spectator may not ask for it, and the page shows no avatars
     include_subscribers: false,
     // The state the page draws; the queue still gets every event type.
     fetch_event_types: ["realm_user", "subscription", "message", "update_message_flags", "recent_private_conversations", "realm_emoji"],
     slim_presence: true,
     client_capabilities: { notification_settings_null: true, user_avatar_url_field_optional: true, stream_typing_notifications: true },
   });
+  // Logged out, a realm with spectator access answers as to a spectator
+  // (no queue, no user): this client has no spectator view, so it logs in.
+  if (r.queue_id == null) throw new ApiError(401, { msg: "Log in to continue." });
   const users = new Map();
   for (const u of r.realm_users || []) users.set(u.user_id, u);
   for (const u of r.realm_non_active_users || []) users.set(u.user_id, u);
