@@ -95,6 +95,9 @@ func updateChannel(c *call) (any, error) {
 		}
 		req.FolderID = &folder
 	}
+	if err := legacyPostPolicyParams(c, &req.StreamPostPolicy); err != nil {
+		return nil, err
+	}
 	for _, name := range channelGroupSettingParams {
 		change, set, err := groupSettingChangeParam(c, name)
 		if err != nil {
@@ -108,6 +111,30 @@ func updateChannel(c *call) (any, error) {
 		}
 	}
 	return nil, c.actor.UpdateChannel(c.ctx(), req)
+}
+
+// legacyPostPolicyParams reads stream_post_policy (or the older
+// is_announcement_only) where the advertised level still has them.
+func legacyPostPolicyParams(c *call, dst **int) error {
+	if c.srv.realm.Has(realm.ChangeStreamPostPolicyRemoved) {
+		return nil
+	}
+	if v, set, err := c.p.optInt("stream_post_policy"); err != nil {
+		return err
+	} else if set {
+		*dst = &v
+		return nil
+	}
+	only, set, err := c.p.optBoolSet("is_announcement_only")
+	if err != nil || !set {
+		return err
+	}
+	v := 1
+	if only {
+		v = 2
+	}
+	*dst = &v
+	return nil
 }
 
 func archiveChannel(c *call) (any, error) {

@@ -158,3 +158,40 @@ func TestResumableUploadsFollowFeatureLevel(t *testing.T) {
 		t.Errorf("level %d: POST /api/v1/tus answered %d %v, want 201", level, got.status, got.body)
 	}
 }
+
+// Below 333 PATCH /streams/{id} reads stream_post_policy (and
+// is_announcement_only) as can_send_message_group; from it they are
+// ignored parameters.
+func TestStreamPostPolicyFollowsFeatureLevel(t *testing.T) {
+	level := realm.ChangeStreamPostPolicyRemoved.Level()
+	for _, at := range []int{level - 1, level} {
+		e := newChanEnv(t, realm.WithFeatureLevel(at, ""))
+		_, idAns := e.do("iago@zulip.com", "GET", "/get_stream_id", url.Values{"stream": {"Denmark"}})
+		path := "/streams/" + strconv.Itoa(int(idAns["stream_id"].(float64)))
+		st, body := e.do("iago@zulip.com", "PATCH", path, url.Values{"stream_post_policy": {"2"}})
+		if st != 200 {
+			t.Fatalf("level %d: %d %v", at, st, body)
+		}
+		ignored, _ := body["ignored_parameters_unsupported"].([]any)
+		if (len(ignored) == 1) != (at >= level) {
+			t.Errorf("level %d: ignored %v", at, body["ignored_parameters_unsupported"])
+		}
+		_, got := e.do("iago@zulip.com", "GET", path, nil)
+		policy := got["stream"].(map[string]any)["stream_post_policy"]
+		if want := map[bool]float64{true: 1, false: 2}[at >= level]; policy != want {
+			t.Errorf("level %d: stream_post_policy %v, want %v", at, policy, want)
+		}
+		if at < level {
+			if st, body := e.do("iago@zulip.com", "PATCH", path, url.Values{"stream_post_policy": {"7"}}); st != 400 || body["msg"] != "Invalid stream_post_policy" {
+				t.Errorf("level %d: a bad policy answered %d %v", at, st, body)
+			}
+			if _, body := e.do("iago@zulip.com", "PATCH", path, url.Values{"is_announcement_only": {"false"}}); body["result"] != "success" {
+				t.Errorf("level %d: is_announcement_only %v", at, body)
+			}
+			_, got := e.do("iago@zulip.com", "GET", path, nil)
+			if p := got["stream"].(map[string]any)["stream_post_policy"]; p != float64(1) {
+				t.Errorf("level %d: after is_announcement_only=false, stream_post_policy %v", at, p)
+			}
+		}
+	}
+}

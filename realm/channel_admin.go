@@ -56,6 +56,11 @@ type ChannelUpdate struct {
 	ChannelID   int
 	NewName     *string
 	Description *string
+	// StreamPostPolicy is the legacy stream_post_policy (1 everyone, 2
+	// administrators, 3 full members, 4 moderators; is_announcement_only
+	// reads as 2 or 1), which sets can_send_message_group before feature
+	// level 333 and is ignored from it.
+	StreamPostPolicy *int
 	// IsPrivate, IsWebPublic and HistoryPublicToSubscribers change the
 	// channel's privacy; history defaults to the opposite of IsPrivate.
 	IsPrivate                  *bool
@@ -133,6 +138,9 @@ type channelPlan struct {
 func (a *Actor) UpdateChannel(ctx context.Context, req ChannelUpdate) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
+		if err := r.applyLegacyPostPolicy(&req); err != nil {
+			return err
+		}
 		p, err := r.planChannelUpdate(me, req)
 		if err != nil {
 			return err
@@ -140,6 +148,33 @@ func (a *Actor) UpdateChannel(ctx context.Context, req ChannelUpdate) error {
 		r.applyChannelUpdate(p)
 		return nil
 	})
+}
+
+// legacyPostPolicyGroups are the system groups of stream_post_policy's
+// values.
+var legacyPostPolicyGroups = map[int]string{1: group.Everyone, 2: group.Administrators, 3: group.FullMembers, 4: group.Moderators}
+
+// applyLegacyPostPolicy turns a legacy stream_post_policy into the
+// can_send_message_group it means, before feature level 333 (Zulip 9's
+// parameters); a can_send_message_group of the same request wins.
+func (r *Realm) applyLegacyPostPolicy(req *ChannelUpdate) error {
+	if req.StreamPostPolicy == nil || r.has(ChangeStreamPostPolicyRemoved) {
+		return nil
+	}
+	name, ok := legacyPostPolicyGroups[*req.StreamPostPolicy]
+	if !ok {
+		return BadRequest("Invalid stream_post_policy")
+	}
+	if _, set := req.GroupSettings["can_send_message_group"]; set {
+		return nil
+	}
+	settings := map[string]GroupSettingChange{}
+	for k, v := range req.GroupSettings {
+		settings[k] = v
+	}
+	settings["can_send_message_group"] = GroupSettingChange{New: NamedGroupSetting(r.groups.byName[name].ID)}
+	req.GroupSettings = settings
+	return nil
 }
 
 // planChannelUpdate checks an update without changing anything.

@@ -346,3 +346,8 @@ var (
 	// capability (Zulip 10.0); before, every client got deactivated groups.
 	changeDeactivatedGroupsCapability = newChange("deactivatedGroupsCapability")
 )
+
+// ChangeStreamPostPolicyRemoved: PATCH /streams/{id} and POST
+// /users/me/subscriptions no longer read stream_post_policy and
+// is_announcement_only (Zulip 10.0); can_send_message_group replaced them.
+var ChangeStreamPostPolicyRemoved = newChange("streamPostPolicyRemoved")
