@@ -77,6 +77,9 @@ func newChannelSettings(c *call, req *realm.SubscribeRequest) error {
 	if raw, ok := c.p.str("topics_policy"); ok {
 		req.TopicsPolicy = unquote(raw)
 	}
+	if err := legacyPostPolicyParams(c, &req.StreamPostPolicy); err != nil {
+		return err
+	}
 	for _, name := range channelGroupSettingParams {
 		raw, ok := c.p.str(name)
 		if !ok {

@@ -154,16 +154,27 @@ func (a *Actor) UpdateChannel(ctx context.Context, req ChannelUpdate) error {
 // values.
 var legacyPostPolicyGroups = map[int]string{1: group.Everyone, 2: group.Administrators, 3: group.FullMembers, 4: group.Moderators}
 
-// applyLegacyPostPolicy turns a legacy stream_post_policy into the
-// can_send_message_group it means, before feature level 333 (Zulip 9's
-// parameters); a can_send_message_group of the same request wins.
-func (r *Realm) applyLegacyPostPolicy(req *ChannelUpdate) error {
-	if req.StreamPostPolicy == nil || r.has(ChangeStreamPostPolicyRemoved) {
-		return nil
+// legacyPostPolicy is the can_send_message_group a legacy
+// stream_post_policy means, before feature level 333 (Zulip 9's
+// parameters); ok is false when there is none to apply.
+func (r *Realm) legacyPostPolicy(policy *int) (g GroupSetting, ok bool, err error) {
+	if policy == nil || r.has(ChangeStreamPostPolicyRemoved) {
+		return g, false, nil
 	}
-	name, ok := legacyPostPolicyGroups[*req.StreamPostPolicy]
-	if !ok {
-		return BadRequest("Invalid stream_post_policy")
+	name, known := legacyPostPolicyGroups[*policy]
+	if !known {
+		return g, false, BadRequest("Invalid stream_post_policy")
+	}
+	return NamedGroupSetting(r.groups.byName[name].ID), true, nil
+}
+
+// applyLegacyPostPolicy sets an update's can_send_message_group from its
+// legacy stream_post_policy; a can_send_message_group of the same
+// request wins.
+func (r *Realm) applyLegacyPostPolicy(req *ChannelUpdate) error {
+	g, ok, err := r.legacyPostPolicy(req.StreamPostPolicy)
+	if err != nil || !ok {
+		return err
 	}
 	if _, set := req.GroupSettings["can_send_message_group"]; set {
 		return nil
@@ -172,7 +183,7 @@ func (r *Realm) applyLegacyPostPolicy(req *ChannelUpdate) error {
 	for k, v := range req.GroupSettings {
 		settings[k] = v
 	}
-	settings["can_send_message_group"] = GroupSettingChange{New: NamedGroupSetting(r.groups.byName[name].ID)}
+	settings["can_send_message_group"] = GroupSettingChange{New: g}
 	req.GroupSettings = settings
 	return nil
 }

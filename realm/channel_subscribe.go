@@ -53,6 +53,9 @@ type SubscribeRequest struct {
 	// GroupSettings sets channel permission settings by Zulip name, e.g.
 	// "can_remove_subscribers_group"; absent ones take Zulip's defaults.
 	GroupSettings map[string]GroupSetting
+	// StreamPostPolicy is the legacy stream_post_policy of new channels
+	// (see ChannelUpdate.StreamPostPolicy), read before feature level 333.
+	StreamPostPolicy *int
 	// FolderID puts new channels in a channel folder of the realm; it is
 	// checked even when no channel is created.
 	FolderID *int
@@ -95,6 +98,15 @@ var colorPattern = regexp.MustCompile(`^#[a-fA-F0-9]{3,6}$`)
 func (a *Actor) Subscribe(ctx context.Context, req SubscribeRequest) (ans SubscribeResult, err error) {
 	r := a.r
 	err = a.write(ctx, func(me *user.User) error {
+		if g, ok, err := r.legacyPostPolicy(req.StreamPostPolicy); err != nil {
+			return err
+		} else if _, set := req.GroupSettings["can_send_message_group"]; ok && !set {
+			settings := map[string]GroupSetting{"can_send_message_group": g}
+			for k, v := range req.GroupSettings {
+				settings[k] = v
+			}
+			req.GroupSettings = settings
+		}
 		plan, err := r.planSubscribe(me, req)
 		if err != nil {
 			return err

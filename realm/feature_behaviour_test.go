@@ -472,3 +472,26 @@ func TestDeactivatedGroupMembersFollowFeatureLevel(t *testing.T) {
 		}
 	})
 }
+
+// Below 333 a new channel's legacy stream_post_policy sets its
+// can_send_message_group; from 333 it is not read.
+func TestNewChannelPostPolicyFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, ChangeStreamPostPolicyRemoved, func(t *testing.T, r *Realm, has bool) {
+		two := 2
+		if _, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "quiet"}}, StreamPostPolicy: &two}); err != nil {
+			t.Fatal(err)
+		}
+		ch := r.channels.byID[channelID(t, r, "quiet")]
+		admins := ch.CanSendMessageGroup == gidAdministrators
+		if admins == has {
+			t.Fatalf("can_send_message_group %d: administrators %v, want %v", ch.CanSendMessageGroup, admins, !has)
+		}
+		bad := 9
+		_, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "loud"}}, StreamPostPolicy: &bad})
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Invalid stream_post_policy")
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
