@@ -316,3 +316,45 @@ func TestGuestWebPublicEventsFollowLevel(t *testing.T) {
 		}
 	})
 }
+
+// Rows 222 "event realm_user remove", "event realm_bot remove", "event
+// realm_user update person_oneOf_8": below 222 a deactivation is
+// realm_user remove (realm_bot remove too for a bot) and a reactivation
+// realm_user add; from 222 both are a realm_user update of is_active.
+func TestActivationEventsFollowLevel(t *testing.T) {
+	atLevels(t, []int{changeActiveUpdates.Level() - 1, changeActiveUpdates.Level()}, func(t *testing.T, r *Realm, level int) {
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		if err := r.As(idIago).DeactivateUser(bg, idDefaultBot); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idIago).ReactivateUser(bg, idDefaultBot); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ev := range pending(t, r, idIago, q, -1) {
+			j := eventJSON(t, ev)
+			if ev.Type != "realm_user" && ev.Type != "realm_bot" {
+				continue
+			}
+			person, _ := j["person"].(map[string]any)
+			if person == nil {
+				person, _ = j["bot"].(map[string]any)
+			}
+			if person == nil || person["user_id"] != float64(idDefaultBot) {
+				continue
+			}
+			s := ev.Type + " " + j["op"].(string)
+			if active, ok := person["is_active"]; ok && j["op"] == "update" {
+				s += map[bool]string{true: " active", false: " inactive"}[active.(bool)]
+			}
+			got = append(got, s)
+		}
+		want := []string{"realm_user update inactive", "realm_user update active"}
+		if level < changeActiveUpdates.Level() {
+			want = []string{"realm_user remove", "realm_bot remove", "realm_user add"}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("level %d: %v, want %v", level, got, want)
+		}
+	})
+}

@@ -134,6 +134,10 @@ var (
 	// creation and of the subscribers of the public channels they see
 	// (Zulip 8.0).
 	changeGuestWebPublicEvents = newChange("guestWebPublicEvents")
+	// changeActiveUpdates: (de)activation is a realm_user update of
+	// is_active; before it a deactivation was realm_user remove (and
+	// realm_bot remove) and a reactivation realm_user add (Zulip 8.0).
+	changeActiveUpdates = newChange("activeUpdates")
 )
 
 // The feature levels of messages.

@@ -320,6 +320,22 @@ func (r *Realm) apiKeyInUse(key string) bool {
 // address only to those who may see it) and, for bots, realm_bot add to the
 // owner and the administrators; the caller holds the write lock.
 func (r *Realm) announceNewUser(u *user.User) {
+	r.emitRealmUserAdd(u)
+	if !u.IsBot() {
+		return
+	}
+	var owners []int
+	for _, v := range r.users.sorted() {
+		if v.IsActive && !v.IsSystemBot && (v.ID == u.BotOwnerID || v.Role.IsAdmin()) {
+			owners = append(owners, v.ID)
+		}
+	}
+	r.emit("realm_bot", RealmBotAddEvent{Op: "add", Bot: r.botView(u)}, owners...)
+}
+
+// emitRealmUserAdd sends realm_user add of u to every other active user,
+// the real address only to those who may see it.
+func (r *Realm) emitRealmUserAdd(u *user.User) {
 	o := UserViewOptions{IncludeCustomProfileFields: true}
 	var seeing, blind []int
 	var seeingView, blindView User
@@ -345,14 +361,4 @@ func (r *Realm) announceNewUser(u *user.User) {
 	if blind != nil {
 		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: blindView}, blind...)
 	}
-	if !u.IsBot() {
-		return
-	}
-	var owners []int
-	for _, v := range r.users.sorted() {
-		if v.IsActive && !v.IsSystemBot && (v.ID == u.BotOwnerID || v.Role.IsAdmin()) {
-			owners = append(owners, v.ID)
-		}
-	}
-	r.emit("realm_bot", RealmBotAddEvent{Op: "add", Bot: r.botView(u)}, owners...)
 }

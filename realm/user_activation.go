@@ -123,6 +123,50 @@ func (r *Realm) emitActiveChange(u *user.User) {
 			}
 		}
 	}
+	if !r.has(changeActiveUpdates) {
+		r.emitLegacyActiveChange(u)
+		return
+	}
 	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "is_active": u.IsActive}},
 		r.activeUserIDs()...)
+}
+
+// RemovedPerson is the person (or bot) of the legacy realm_user and
+// realm_bot remove events.
+type RemovedPerson struct {
+	UserID   int    `json:"user_id"`
+	FullName string `json:"full_name"`
+}
+
+// RealmUserRemoveEvent is realm_user op remove: below changeActiveUpdates,
+// a deactivation told to every user.
+type RealmUserRemoveEvent struct {
+	Op     string        `json:"op"`
+	Person RemovedPerson `json:"person"`
+}
+
+// RealmBotRemoveEvent is realm_bot op remove: below changeActiveUpdates,
+// a bot's deactivation told to every user.
+type RealmBotRemoveEvent struct {
+	Op  string        `json:"op"`
+	Bot RemovedPerson `json:"bot"`
+}
+
+func (RealmUserRemoveEvent) isEventPayload() {}
+func (RealmBotRemoveEvent) isEventPayload()  {}
+
+// emitLegacyActiveChange tells every active user of u's (de)activation
+// as servers before Zulip 8.0 did: a deactivation is realm_user remove
+// (and, for a bot, realm_bot remove), a reactivation realm_user add with
+// the whole user object.
+func (r *Realm) emitLegacyActiveChange(u *user.User) {
+	if u.IsActive {
+		r.emitRealmUserAdd(u)
+		return
+	}
+	gone := RemovedPerson{UserID: u.ID, FullName: u.FullName}
+	r.emit("realm_user", RealmUserRemoveEvent{Op: "remove", Person: gone}, r.activeUserIDs()...)
+	if u.IsBot() {
+		r.emit("realm_bot", RealmBotRemoveEvent{Op: "remove", Bot: gone}, r.activeUserIDs()...)
+	}
 }
