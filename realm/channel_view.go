@@ -100,8 +100,14 @@ func (r *Realm) hasContentAccess(u *user.User, c *storedChannel) bool {
 	if u.IsGuest() {
 		return false
 	}
-	return !c.InviteOnly || r.channelAllows(c, "can_subscribe_group", u.ID) ||
+	return !c.InviteOnly || r.canSubscribeByGroup(u, c) ||
 		r.channelAllows(c, "can_add_subscribers_group", u.ID)
+}
+
+// canSubscribeByGroup: c's can_subscribe_group holds u, from feature
+// level 357, where the setting came.
+func (r *Realm) canSubscribeByGroup(u *user.User, c *storedChannel) bool {
+	return r.has(changeCanSubscribeGroup) && r.channelAllows(c, "can_subscribe_group", u.ID)
 }
 
 // hasMetadataAccess reports whether u may know c exists: content access,
@@ -119,7 +125,7 @@ func (r *Realm) hasMetadataAccess(u *user.User, c *storedChannel) bool {
 	}
 	return r.channelAllows(c, "can_administer_channel_group", u.ID) ||
 		r.channelAllows(c, "can_add_subscribers_group", u.ID) ||
-		r.channelAllows(c, "can_subscribe_group", u.ID)
+		r.canSubscribeByGroup(u, c)
 }
 
 // metadataAudience lists the active users with metadata access to c.

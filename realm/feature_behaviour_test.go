@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -492,6 +493,49 @@ func TestNewChannelPostPolicyFollowsFeatureLevel(t *testing.T) {
 			wantCode(t, err, CodeBadRequest, "Invalid stream_post_policy")
 		} else if err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// Below 386 deactivated=false is no parameter: nothing to change.
+func TestGroupReactivationFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeGroupReactivation, func(t *testing.T, r *Realm, has bool) {
+		a := r.As(idIago)
+		g, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "retired"})
+		if err := a.DeactivateUserGroup(bg, g); err != nil {
+			t.Fatal(err)
+		}
+		f := false
+		err := a.UpdateUserGroup(bg, g, UpdateGroupRequest{Deactivated: &f})
+		if !has {
+			wantCode(t, err, CodeBadRequest, "No new data supplied")
+			if !r.groups.byID[g].Deactivated {
+				t.Fatal("reactivated below the level")
+			}
+			return
+		}
+		if err != nil || r.groups.byID[g].Deactivated {
+			t.Fatalf("reactivation: %v", err)
+		}
+	})
+}
+
+// Below 357 a private channel's can_subscribe_group gives no access.
+func TestCanSubscribeGroupFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeCanSubscribeGroup, func(t *testing.T, r *Realm, has bool) {
+		if _, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "hidden"}}, InviteOnly: true}); err != nil {
+			t.Fatal(err)
+		}
+		ch := r.channels.byID[channelID(t, r, "hidden")]
+		r.mu.Lock()
+		ch.Permissions = maps.Clone(ch.Permissions)
+		if ch.Permissions == nil {
+			ch.Permissions = map[string]GroupSetting{}
+		}
+		ch.Permissions["can_subscribe_group"] = NamedGroupSetting(gidMembers)
+		r.mu.Unlock()
+		if got := r.hasContentAccess(r.users.byID[idHamlet], ch); got != has {
+			t.Fatalf("content access through can_subscribe_group %v, want %v", got, has)
 		}
 	})
 }

@@ -313,6 +313,12 @@ var (
 	// changeDeactivatedMembersHidden: deactivated users are not shown as
 	// members of groups (Zulip 10.0); before, they were.
 	changeDeactivatedMembersHidden = newChange("deactivatedMembersHidden")
+	// changeGroupReactivation: PATCH /user_groups/{id} reactivates with
+	// deactivated=false (Zulip 11.0); before, there was no way.
+	changeGroupReactivation = newChange("groupReactivation")
+	// changeCanSubscribeGroup: a private channel's can_subscribe_group
+	// lets its members subscribe themselves (Zulip 10.0).
+	changeCanSubscribeGroup = newChange("canSubscribeGroup")
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")

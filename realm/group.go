@@ -171,6 +171,9 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		if err != nil {
 			return err
 		}
+		if !r.has(changeGroupReactivation) {
+			req.Deactivated = nil // no such parameter before 386
+		}
 		if req.Name == nil && req.Description == nil && req.Deactivated == nil && len(req.Settings) == 0 {
 			return BadRequest("No new data supplied")
 		}
