@@ -52,6 +52,9 @@ type params struct {
 	fields []param // in arrival order
 	index  map[string]int
 	files  map[string][]*multipart.FileHeader
+	// dropped are the parameters sent that the realm's feature level
+	// does not know (dropAfterLevel): never read, reported as ignored.
+	dropped []string
 }
 
 // param is one named parameter and whether a handler read it.
@@ -200,6 +203,45 @@ func (p *params) ignored() []string {
 			out = append(out, f.name)
 		}
 	}
+	slices.Sort(out)
+	return out
+}
+
+// dropAfterLevel removes the parameters of gates (realm.ParamGates of
+// the route, newest first) that the realm's feature level does not
+// know, as a server of that level ignores them: handlers never see them,
+// and the answer lists them in ignored_parameters_unsupported. At a
+// level that knows the newest gate it costs one comparison.
+func (p *params) dropAfterLevel(r *realm.Realm, gates []realm.ParamGate) {
+	if len(gates) == 0 || r.HasParam(gates[0]) {
+		return
+	}
+	for _, g := range gates {
+		if r.HasParam(g) {
+			break // the rest are older
+		}
+		i := p.find(g.Name)
+		if i < 0 || slices.Contains(p.dropped, g.Name) {
+			continue
+		}
+		p.fields = slices.Delete(p.fields, i, i+1)
+		if p.index != nil {
+			clear(p.index)
+			for j, f := range p.fields {
+				p.index[f.name] = j
+			}
+		}
+		p.dropped = append(p.dropped, g.Name)
+	}
+}
+
+// withDropped adds the dropped parameters to the list ignored of
+// unread ones, sorted as Zulip sorts them.
+func (p *params) withDropped(ignored []string) []string {
+	if len(p.dropped) == 0 {
+		return ignored
+	}
+	out := append(slices.Clip(ignored), p.dropped...)
 	slices.Sort(out)
 	return out
 }

@@ -118,6 +118,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		mux, allowed = rt.overlapping.mux, rt.overlapping.allowed
 	}
 	allowed[path] = append(allowed[path], r.method)
+	gates := realm.ParamGates(r.method, r.path)
 	mux.Handle(r.method+" "+path, serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
 		if !s.realm.HasEndpoint(r.method, r.path) {
 			// Newer than the advertised feature level: as a server of
@@ -169,6 +170,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		}
 		c.p = p
 		noteParams(w, p)
+		p.dropAfterLevel(s.realm, gates)
 		result, err := r.h(c)
 		if err != nil {
 			if c.spectator != nil {
@@ -183,7 +185,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
 			return
 		}
-		writeSuccess(w, result, ignored)
+		writeSuccess(w, result, p.withDropped(ignored))
 	}))
 }
 

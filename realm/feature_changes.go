@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -254,3 +255,42 @@ func (r *Realm) eventAtLevel(typ string, p EventPayload) bool {
 	}
 	return true
 }
+
+// ParamGate is a request parameter that the table's "parameter gate"
+// rows say an endpoint gained at Level: a server of a lower level does
+// not know it, and so ignores it.
+type ParamGate struct {
+	Name  string
+	Level int
+}
+
+// paramGates maps endpoints (path wildcards unnamed) to the parameters
+// their "parameter gate" rows add, newest first.
+var paramGates = func() map[string][]ParamGate {
+	m := map[string][]ParamGate{}
+	for _, c := range featureChanges {
+		name, ok := strings.CutPrefix(c.Field, "?")
+		if c.Kind != kindParamAdded || c.Honour != "parameter gate" || !ok {
+			continue
+		}
+		k := endpointKey(c.Where)
+		m[k] = append(m[k], ParamGate{Name: name, Level: c.Level})
+	}
+	for _, gates := range m {
+		slices.SortStableFunc(gates, func(a, b ParamGate) int { return b.Level - a.Level })
+	}
+	return m
+}()
+
+// ParamGates lists the parameters the table says the endpoint (method
+// and path pattern below /api/v1, wildcards named in any way) gained
+// from level 185 on, newest first; nil when none. Adapters look it up
+// once per route, and ask HasParam of a request's realm.
+func ParamGates(method, path string) []ParamGate {
+	return paramGates[endpointKey(method+" "+path)]
+}
+
+// HasParam reports whether a server of the realm's feature level knows
+// the parameter g. Gates come newest first (ParamGates): when a realm
+// has the first, it has them all.
+func (r *Realm) HasParam(g ParamGate) bool { return r.has(Change{name: g.Name, level: g.Level}) }
