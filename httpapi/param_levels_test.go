@@ -128,6 +128,7 @@ var paramEndpoints = map[string]paramEndpoint{
 				return a.UpdateGroupMembership(bg0, 17, realm.GroupMembershipChange{AddSubgroups: []int{11}})
 			})
 		}},
+	"POST /typing":                 {path: "/typing", base: url.Values{"type": {"stream"}, "op": {"start"}, "to": {"[2]"}, "topic": {"castle"}}},
 	"POST /users/me/subscriptions": {path: "/users/me/subscriptions", base: url.Values{"subscriptions": {`[{"name": "new channel"}]`}}},
 	"POST /users/me/subscriptions ?folder_id": {path: "/users/me/subscriptions", base: url.Values{"subscriptions": {`[{"name": "new channel"}]`}},
 		setup: func(t *testing.T, r *realm.Realm) {
@@ -201,6 +202,7 @@ var paramValues = map[string]string{
 	"?deactivated":                                         "false",
 	"?is_archived":                                         "false",
 	"?folder_id":                                           "1",
+	"?stream_id":                                           "2",
 	"?note":                                                "remember",
 }
 
@@ -358,4 +360,44 @@ func dumpDiff(a, b string) string {
 		}
 	}
 	return "lengths " + strconv.Itoa(len(al)) + " / " + strconv.Itoa(len(bl))
+}
+
+// A client capability newer than the level is not declared, as a server
+// of that level reads only the capabilities it knows: an archived channel
+// (archived_channels, 315) stays out of register's answer below its
+// level, and is there from it on. (include_deactivated_groups, 294: the
+// behaviour tests of realm.)
+func TestCapabilitiesNewerThanTheLevelAreNotDeclared(t *testing.T) {
+	for _, c := range []struct {
+		capability, fetch, list string
+		level                   int
+		setup                   func(*testing.T, *realm.Realm)
+		holds                   func(item map[string]any) bool
+	}{
+		{"archived_channels", "stream", "streams", 315,
+			func(t *testing.T, r *realm.Realm) {
+				actAs(t, r, "iago@zulip.com", func(a *realm.Actor) error { return a.ArchiveChannel(bg0, 3) })
+			},
+			func(s map[string]any) bool { return s["stream_id"] == float64(3) }},
+	} {
+		for _, level := range []int{c.level - 1, c.level, realm.DefaultFeatureLevel} {
+			e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+			c.setup(t, e.realm)
+			st, reg := e.do("iago@zulip.com", "POST", "/register", url.Values{
+				"fetch_event_types":   {`["` + c.fetch + `"]`},
+				"client_capabilities": {`{"` + c.capability + `": true}`},
+			})
+			if st != 200 {
+				t.Fatalf("level %d: register %d %v", level, st, reg)
+			}
+			list, ok := reg[c.list].([]any)
+			if !ok {
+				t.Fatalf("level %d: no %s in %v", level, c.list, reg)
+			}
+			found := slices.ContainsFunc(list, func(v any) bool { return c.holds(v.(map[string]any)) })
+			if want := level >= c.level; found != want {
+				t.Errorf("level %d: with %s, %s holds the item: %v, want %v", level, c.capability, c.list, found, want)
+			}
+		}
+	}
 }

@@ -72,5 +72,9 @@ func (r *Realm) capabilitiesAtLevel(c ClientCapabilities) ClientCapabilities {
 		// groups, as the capability now asks.
 		c.IncludeDeactivatedGroups = true
 	}
+	if !r.has(changeArchivedChannelsCapability) {
+		// Before the capability, archived channels were not sent.
+		c.ArchivedChannels = false
+	}
 	return c
 }

@@ -138,6 +138,9 @@ var (
 	// is_active; before it a deactivation was realm_user remove (and
 	// realm_bot remove) and a reactivation realm_user add (Zulip 8.0).
 	changeActiveUpdates = newChange("activeUpdates")
+	// changeArchivedChannelsCapability: the archived_channels client
+	// capability (Zulip 10.0).
+	changeArchivedChannelsCapability = newChange("archivedChannelsCapability")
 )
 
 // The feature levels of messages.
