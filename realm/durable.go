@@ -40,6 +40,9 @@ const (
 	lockFileName     = "LOCK"
 	snapshotFileName = "snapshot"
 	journalFileName  = "journal"
+	// seedFileName is a snapshot of the state the first start created,
+	// before WithFirstStart's set-up: what Reset goes back to.
+	seedFileName = "seed"
 )
 
 // DefaultJournalLimit is the journal size past which a write compacts
@@ -109,6 +112,46 @@ type durability struct {
 	// broken is set when the directory can no longer be trusted to hold
 	// what the realm acknowledges (a failed fsync): writes are refused.
 	broken error
+	// seed reads, at a start that loaded the directory, the state the
+	// first start created, for Reset; seeded is it, once read.
+	seed   func() *Snapshot
+	seeded *Snapshot
+}
+
+// resetState is the state Reset goes back to: the one the realm was
+// created in, which for a realm loaded from a data directory is the one
+// its first start created (the seed file), not the state loaded; the
+// caller holds the write lock.
+func (r *Realm) resetState() *Snapshot {
+	d := r.dur
+	if d == nil || d.seed == nil {
+		return r.initial
+	}
+	if d.seeded == nil {
+		d.seeded = d.seed()
+	}
+	if d.seeded == nil {
+		return r.initial
+	}
+	return d.seeded
+}
+
+// seedFor returns the seed of a loaded realm: the state the first start
+// created, read from the seed file; nil, with a log line, if it cannot be
+// read.
+func (d *durability) seedFor(opts []Option) func() *Snapshot {
+	return func() *Snapshot {
+		path := filepath.Join(d.dir, seedFileName)
+		seed, snap, err := loadSnapshotFile(path, opts)
+		if err == nil && snap.Header.RealmID != d.realmID {
+			err = &DataError{File: path, Offset: 0, Msg: fmt.Sprintf("the seed of another realm (%s; the snapshot is realm %s)", snap.Header.RealmID, d.realmID)}
+		}
+		if err != nil {
+			d.opts.logf("minizulip: data: reset: %v: resetting to the state loaded at the start", err)
+			return nil
+		}
+		return seed.initial
+	}
 }
 
 // Open opens the realm kept in the data directory dir, creating the
@@ -157,27 +200,47 @@ func (d *durability) open(opts []Option) (*Realm, error) {
 	if _, err := os.Stat(snapPath); errors.Is(err, fs.ErrNotExist) {
 		return d.create(opts)
 	}
-	snap, err := readSnapshot(snapPath)
+	r, snap, err := loadSnapshotFile(snapPath, opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := Load(snap.Fixture, append(slices.Clone(opts), withSnapshotMessages(snap.messages))...)
-	if err != nil {
-		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
-	}
-	if err := r.setCounters(snap.Counters); err != nil {
-		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
-	}
-	if err := r.setEdits(snap.Edits); err != nil {
-		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
-	}
-	if err := r.setExactTables(snap.Tables); err != nil {
-		return nil, &DataError{File: snapPath, Offset: -1, Msg: err.Error()}
-	}
 	d.realmID, d.seq = snap.Header.RealmID, snap.Header.Seq
+	d.seed = d.seedFor(opts)
 	d.attach(r)
 	if err := d.replayJournal(r); err != nil {
 		return nil, err
+	}
+	return r, nil
+}
+
+// loadSnapshotFile makes the realm held in the snapshot file at path.
+func loadSnapshotFile(path string, opts []Option) (*Realm, *snapshotFile, error) {
+	snap, err := readSnapshot(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := loadSnapshotRealm(path, snap, opts)
+	// A damaged file is reported as such, whatever its load made of it.
+	if cerr := snap.check(); cerr != nil {
+		return nil, nil, cerr
+	}
+	return r, snap, err
+}
+
+// loadSnapshotRealm makes the realm of a snapshot as read.
+func loadSnapshotRealm(path string, snap *snapshotFile, opts []Option) (*Realm, error) {
+	r, err := Load(snap.Fixture, append(slices.Clone(opts), withSnapshotMessages(snap.messages))...)
+	if err != nil {
+		return nil, &DataError{File: path, Offset: -1, Msg: err.Error()}
+	}
+	if err := r.setCounters(snap.Counters); err != nil {
+		return nil, &DataError{File: path, Offset: -1, Msg: err.Error()}
+	}
+	if err := r.setEdits(snap.Edits); err != nil {
+		return nil, &DataError{File: path, Offset: -1, Msg: err.Error()}
+	}
+	if err := r.setExactTables(snap.Tables); err != nil {
+		return nil, &DataError{File: path, Offset: -1, Msg: err.Error()}
 	}
 	return r, nil
 }
@@ -197,14 +260,24 @@ func (d *durability) create(opts []Option) (*Realm, error) {
 	} else {
 		r = New(opts...)
 	}
+	var id [16]byte
+	_, _ = rand.Read(id[:])
+	d.realmID = hex.EncodeToString(id[:])
+	// The state Reset goes back to, for later starts (resetState).
+	if err := r.exclusive(func() error {
+		body, msgs, err := r.durableImage()
+		if err != nil {
+			return err
+		}
+		return writeSnapshot(d.dir, seedFileName, snapshotHeader{Format: dataFormat, RealmID: d.realmID}, body, msgs)
+	}); err != nil {
+		return nil, fmt.Errorf("data directory %s: writing the seed: %w", d.dir, err)
+	}
 	if d.opts.firstStart != nil {
 		if err := d.opts.firstStart(r); err != nil {
 			return nil, err
 		}
 	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
-	d.realmID = hex.EncodeToString(id[:])
 	d.attach(r)
 	if err := r.exclusive(func() error { return d.compact(r) }); err != nil {
 		return nil, err
@@ -444,7 +517,7 @@ func (d *durability) compact(r *Realm) error {
 		return err
 	}
 	seq := d.seq + 1
-	if err := writeSnapshot(d.dir, snapshotHeader{Format: dataFormat, RealmID: d.realmID, Seq: seq}, body, msgs); err != nil {
+	if err := writeSnapshot(d.dir, snapshotFileName, snapshotHeader{Format: dataFormat, RealmID: d.realmID, Seq: seq}, body, msgs); err != nil {
 		return err
 	}
 	d.seq = seq

@@ -170,6 +170,8 @@ func (t *messageTable) loadBinary(r *Realm, b []byte) error {
 	in := &messageReader{b: b}
 	count := in.uvarint()
 	var last int64
+	n := min(count, uint64(len(b)/8)) // a message takes 8 bytes or more
+	msgs, convs := make([]*message.Message, 0, n), make([]int, 0, n)
 	for i := uint64(0); i < count && in.err == nil; i++ {
 		m := &message.Message{ID: in.varint(), Type: message.Type(in.byte())}
 		m.SenderID, m.ChannelID, m.RecipientID = int(in.varint()), int(in.varint()), int(in.varint())
@@ -208,8 +210,9 @@ func (t *messageTable) loadBinary(r *Realm, b []byte) error {
 				conv = c.id
 			}
 		}
-		t.store.Insert(m, conv)
+		msgs, convs = append(msgs, m), append(convs, conv)
 	}
+	t.store.InsertAscending(msgs, convs)
 	users := in.uvarint()
 	for i := uint64(0); i < users && in.err == nil; i++ {
 		uid, n := int(in.varint()), in.uvarint()

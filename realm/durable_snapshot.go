@@ -59,6 +59,9 @@ type snapshotFile struct {
 	Header snapshotHeader
 	snapshotBody
 	messages []byte
+	// check reports whether the file's checksum matched: whatever is made
+	// from the file is let go unless it returns nil.
+	check func() error
 }
 
 // durableImage is r's snapshot body and binary messages; the caller
@@ -171,8 +174,8 @@ func (r *Realm) setEdits(edits map[int64][]message.Edit) error {
 	})
 }
 
-// writeSnapshot writes the snapshot file atomically.
-func writeSnapshot(dir string, h snapshotHeader, body, msgs []byte) error {
+// writeSnapshot writes the snapshot file name atomically.
+func writeSnapshot(dir, name string, h snapshotHeader, body, msgs []byte) error {
 	h.Length, h.Messages = int64(len(body)), int64(len(msgs))
 	h.CRC = crc32.Update(crc32.Checksum(body, castagnoli), castagnoli, msgs)
 	line, err := json.Marshal(h)
@@ -181,7 +184,7 @@ func writeSnapshot(dir string, h snapshotHeader, body, msgs []byte) error {
 	}
 	data := make([]byte, 0, len(line)+1+len(body)+len(msgs))
 	data = append(append(append(append(data, line...), '\n'), body...), msgs...)
-	return writeFileAtomic(dir, filepath.Join(dir, snapshotFileName), data)
+	return writeFileAtomic(dir, filepath.Join(dir, name), data)
 }
 
 // readSnapshot reads and checks a snapshot file.
@@ -203,15 +206,41 @@ func readSnapshot(path string) (*snapshotFile, error) {
 	if s.Header.Format > dataFormat {
 		return nil, &DataError{File: path, Offset: 0, Msg: fmt.Sprintf("written by a newer minizulip (data format %d; this one reads %d)", s.Header.Format, dataFormat)}
 	}
-	body, err := io.ReadAll(br)
+	// One allocation of the body's size: a growing read of a large
+	// snapshot would clear and copy several times its size.
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(body)) != s.Header.Length+s.Header.Messages || crc32.Checksum(body, castagnoli) != s.Header.CRC {
-		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes, checksum mismatch; the header says %d)", len(body), s.Header.Length+s.Header.Messages)}
+	want := s.Header.Length + s.Header.Messages
+	if s.Header.Length < 0 || s.Header.Messages < 0 || want != fi.Size()-int64(len(line)) {
+		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes; the header says %d)", fi.Size()-int64(len(line)), want)}
+	}
+	body := make([]byte, want)
+	if _, err := io.ReadFull(br, body); err != nil {
+		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: "snapshot body: " + err.Error()}
+	}
+	// The checksum is computed on another core while the body is read
+	// (check waits for it): the reading is bounded for any bytes, and
+	// nothing read is used before check passes.
+	sum := make(chan uint32, 1)
+	go func(all []byte) { sum <- crc32.Checksum(all, castagnoli) }(body)
+	var checked error
+	done := false
+	s.check = func() error {
+		if !done {
+			done = true
+			if <-sum != s.Header.CRC {
+				checked = &DataError{File: path, Offset: int64(len(line)), Msg: fmt.Sprintf("snapshot body damaged (%d bytes, checksum mismatch)", len(body))}
+			}
+		}
+		return checked
 	}
 	body, s.messages = body[:s.Header.Length], body[s.Header.Length:]
 	if err := json.Unmarshal(body, &s.snapshotBody); err != nil {
+		if cerr := s.check(); cerr != nil {
+			return nil, cerr
+		}
 		return nil, &DataError{File: path, Offset: int64(len(line)), Msg: "snapshot body: " + err.Error()}
 	}
 	return &s, nil

@@ -77,7 +77,7 @@ func (r *Realm) Restore(s *Snapshot) error {
 // with the same API keys. Event queues are dropped as by Restore.
 func (r *Realm) Reset() {
 	_ = r.update(func() error {
-		r.restoreLocked(r.initial)
+		r.restoreLocked(r.resetState())
 		return nil
 	})
 }
