@@ -222,9 +222,13 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 		res.Unauthorized = append([]string{}, p.unauthorized...)
 	}
 	added := make([][]*storedChannel, len(p.targets))
+	// revealed are the existing channels a target could not see before
+	// being subscribed: they hear of them by a stream create first.
+	revealed := make([][]Stream, len(p.targets))
 	for i, u := range p.targets {
 		key := r.principalKey(u)
 		for _, c := range channels {
+			knew := slices.Contains(created, c) || r.hasMetadataAccess(u, c)
 			if !r.subscribe(c.ID, u.ID) {
 				res.AlreadySubscribed[key] = append(res.AlreadySubscribed[key], c.Name)
 				continue
@@ -234,6 +238,11 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 			}
 			res.Subscribed[key] = append(res.Subscribed[key], c.Name)
 			added[i] = append(added[i], c)
+			// A guest gaining a public channel by subscription heard of
+			// it only from changeGuestSubscribeStreamCreate on.
+			if !knew && (c.InviteOnly || r.has(changeGuestSubscribeStreamCreate)) {
+				revealed[i] = append(revealed[i], r.streamView(c))
+			}
 		}
 	}
 	// Creation is announced once the subscribers are in (so those who see
@@ -246,6 +255,9 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 		}
 	}
 	for i, u := range p.targets {
+		if len(revealed[i]) > 0 {
+			r.emit("stream", StreamCreateEvent{Op: "create", Streams: revealed[i]}, u.ID)
+		}
 		r.emitSubscriptionsAdded(u, added[i])
 	}
 	// Notification Bot tells the others they were subscribed: always

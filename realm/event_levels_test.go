@@ -358,3 +358,48 @@ func TestActivationEventsFollowLevel(t *testing.T) {
 		}
 	})
 }
+
+// Row 192 "event stream create": a guest subscribed to a public channel
+// it could not see hears of it by a stream create (before its
+// subscription add) from 192, not below; a member subscribed to a
+// private channel hears of it at every level (Zulip 6.0, level 134).
+func TestSubscribeRevealsChannelsFollowingLevel(t *testing.T) {
+	atLevels(t, []int{changeGuestSubscribeStreamCreate.Level() - 1, changeGuestSubscribeStreamCreate.Level()}, func(t *testing.T, r *Realm, level int) {
+		guest := mustQueue(t, r, idPolonius, QueueOptions{})
+		member := mustQueue(t, r, idOthello, QueueOptions{})
+		for _, s := range []struct {
+			channel string
+			id      int
+		}{{"Denmark", idPolonius}, {"core team", idOthello}} {
+			if _, err := r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: s.channel}},
+				Principals: Principals{IDs: []int{s.id}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		creates := func(id int, q *Queue) []string {
+			var out []string
+			for _, ev := range pending(t, r, id, q, -1) {
+				j := eventJSON(t, ev)
+				switch {
+				case ev.Type == "stream" && j["op"] == "create":
+					for _, s := range j["streams"].([]any) {
+						out = append(out, "create "+s.(map[string]any)["name"].(string))
+					}
+				case ev.Type == "subscription" && j["op"] == "add":
+					out = append(out, "add")
+				}
+			}
+			return out
+		}
+		want := []string{"add"}
+		if level >= changeGuestSubscribeStreamCreate.Level() {
+			want = []string{"create Denmark", "add"}
+		}
+		if got := creates(idPolonius, guest); !slices.Equal(got, want) {
+			t.Errorf("level %d: the guest got %v, want %v", level, got, want)
+		}
+		if got := creates(idOthello, member); !slices.Equal(got, []string{"create core team", "add"}) {
+			t.Errorf("level %d: the member got %v", level, got)
+		}
+	})
+}

@@ -141,6 +141,9 @@ var (
 	// changeArchivedChannelsCapability: the archived_channels client
 	// capability (Zulip 10.0).
 	changeArchivedChannelsCapability = newChange("archivedChannelsCapability")
+	// changeGuestSubscribeStreamCreate: a guest subscribed to a public
+	// channel it could not see first gets its stream create (Zulip 8.0).
+	changeGuestSubscribeStreamCreate = newChange("guestSubscribeStreamCreate")
 )
 
 // The feature levels of messages.
