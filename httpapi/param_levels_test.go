@@ -401,3 +401,30 @@ func TestCapabilitiesNewerThanTheLevelAreNotDeclared(t *testing.T) {
 		}
 	}
 }
+
+// The followed visibility policy (3) came at 219: below it POST
+// /user_topics refuses it as any unknown policy, and sending a message
+// does not follow its topic, so register and events never show it; from
+// 219 on it is kept.
+func TestFollowedTopicsNewerThanTheLevel(t *testing.T) {
+	for _, level := range []int{218, 219, realm.DefaultFeatureLevel} {
+		e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+		has := level >= 219
+		st, body := e.do("hamlet@zulip.com", "POST", "/user_topics", url.Values{"stream_id": {"2"}, "topic": {"castle"}, "visibility_policy": {"3"}})
+		if has && st != 200 || !has && (st != 400 || body["msg"] != "Invalid visibility_policy") {
+			t.Errorf("level %d: visibility_policy 3 answered %d %v", level, st, body)
+		}
+		// Sending follows the topic from 219 (Zulip's default: on initiation).
+		e.ok(e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"new topic"}, "content": {"hi"}}))
+		_, reg := e.do("hamlet@zulip.com", "POST", "/register", url.Values{"fetch_event_types": {`["user_topic"]`}})
+		followed := 0
+		for _, ut := range reg["user_topics"].([]any) {
+			if ut.(map[string]any)["visibility_policy"] == float64(3) {
+				followed++
+			}
+		}
+		if has && followed == 0 || !has && followed != 0 {
+			t.Errorf("level %d: %d followed topics in register %v", level, followed, reg["user_topics"])
+		}
+	}
+}

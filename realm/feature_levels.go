@@ -144,6 +144,10 @@ var (
 	// changeGuestSubscribeStreamCreate: a guest subscribed to a public
 	// channel it could not see first gets its stream create (Zulip 8.0).
 	changeGuestSubscribeStreamCreate = newChange("guestSubscribeStreamCreate")
+	// changeFollowedTopics: the followed visibility policy (3) of user
+	// topics (Zulip 8.0); below it neither a request nor the automatic
+	// rules make a topic followed.
+	changeFollowedTopics = newChange("followedTopics")
 )
 
 // The feature levels of messages.

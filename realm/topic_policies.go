@@ -90,6 +90,9 @@ func (r *Realm) applyAutomaticTopicPolicy(sender *user.User, m *message.Message)
 			result = PolicyUnmuted
 		}
 	}
+	if result == PolicyFollowed && !r.has(changeFollowedTopics) {
+		result = PolicyInherit // no followed topics at the level
+	}
 	if result == PolicyInherit || result == current {
 		return nil
 	}
@@ -113,6 +116,9 @@ func (r *Realm) applyParticipationTopicPolicy(u *user.User, m *message.Message) 
 		result = PolicyFollowed
 	case s.IsMuted && u.Settings.AutomaticallyUnmuteTopicsInMutedStreamsPolicy == user.AutoOnParticipation:
 		result = PolicyUnmuted
+	}
+	if result == PolicyFollowed && !r.has(changeFollowedTopics) {
+		result = PolicyInherit // no followed topics at the level
 	}
 	current := r.userTopicPolicy(u.ID, m.ChannelID, m.Topic)
 	if result == PolicyInherit || result == current || current == PolicyFollowed {
@@ -154,7 +160,7 @@ type UserTopicRequest struct {
 func (a *Actor) SetUserTopic(ctx context.Context, req UserTopicRequest) error {
 	r := a.r
 	return a.write(ctx, func(me *user.User) error {
-		if req.Policy < PolicyInherit || req.Policy > PolicyFollowed {
+		if req.Policy < PolicyInherit || req.Policy > PolicyFollowed || req.Policy == PolicyFollowed && !r.has(changeFollowedTopics) {
 			return BadRequest("Invalid visibility_policy")
 		}
 		var ch *storedChannel
