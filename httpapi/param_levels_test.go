@@ -428,3 +428,24 @@ func TestFollowedTopicsNewerThanTheLevel(t *testing.T) {
 		}
 	}
 }
+
+// A channel's topics_policy "empty_topic_only" came at 404: below it the
+// value is refused as any unknown policy, on update and on creation.
+func TestEmptyTopicOnlyNewerThanTheLevel(t *testing.T) {
+	for _, level := range []int{403, 404, realm.DefaultFeatureLevel} {
+		e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+		has := level >= 404
+		st, body := e.do("iago@zulip.com", "PATCH", "/streams/2", url.Values{"topics_policy": {`"empty_topic_only"`}})
+		if has && st != 200 || !has && (st != 400 || body["msg"] != "Invalid topics_policy") {
+			t.Errorf("level %d: PATCH topics_policy empty_topic_only answered %d %v", level, st, body)
+		}
+		st, body = e.do("iago@zulip.com", "POST", "/users/me/subscriptions", url.Values{
+			"subscriptions": {`[{"name": "quiet"}]`}, "topics_policy": {`"empty_topic_only"`}})
+		if has && st != 200 || !has && (st != 400 || body["msg"] != "Invalid topics_policy") {
+			t.Errorf("level %d: subscribe with topics_policy empty_topic_only answered %d %v", level, st, body)
+		}
+		if st, body := e.do("iago@zulip.com", "PATCH", "/streams/3", url.Values{"topics_policy": {`"disable_empty_topic"`}}); st != 200 {
+			t.Errorf("level %d: PATCH topics_policy disable_empty_topic answered %d %v", level, st, body)
+		}
+	}
+}

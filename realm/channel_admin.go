@@ -229,7 +229,7 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		p.name = &name
 	}
 	if req.TopicsPolicy != nil {
-		if !slices.Contains(topicsPolicies, *req.TopicsPolicy) {
+		if !r.knownTopicsPolicy(*req.TopicsPolicy) {
 			return nil, BadRequest("Invalid topics_policy")
 		}
 		if !r.canSetTopicsPolicy(me) {

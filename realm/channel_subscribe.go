@@ -91,6 +91,12 @@ const (
 // topicsPolicies are the values of topics_policy.
 var topicsPolicies = []string{"inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"}
 
+// knownTopicsPolicy reports whether a server of the realm's level knows
+// the channel topics_policy p: "empty_topic_only" came after the others.
+func (r *Realm) knownTopicsPolicy(p string) bool {
+	return slices.Contains(topicsPolicies, p) && (p != "empty_topic_only" || r.has(changeEmptyTopicOnly))
+}
+
 var colorPattern = regexp.MustCompile(`^#[a-fA-F0-9]{3,6}$`)
 
 // Subscribe subscribes users to channels, creating channels that do not
@@ -143,7 +149,7 @@ func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePl
 			return nil, err
 		}
 	}
-	if req.TopicsPolicy != "" && !slices.Contains(topicsPolicies, req.TopicsPolicy) {
+	if req.TopicsPolicy != "" && !r.knownTopicsPolicy(req.TopicsPolicy) {
 		return nil, BadRequest("Invalid topics_policy")
 	}
 	if req.TopicsPolicy != "" && req.TopicsPolicy != "inherit" && !r.canSetTopicsPolicy(me) {

@@ -148,6 +148,9 @@ var (
 	// topics (Zulip 8.0); below it neither a request nor the automatic
 	// rules make a topic followed.
 	changeFollowedTopics = newChange("followedTopics")
+	// changeEmptyTopicOnly: a channel's topics_policy may be
+	// "empty_topic_only" (Zulip 11.0).
+	changeEmptyTopicOnly = newChange("emptyTopicOnly")
 )
 
 // The feature levels of messages.
