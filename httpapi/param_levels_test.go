@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"slices"
@@ -447,5 +448,24 @@ func TestEmptyTopicOnlyNewerThanTheLevel(t *testing.T) {
 		if st, body := e.do("iago@zulip.com", "PATCH", "/streams/3", url.Values{"topics_policy": {`"disable_empty_topic"`}}); st != 200 {
 			t.Errorf("level %d: PATCH topics_policy disable_empty_topic answered %d %v", level, st, body)
 		}
+	}
+}
+
+// Strict mode refuses the parameters minizulip does not support, not
+// those a lower level does not know: a gated parameter is what a server
+// of the level ignores, and is neither refused nor recorded as a gap.
+func TestStrictModeKeepsGatedParameters(t *testing.T) {
+	r := realm.New(realm.WithFeatureLevel(235, ""))
+	srv := httptest.NewServer(New(r, WithStrict(true)))
+	t.Cleanup(srv.Close)
+	e := &apiEnv{t: t, realm: r, srv: srv}
+	st, body := e.do("iago@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"castle"},
+		"content": {"hi"}, "read_by_sender": {"true"}})
+	if st != 200 || !slices.Contains(body["ignored_parameters_unsupported"].([]any), any("read_by_sender")) {
+		t.Errorf("strict mode, level 235: read_by_sender answered %d %v", st, body)
+	}
+	if st, body := e.do("iago@zulip.com", "POST", "/messages", url.Values{"type": {"stream"}, "to": {"Denmark"}, "topic": {"castle"},
+		"content": {"hi"}, "no_such_parameter": {"1"}}); st != 400 {
+		t.Errorf("strict mode: an unsupported parameter answered %d %v", st, body)
 	}
 }
