@@ -35,10 +35,6 @@ func TestEndpointsNewerThanTheLevelAreUnknown(t *testing.T) {
 	if st, body := old.do("iago@zulip.com", "PATCH", "/saved_snippets/1", nil); st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"DELETE"}) {
 		t.Errorf("level 300: PATCH /saved_snippets/1 answered %d %v, want 405 allowing DELETE", st, body)
 	}
-	// PATCH /saved_snippets/{id} came at 368, DELETE at 297.
-	if st, body := old.do("iago@zulip.com", "PATCH", "/saved_snippets/1", nil); st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"DELETE"}) {
-		t.Errorf("level 300: PATCH /saved_snippets/1 answered %d %v, want 405 allowing DELETE", st, body)
-	}
 	// Endpoints at or below the level are served.
 	for _, path := range []string{"/streams/3/email_address", "/saved_snippets"} { // 226, 297
 		if st, body := old.do("iago@zulip.com", "GET", path, nil); st != 200 {
@@ -192,6 +188,30 @@ func TestStreamPostPolicyFollowsFeatureLevel(t *testing.T) {
 			if p := got["stream"].(map[string]any)["stream_post_policy"]; p != float64(1) {
 				t.Errorf("level %d: after is_announcement_only=false, stream_post_policy %v", at, p)
 			}
+		}
+	}
+}
+
+// PATCH /users/{email} came at 313 on the route of the older PATCH
+// /users/{user_id}: below it an email answers as the GET-only path of
+// those servers did, and an ID is served at every level.
+func TestUpdateUserByEmailNewerThanTheLevel(t *testing.T) {
+	for _, level := range []int{312, realm.ChangeUpdateUserByEmail.Level()} {
+		env := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+		_, me := env.do("hamlet@zulip.com", "GET", "/users/me", nil)
+		id := strconv.Itoa(int(me["user_id"].(float64)))
+		if st, body := env.do("iago@zulip.com", "PATCH", "/users/"+id, url.Values{"full_name": {"Hamlet by ID"}}); st != 200 {
+			t.Fatalf("level %d: PATCH /users/%s answered %d %v", level, id, st, body)
+		}
+		st, body := env.do("iago@zulip.com", "PATCH", "/users/hamlet@zulip.com", url.Values{"full_name": {"Hamlet by email"}})
+		_, user := env.do("iago@zulip.com", "GET", "/users/"+id, nil)
+		name := user["user"].(map[string]any)["full_name"]
+		if level < realm.ChangeUpdateUserByEmail.Level() {
+			if st != 405 || !reflect.DeepEqual(body["allowed_methods"], []any{"GET", "HEAD"}) || name != "Hamlet by ID" {
+				t.Errorf("level %d: PATCH /users/{email} answered %d %v, name %v; want 405 allowing GET and the name unchanged", level, st, body, name)
+			}
+		} else if st != 200 || name != "Hamlet by email" {
+			t.Errorf("level %d: PATCH /users/{email} answered %d %v, name %v", level, st, body, name)
 		}
 	}
 }

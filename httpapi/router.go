@@ -126,6 +126,13 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 			notAtLevel(s, w, req, r.path, allowed[path])
 			return
 		}
+		if r.byEmailSince != nil && !s.realm.Has(*r.byEmailSince) {
+			if _, byID := digitsID(req.PathValue("user")); !byID {
+				// The older server's /users/{email} had GET only.
+				notAtLevel(s, w, req, r.path, []string{http.MethodGet})
+				return
+			}
+		}
 		c := &call{req: req, w: w, srv: s}
 		var formCSRF *csrfFromForm
 		if prefix == JSONPrefix && r.spectators && !s.hasSession(req) {

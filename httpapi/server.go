@@ -173,6 +173,10 @@ type route struct {
 	// /users/{user_id}/subscriptions/{stream_id}), which Go's mux refuses
 	// to hold together: it is served only for paths no other route takes.
 	overlaps bool
+	// byEmailSince, on a {user} route, is the change from which the
+	// route takes an email where older servers took only a user ID:
+	// below it an email answers as the older server's path did.
+	byEmailSince *realm.Change
 }
 
 // call is one authenticated request being served.

@@ -15,7 +15,7 @@ func userRoutes() []route {
 		// Zulip has /users/{user_id} (digits) and /users/{email}; one
 		// pattern serves both.
 		{method: "GET", path: "/users/{user}", h: getUser},
-		{method: "PATCH", path: "/users/{user}", h: updateUser},
+		{method: "PATCH", path: "/users/{user}", h: updateUser, byEmailSince: &realm.ChangeUpdateUserByEmail},
 		{method: "DELETE", path: "/users/{user}", h: deactivateUser},
 		{method: "POST", path: "/users/{user}/reactivate", h: reactivateUser},
 	}

@@ -374,3 +374,7 @@ var (
 // /users/me/subscriptions no longer read stream_post_policy and
 // is_announcement_only (Zulip 10.0); can_send_message_group replaced them.
 var ChangeStreamPostPolicyRemoved = newChange("streamPostPolicyRemoved")
+
+// ChangeUpdateUserByEmail: PATCH /users/{email} (Zulip 10.0); before, a
+// user was updated by ID only, and the email form was the GET route's.
+var ChangeUpdateUserByEmail = newChange("updateUserByEmail")
