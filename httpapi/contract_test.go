@@ -8,7 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,16 +30,19 @@ import (
 // package's tests (TestMain); without the description the check says so
 // once and the tests run unchecked. MINIZULIP_CONTRACT=off turns it off.
 var probe struct {
-	once   sync.Once
-	router routers.Router
-	err    error
-	mu     sync.Mutex
-	fails  map[string]int
-	n      int
+	once sync.Once
+	// contract is the description as a server of its own level answers;
+	// older is the same with the fields it notes as newer than 185
+	// optional, for servers advertising a lower level.
+	*contract
+	older     *contract
+	olderOnce sync.Once
+	err       error
+	mu        sync.Mutex
+	fails     map[string]int
+	n         int
 	// validating serializes validations.
 	validating sync.Mutex
-	// eventBranches are the schemas of the event types GET /events sends.
-	eventBranches openapi3.SchemaRefs
 	// events counts the events validated one by one.
 	events int
 	// undocumented counts responses whose status the operation does not
@@ -44,40 +50,244 @@ var probe struct {
 	undocumented int
 }
 
+// contract is Zulip's description prepared for validation.
+type contract struct {
+	router routers.Router
+	// eventBranches are the schemas of the event types GET /events sends.
+	eventBranches openapi3.SchemaRefs
+	// pruned counts the fields left out (or made optional) as newer than
+	// the level the contract is for.
+	pruned int
+}
+
 // contractDescription is where a checkout with shared/ beside it keeps
 // Zulip's description.
 const contractDescription = "../../shared/reference/zulip-openapi.yaml"
 
+// contractLevel is the feature level of the description: a server
+// advertising it or more is checked against the description as it is.
+var contractLevel int
+
 // loadProbe reads and prepares the description once.
 func loadProbe() {
 	probe.once.Do(func() {
-		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromFile(contractDescription)
-		if err != nil {
-			probe.err = err
-			return
-		}
-		doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
-		fixErrata(doc)
-		flat, open := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
-		eachResponseSchema(doc, func(sc *openapi3.Schema) { flattenAllOf(sc, flat) })
-		eachResponseSchema(doc, func(sc *openapi3.Schema) { allowNewer(sc, open) })
-		if r := doc.Components.Schemas["get_events_200_response"]; r != nil && r.Value != nil {
-			if ev := r.Value.Properties["events"]; ev != nil && ev.Value != nil && ev.Value.Items != nil {
-				item := ev.Value.Items.Value
-				probe.eventBranches = append(append(openapi3.SchemaRefs{}, item.AnyOf...), item.OneOf...)
-				// The envelope is checked by the router; each event by
-				// checkEvents, against its own type's schema.
-				ev.Value.Items = openapi3.NewSchemaRef("", openapi3.NewSchema())
+		probe.contract, probe.err = newContract(-1, false)
+		if probe.err == nil {
+			data, _ := os.ReadFile(contractDescription)
+			for _, m := range featureLevelRE.FindAllSubmatch(data, -1) {
+				n, _ := strconv.Atoi(string(m[1]))
+				contractLevel = max(contractLevel, n)
 			}
 		}
-		probe.router, probe.err = gorillamux.NewRouter(doc)
 	})
+}
+
+// featureLevelRE finds the description's notes.
+var featureLevelRE = regexp.MustCompile(`feature level (\d+)`)
+
+// olderContract is the contract for servers below the description's level.
+func olderContract() *contract {
+	probe.olderOnce.Do(func() {
+		c, err := newContract(firstContractLevel, true)
+		if err != nil {
+			panic(err) // the same description loaded for probe
+		}
+		probe.older = c
+	})
+	return probe.older
+}
+
+// firstContractLevel is the oldest level whose fields the description's
+// notes are read from: Zulip 7.0.
+const firstContractLevel = 185
+
+// newContract loads the description for a server of feature level
+// level: the fields it notes as new after level are left out (so that a
+// closed object refuses them), or, with optional, only no longer
+// required. A negative level takes the description as it is.
+func newContract(level int, optional bool) (*contract, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile(contractDescription)
+	if err != nil {
+		return nil, err
+	}
+	doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
+	fixErrata(doc)
+	c := &contract{}
+	if level >= 0 {
+		c.pruned = pruneNewer(doc, level, optional)
+	}
+	flat, open := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
+	eachResponseSchema(doc, func(sc *openapi3.Schema) { flattenAllOf(sc, flat) })
+	eachResponseSchema(doc, func(sc *openapi3.Schema) { allowNewer(sc, open) })
+	if r := doc.Components.Schemas["get_events_200_response"]; r != nil && r.Value != nil {
+		if ev := r.Value.Properties["events"]; ev != nil && ev.Value != nil && ev.Value.Items != nil {
+			item := ev.Value.Items.Value
+			c.eventBranches = append(append(openapi3.SchemaRefs{}, item.AnyOf...), item.OneOf...)
+			// The envelope is checked by the router; each event by
+			// checkEvents, against its own type's schema.
+			ev.Value.Items = openapi3.NewSchemaRef("", openapi3.NewSchema())
+		}
+	}
+	c.router, err = gorillamux.NewRouter(doc)
+	return c, err
+}
+
+// newInRE finds the level a field's description says it is new at.
+var newInRE = regexp.MustCompile(`New in Zulip [0-9.]+ \(feature level (\d+)\)`)
+
+// newAt is the earliest level a description says its field is new at,
+// or 0.
+func newAt(description string) int {
+	at := 0
+	for _, m := range newInRE.FindAllStringSubmatch(description, -1) {
+		if n, _ := strconv.Atoi(m[1]); at == 0 || n < at {
+			at = n
+		}
+	}
+	return at
+}
+
+// beforeRE finds the notes saying how a field was before a level.
+var beforeRE = regexp.MustCompile(`(?:Before|Prior to) Zulip [0-9.]+ \(feature level (\d+)\)`)
+
+// changedAfter reports whether a description notes that its field had
+// another shape before a level above level.
+func changedAfter(description string, level int) bool {
+	for _, m := range beforeRE.FindAllStringSubmatch(description, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > level && n >= firstContractLevel {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneNewer leaves out (or, with optional, makes optional) the
+// properties of every schema that the description notes as new after
+// level, and the same names in the other members of an allOf one of
+// whose members lost them (Zulip's allOf members restate a base's
+// fields to make them nullable). A field the description says had
+// another shape before a level above level takes any value. It returns
+// how many properties it changed.
+func pruneNewer(doc *openapi3.T, level int, optional bool) int {
+	n := 0
+	prunedIn := map[*openapi3.Schema][]string{}
+	drop := func(s *openapi3.Schema, name string) {
+		if slices.Contains(s.Required, name) {
+			s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(r string) bool { return r == name })
+		}
+		if _, ok := s.Properties[name]; ok {
+			n++
+			if !optional {
+				delete(s.Properties, name)
+			}
+		}
+	}
+	var all []*openapi3.Schema
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(s *openapi3.Schema)
+	walk = func(s *openapi3.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		all = append(all, s)
+		for _, c := range children(s) {
+			walk(c)
+		}
+	}
+	eachResponseSchema(doc, walk)
+	for _, s := range all {
+		for name, p := range s.Properties {
+			if p == nil || p.Value == nil {
+				continue
+			}
+			if at := newAt(p.Value.Description); at > level && at >= firstContractLevel {
+				prunedIn[s] = append(prunedIn[s], name)
+			} else if changedAfter(p.Value.Description, level) {
+				// Its older shape is not described: any value.
+				s.Properties[name] = openapi3.NewSchemaRef("", openapi3.NewSchema().WithNullable())
+				n++
+			}
+		}
+	}
+	// A success response the description notes as new: its fields.
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, rr := range op.Responses.Map() {
+				if rr.Value == nil || rr.Value.Description == nil {
+					continue
+				}
+				if at := newAt(*rr.Value.Description); at <= level || at < firstContractLevel {
+					continue
+				}
+				for _, mt := range rr.Value.Content {
+					if mt.Schema == nil || mt.Schema.Value == nil {
+						continue
+					}
+					for _, name := range propertyNames(mt.Schema.Value) {
+						if name != "result" && name != "msg" && name != "ignored_parameters_unsupported" {
+							prunedIn[mt.Schema.Value] = append(prunedIn[mt.Schema.Value], name)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, s := range all {
+		for _, name := range prunedIn[s] {
+			drop(s, name)
+		}
+	}
+	// The restated fields of allOf members, as deep as the members go.
+	var inherited func(s *openapi3.Schema, seen map[*openapi3.Schema]bool) []string
+	inherited = func(s *openapi3.Schema, seen map[*openapi3.Schema]bool) []string {
+		if s == nil || seen[s] {
+			return nil
+		}
+		seen[s] = true
+		out := slices.Clone(prunedIn[s])
+		for _, m := range s.AllOf {
+			if m != nil {
+				out = append(out, inherited(m.Value, seen)...)
+			}
+		}
+		return out
+	}
+	for _, s := range all {
+		if len(s.AllOf) == 0 {
+			continue
+		}
+		names := inherited(s, map[*openapi3.Schema]bool{})
+		for _, m := range s.AllOf {
+			if m == nil || m.Value == nil {
+				continue
+			}
+			for _, name := range names {
+				drop(m.Value, name)
+			}
+		}
+	}
+	return n
+}
+
+// propertyNames are the properties of s and of its allOf members.
+func propertyNames(s *openapi3.Schema) []string {
+	var out []string
+	for name := range s.Properties {
+		out = append(out, name)
+	}
+	for _, m := range s.AllOf {
+		if m != nil && m.Value != nil {
+			out = append(out, propertyNames(m.Value)...)
+		}
+	}
+	return out
 }
 
 // checkEvents validates each event of a GET /events answer against the
 // schema of its type (and op): it passes when one of them accepts it.
-func checkEvents(body []byte) []string {
+func (c *contract) checkEvents(body []byte) []string {
 	var answer struct {
 		Events []map[string]any `json:"events"`
 	}
@@ -91,7 +301,7 @@ func checkEvents(body []byte) []string {
 		var candidates int
 		var last error
 		ok := false
-		for _, b := range probe.eventBranches {
+		for _, b := range c.eventBranches {
 			if b == nil || b.Value == nil || !enumHas(b.Value, "type", typ) || (op != "" && !enumHas(b.Value, "op", op)) {
 				continue
 			}
@@ -163,25 +373,50 @@ func eachResponseSchema(doc *openapi3.T, fn func(*openapi3.Schema)) {
 	}
 }
 
-// contractCheck validates one response against its operation.
+// contractCheck validates one response of a server advertising the
+// description's level or more against its operation.
 func contractCheck(req *http.Request, status int, header http.Header, body []byte) {
-	if probe.router == nil {
+	contractCheckAt(contractLevel, req, status, header, body)
+}
+
+// contractCheckAt validates one response of a server advertising level:
+// below the description's level, the fields it notes as newer are
+// optional.
+func contractCheckAt(level int, req *http.Request, status int, header http.Header, body []byte) {
+	if probe.contract == nil || probe.router == nil {
 		return
 	}
+	c := probe.contract
+	if level < contractLevel {
+		c = olderContract()
+	}
+	for _, e := range c.check(req, status, header, body) {
+		probe.mu.Lock()
+		if probe.fails == nil {
+			probe.fails = map[string]int{}
+		}
+		probe.fails[e]++
+		probe.mu.Unlock()
+	}
+}
+
+// check validates one response against its operation; it returns the
+// deviations found, and counts what it validated.
+func (c *contract) check(req *http.Request, status int, header http.Header, body []byte) []string {
 	path := req.URL.Path
 	if !strings.HasPrefix(path, "/api/v1/") && !strings.HasPrefix(path, "/json/") {
 		// Not a Zulip API path: the test-control API (/minizulip/), which
 		// does not reach the observer anyway, or a path nothing serves.
-		return
+		return nil
 	}
 	path = strings.TrimPrefix(strings.TrimPrefix(path, "/json"), "/api/v1")
 	u := *req.URL
 	u.Scheme, u.Host, u.Path = "http", "example.com", "/api/v1"+path
 	r2 := req.Clone(context.Background())
 	r2.URL = &u
-	route, params, err := probe.router.FindRoute(r2)
+	route, params, err := c.router.FindRoute(r2)
 	if err != nil {
-		return
+		return nil
 	}
 	if route.Operation.Responses.Status(status) == nil && route.Operation.Responses.Default() == nil {
 		// The description documents no response for this status (Zulip's
@@ -189,7 +424,7 @@ func contractCheck(req *http.Request, status int, header http.Header, body []byt
 		probe.mu.Lock()
 		probe.undocumented++
 		probe.mu.Unlock()
-		return
+		return nil
 	}
 	in := &openapi3filter.RequestValidationInput{Request: r2, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{ExcludeRequestBody: true, IncludeResponseStatus: true, MultiError: true}}
@@ -201,28 +436,24 @@ func contractCheck(req *http.Request, status int, header http.Header, body []byt
 	err = openapi3filter.ValidateResponse(context.Background(), out)
 	var eventErrs []string
 	if route.Path == "/events" && status == http.StatusOK {
-		eventErrs = checkEvents(body)
+		eventErrs = c.checkEvents(body)
 	}
 	probe.validating.Unlock()
 	probe.mu.Lock()
-	defer probe.mu.Unlock()
 	probe.n++
+	probe.mu.Unlock()
+	var fails []string
 	for _, e := range eventErrs {
-		if probe.fails == nil {
-			probe.fails = map[string]int{}
-		}
-		probe.fails["GET /events "+e]++
+		fails = append(fails, "GET /events "+e)
 	}
 	if err != nil {
-		if probe.fails == nil {
-			probe.fails = map[string]int{}
-		}
 		msg := err.Error()
 		if len(msg) > 3000 {
 			msg = msg[:3000]
 		}
-		probe.fails[req.Method+" "+route.Path+" "+msg]++
+		fails = append(fails, req.Method+" "+route.Path+" "+msg)
 	}
+	return fails
 }
 
 // allowed are the fields minizulip sends that Zulip's description at
@@ -235,11 +466,11 @@ var allowed = []struct {
 }{
 	{"is_imported_stub", "is_bot", openapi3.NewBoolSchema(),
 		"user objects, feature level 433 (spec: Get a user)"},
-	{"web_inbox_show_channel_folders", "web_home_view", openapi3.NewBoolSchema(),
+	{"web_inbox_show_channel_folders", "emojiset", openapi3.NewBoolSchema(),
 		"personal settings, feature level 431 (spec: Update settings)"},
 	{"alternative_url_templates", "url_template", openapi3.NewArraySchema().WithItems(openapi3.NewStringSchema()),
 		"linkifiers, feature level 478 (spec: linkifiers; reference/register-and-events.md)"},
-	{"can_create_topic_group", "can_send_message_group", groupSettingSchema(),
+	{"can_create_topic_group", "can_remove_subscribers_group", groupSettingSchema(),
 		"channel permission settings, after feature level 435 (spec: channel settings at 496)"},
 	{"example_input", "url_template", openapi3.NewStringSchema().WithNullable(),
 		"linkifiers, feature level 471 (reference/register-and-events.md)"},
@@ -263,7 +494,9 @@ var allowed = []struct {
 		"register's own-user fields below feature level 363"},
 	{"user", "emoji_code", openapi3.NewObjectSchema(),
 		"message objects' reactions below feature level 328, which removed it"},
-	{"dense_mode", "web_home_view", openapi3.NewBoolSchema(),
+	{"url_prefix", "pygments_language", openapi3.NewStringSchema(),
+		"code playgrounds below feature level 196, which replaced it with url_template"},
+	{"dense_mode", "emojiset", openapi3.NewBoolSchema(),
 		"personal settings below feature level 364, which removed it"},
 	{"realm_notifications_stream_id", "realm_new_stream_announcements_stream_id", openapi3.NewIntegerSchema(),
 		"register below feature level 241, which renamed it"},
@@ -404,7 +637,7 @@ func flattenAllOf(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
 // have, and an event of an unknown shape, are deviations; the allowed
 // fields are not.
 func TestContractCheckCatchesDeviations(t *testing.T) {
-	if probe.router == nil {
+	if probe.contract == nil {
 		t.Skip("the contract description is not available")
 	}
 	probe.mu.Lock()

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 			}
 			check = false
 		} else {
-			responseObserver = contractCheck
+			responseObserver = contractCheckAt
 		}
 	}
 	code := m.Run()

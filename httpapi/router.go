@@ -192,7 +192,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
 			return
 		}
-		writeSuccess(w, result, p.withDropped(ignored))
+		writeSuccess(w, s.realm.WireAnswer(r.method, r.path, result), p.withDropped(ignored))
 	}))
 }
 

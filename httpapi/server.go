@@ -105,15 +105,16 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	if observe := responseObserver; observe != nil {
 		rec := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
 		s.routes.mux.ServeHTTP(rec, req)
-		observe(req, rec.status, w.Header(), rec.body.Bytes())
+		observe(s.realm.FeatureLevel(), req, rec.status, w.Header(), rec.body.Bytes())
 		return
 	}
 	s.routes.mux.ServeHTTP(w, req)
 }
 
 // responseObserver, when set (by the package's contract tests), sees every
-// response the servers of this package write.
-var responseObserver func(req *http.Request, status int, header http.Header, body []byte)
+// response the servers of this package write, with the feature level the
+// server advertises.
+var responseObserver func(level int, req *http.Request, status int, header http.Header, body []byte)
 
 // recordingWriter passes a response through and keeps a copy of it.
 type recordingWriter struct {

@@ -17,6 +17,9 @@ type Event struct {
 	ID      int
 	Type    string
 	Payload EventPayload
+	// wire, below the newest gated feature level, leaves out the fields
+	// newer than the realm's level when the event is encoded.
+	wire *wireFilter
 }
 
 // MarshalJSON encodes the event as Zulip sends it: the payload's fields
@@ -37,6 +40,11 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		b.Write(inner[1 : len(inner)-1])
 	}
 	b.WriteByte('}')
+	if e.wire != nil {
+		if edits := e.wire.eventEdits(e.Type, body); len(edits) > 0 {
+			return applyWireEdits(b.Bytes(), edits)
+		}
+	}
 	return b.Bytes(), nil
 }
 

@@ -46,6 +46,13 @@ func (r *Realm) emitChange(c *change, userIDs []int) {
 	if !r.eventAtLevel(c.typ, c.payload) {
 		return
 	}
+	if c.payload != nil {
+		p, ok := r.wirePayload(c.payload)
+		if !ok {
+			return
+		}
+		c.payload = p
+	}
 	r.events.Publish(userIDs, c.typ, func(q *Queue, _ int) (queued, bool) {
 		return queued{c: c}, c.filter == nil || c.filter(q)
 	})
@@ -196,8 +203,10 @@ func (a *Actor) PollEvents(ctx context.Context, req GetEventsRequest) (EventsPol
 		return EventsPoll{}, queueError(err, req.QueueID)
 	}
 	out := EventsPoll{Events: make([]Event, len(pending))}
+	wire := r.wire()
 	for i, p := range pending {
 		out.Events[i] = clientEvent(p, req.QueueID)
+		out.Events[i].wire = wire
 	}
 	if waited {
 		out.QueueID = req.QueueID

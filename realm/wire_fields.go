@@ -1,0 +1,520 @@
+package realm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Fields of answers and events by feature level: the table's "field
+// gate" rows name a field of a JSON object the realm encodes (a channel,
+// a subscription, a user group, the personal settings…) and the level
+// that added it. A realm advertising a lower level leaves the field out
+// wherever such an object is sent, as a server of that level did. The
+// realm encodes its objects as the newest level does; below the newest
+// gated level, answers and events are edited once encoded, so the
+// default level pays nothing.
+
+// fieldGate is the Honour of the rows edited here ("field gate", or
+// "field gate (…)" for a field the fake does not send yet).
+const fieldGate = "field gate"
+
+// wireKinds maps the "where" of the table's field rows to the kind of
+// object they describe: Zulip's description names one object by several
+// schemas (a channel is BasicChannel, BasicChannelBase and GET /streams'
+// items).
+var wireKinds = map[string]string{
+	"schema register_queue_200_response_allOf_user_settings":                "user_settings",
+	"schema register_queue_200_response_allOf_realm_user_settings_defaults": "user_settings_defaults",
+	"schema UserGroup": "user_group",
+	"schema get_user_groups_200_response_allOf_user_groups_inner":     "user_group",
+	"event user_group update data":                                    "user_group_data",
+	"event realm update_dict data":                                    "realm_data",
+	"schema BasicChannel":                                             "stream",
+	"schema BasicChannelBase":                                         "stream",
+	"schema get_streams_200_response_allOf_streams_inner":             "stream",
+	"schema Subscription":                                             "subscription",
+	"schema register_queue_200_response_allOf_never_subscribed_inner": "never_subscribed",
+	"schema RealmPlayground":                                          "playground",
+	"schema CustomProfileField":                                       "profile_field",
+	"schema Invite":                                                   "invite",
+	"schema BasicBot":                                                 "bot",
+	"schema OnboardingStep":                                           "onboarding_step",
+	"schema register_queue_200_response_allOf_realm_incoming_webhook_bots_inner": "incoming_webhook_bot",
+}
+
+// wireSchemaFields maps rows about a whole schema to the field that
+// carries it and the kinds of object that have the field: a channel's
+// group settings are their own schemas, each the value of one field.
+var wireSchemaFields = map[string]struct {
+	field string
+	kinds []string
+}{
+	"schema CanAdministerChannelGroup":         {"can_administer_channel_group", channelKinds},
+	"schema CanSendMessageGroup":               {"can_send_message_group", channelKinds},
+	"schema ChannelCanAddSubscribersGroup":     {"can_add_subscribers_group", channelKinds},
+	"schema CanSubscribeGroup":                 {"can_subscribe_group", channelKinds},
+	"schema CanMoveMessagesOutOfChannelGroup":  {"can_move_messages_out_of_channel_group", channelKinds},
+	"schema CanMoveMessagesWithinChannelGroup": {"can_move_messages_within_channel_group", channelKinds},
+	"schema CanResolveTopicsGroup":             {"can_resolve_topics_group", channelKinds},
+	"schema CanDeleteAnyMessageGroup":          {"can_delete_any_message_group", channelKinds},
+	"schema CanDeleteOwnMessageGroup":          {"can_delete_own_message_group", channelKinds},
+	"schema FolderId":                          {"folder_id", channelKinds},
+	"schema TopicsPolicy":                      {"topics_policy", channelKinds},
+	"schema register_queue_200_response_allOf_server_supported_permission_settings": {"server_supported_permission_settings", []string{"POST /register"}},
+	"schema register_queue_200_response_allOf_realm_billing":                        {"realm_billing", []string{"POST /register"}},
+}
+
+// channelKinds are the objects that carry a channel's settings.
+var channelKinds = []string{"stream", "subscription"}
+
+// wirePlaces lists, per answer (an endpoint, its path wildcards unnamed,
+// or "event type op"), where the objects of each kind sit in it: a path
+// of member names, "[]" for each item of a list. An endpoint's own
+// top-level fields are its kind, at the empty path.
+var wirePlaces = map[string][]struct {
+	path  string
+	kinds []string
+}{
+	"POST /register": {
+		{"user_settings", []string{"user_settings"}},
+		{"realm_user_settings_defaults", []string{"user_settings_defaults"}},
+		{"streams.[]", []string{"stream"}},
+		{"subscriptions.[]", []string{"subscription"}},
+		{"unsubscribed.[]", []string{"subscription"}},
+		{"never_subscribed.[]", []string{"stream", "never_subscribed"}},
+		{"realm_user_groups.[]", []string{"user_group"}},
+		{"realm_playgrounds.[]", []string{"playground"}},
+		{"custom_profile_fields.[]", []string{"profile_field"}},
+		{"realm_bots.[]", []string{"bot"}},
+		{"onboarding_steps.[]", []string{"onboarding_step"}},
+		{"realm_incoming_webhook_bots.[]", []string{"incoming_webhook_bot"}},
+	},
+	"GET /streams":                {{"streams.[]", []string{"stream"}}},
+	"GET /streams/{}":             {{"stream", []string{"stream"}}},
+	"GET /users/me/subscriptions": {{"subscriptions.[]", []string{"subscription"}}},
+	"GET /user_groups":            {{"user_groups.[]", []string{"user_group"}}},
+	"GET /realm/profile_fields":   {{"custom_fields.[]", []string{"profile_field"}}},
+	"GET /invites":                {{"invites.[]", []string{"invite"}}},
+	"event stream create":         {{"streams.[]", []string{"stream"}}},
+	"event subscription add":      {{"subscriptions.[]", []string{"subscription"}}},
+	"event user_group add":        {{"group", []string{"user_group"}}},
+	"event realm_playgrounds":     {{"realm_playgrounds.[]", []string{"playground"}}},
+	"event custom_profile_fields": {{"fields.[]", []string{"profile_field"}}},
+	"event realm_bot add":         {{"bot", []string{"bot"}}},
+	"event onboarding_steps":      {{"onboarding_steps.[]", []string{"onboarding_step"}}},
+	"event user_group update":     {{"data", []string{"user_group_data"}}},
+	"event realm update_dict":     {{"data", []string{"realm_data"}}},
+}
+
+// wireAnswerFields are rows whose field names a response rather than a
+// member: POST /user_groups/create answers with the new group's ID from
+// feature level 317.
+var wireAnswerFields = map[string]string{
+	"POST /user_groups/create|response 200": "group_id",
+}
+
+// wireField is one gated field: the kinds of object that carry it, and
+// the level that added it.
+type wireField struct {
+	kinds []string
+	field string
+	level int
+	// row is the key of the row the field comes from.
+	row string
+}
+
+// wireFields are the table's field gate rows, resolved to kinds; a row
+// the maps above do not place is a mistake of the table, caught when the
+// package loads.
+var wireFields, newestWireLevel = func() ([]wireField, int) {
+	var out []wireField
+	newest := 0
+	for _, c := range featureChanges {
+		if !strings.HasPrefix(c.Honour, fieldGate) {
+			continue
+		}
+		f := wireField{kinds: rowKinds(c), field: rowField(c), level: c.Level, row: c.key()}
+		if len(f.kinds) == 0 || f.field == "" {
+			panic(fmt.Sprintf("feature_changes.tsv: field gate row %q names no object the realm encodes", c.key()))
+		}
+		out = append(out, f)
+		newest = max(newest, c.Level)
+	}
+	return out, newest
+}()
+
+// isEndpoint reports whether a row's where is an endpoint ("GET /x").
+func isEndpoint(where string) bool {
+	method, path, ok := strings.Cut(where, " ")
+	return ok && strings.HasPrefix(path, "/") && strings.ToUpper(method) == method
+}
+
+// wireEdit removes fields from the objects at one path of an answer, or
+// gives them the names they had before.
+type wireEdit struct {
+	path   []string
+	omit   []string
+	rename []wireRename
+}
+
+// wireRename is a field a level names otherwise: below level, the
+// kind's field is sent as old, its value converted.
+type wireRename struct {
+	kind, field, old string
+	level            int
+	value            func(json.RawMessage) json.RawMessage
+}
+
+// wireRenames are the gated fields that replaced an older one: below the
+// field's level, the older one is sent in its place.
+var wireRenames = []wireRename{
+	// url_template (196) replaced url_prefix, which the code was
+	// appended to.
+	{kind: "playground", field: "url_template", old: "url_prefix", level: 196, value: func(v json.RawMessage) json.RawMessage {
+		var t string
+		if json.Unmarshal(v, &t) != nil {
+			return v
+		}
+		prefix, _, _ := strings.Cut(t, "{code}")
+		out, _ := encodeUnescaped(prefix)
+		return out
+	}},
+}
+
+// wireFilter is what a feature level leaves out: per answer, the edits.
+type wireFilter struct {
+	edits map[string][]wireEdit
+	// kindOmit is, per kind, the fields left out.
+	kindOmit map[string][]string
+}
+
+var wireFilters sync.Map // feature level -> *wireFilter
+
+// wire is the realm's filter, nil at and above the newest gated level.
+func (r *Realm) wire() *wireFilter {
+	if r.has(Change{name: fieldGate, level: newestWireLevel}) {
+		return nil
+	}
+	if f, ok := wireFilters.Load(r.opts.FeatureLevel); ok {
+		return f.(*wireFilter)
+	}
+	f, _ := wireFilters.LoadOrStore(r.opts.FeatureLevel, r.newWireFilter())
+	return f.(*wireFilter)
+}
+
+// newWireFilter gathers the fields newer than the realm's level by kind
+// and places them in the answers.
+func (r *Realm) newWireFilter() *wireFilter {
+	f := &wireFilter{edits: map[string][]wireEdit{}, kindOmit: map[string][]string{}}
+	for _, w := range wireFields {
+		if r.has(Change{name: fieldGate, level: w.level}) {
+			continue
+		}
+		for _, k := range w.kinds {
+			if !slices.Contains(f.kindOmit[k], w.field) {
+				f.kindOmit[k] = append(f.kindOmit[k], w.field)
+			}
+		}
+	}
+	for answer, places := range wirePlaces {
+		for _, p := range places {
+			e := wireEdit{path: strings.Split(p.path, ".")}
+			for _, k := range p.kinds {
+				for _, field := range f.kindOmit[k] {
+					if i := slices.IndexFunc(wireRenames, func(rn wireRename) bool {
+						return rn.kind == k && rn.field == field && !r.has(Change{name: fieldGate, level: rn.level})
+					}); i >= 0 {
+						e.rename = append(e.rename, wireRenames[i])
+					} else {
+						e.omit = append(e.omit, field)
+					}
+				}
+			}
+			if len(e.omit)+len(e.rename) > 0 {
+				f.edits[answer] = append(f.edits[answer], e)
+			}
+		}
+	}
+	for k, omit := range f.kindOmit {
+		if isEndpoint(k) {
+			f.edits[k] = append(f.edits[k], wireEdit{path: []string{""}, omit: omit})
+		}
+	}
+	return f
+}
+
+// WireAnswer is v, the answer of the endpoint (method and route pattern
+// below /api/v1), as a server of the realm's feature level encodes it:
+// without the fields the table says came later. At and above the newest
+// gated level it is v itself.
+func (r *Realm) WireAnswer(method, pattern string, v any) any {
+	f := r.wire()
+	if f == nil || v == nil {
+		return v
+	}
+	edits := f.edits[endpointKey(method+" "+pattern)]
+	if len(edits) == 0 {
+		return v
+	}
+	return wireAnswer{v: v, edits: edits}
+}
+
+// wireAnswer encodes an answer, then edits it.
+type wireAnswer struct {
+	v     any
+	edits []wireEdit
+}
+
+// MarshalJSON encodes the answer without the fields of its edits.
+func (a wireAnswer) MarshalJSON() ([]byte, error) {
+	b, err := encodeUnescaped(a.v)
+	if err != nil {
+		return nil, err
+	}
+	return applyWireEdits(b, a.edits)
+}
+
+// eventEdits are the edits of an encoded event of type typ.
+func (f *wireFilter) eventEdits(typ string, body []byte) []wireEdit {
+	if e := f.edits["event "+typ]; len(e) > 0 {
+		return e
+	}
+	var op struct {
+		Op string `json:"op"`
+	}
+	if json.Unmarshal(body, &op) != nil || op.Op == "" {
+		return nil
+	}
+	return f.edits["event "+typ+" "+op.Op]
+}
+
+// encodeUnescaped encodes v as httpapi does: HTML characters unescaped,
+// no trailing newline.
+func encodeUnescaped(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// applyWireEdits removes the edits' fields from an encoded answer.
+func applyWireEdits(b []byte, edits []wireEdit) ([]byte, error) {
+	var err error
+	for _, e := range edits {
+		if b, err = editAt(b, e.path, &e); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// editAt applies e to the objects at path below raw; raw is returned as
+// it is when nothing there changes.
+func editAt(raw []byte, path []string, e *wireEdit) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(path) == 0 || path[0] == "" {
+		return editMembers(raw, e)
+	}
+	if path[0] == "[]" {
+		if len(raw) == 0 || raw[0] != '[' {
+			return raw, nil
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, err
+		}
+		for i := range items {
+			out, err := editAt(items[i], path[1:], e)
+			if err != nil {
+				return nil, err
+			}
+			items[i] = out
+		}
+		return encodeUnescaped(items)
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return raw, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	v, ok := m[path[0]]
+	if !ok {
+		return raw, nil
+	}
+	out, err := editAt(v, path[1:], e)
+	if err != nil {
+		return nil, err
+	}
+	m[path[0]] = out
+	return encodeUnescaped(m)
+}
+
+// editMembers removes and renames the members of an encoded object.
+func editMembers(raw []byte, e *wireEdit) ([]byte, error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return raw, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	changed := false
+	for _, k := range e.omit {
+		if _, ok := m[k]; ok {
+			delete(m, k)
+			changed = true
+		}
+	}
+	for _, r := range e.rename {
+		if v, ok := m[r.field]; ok {
+			delete(m, r.field)
+			m[r.old] = r.value(v)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw, nil
+	}
+	return encodeUnescaped(m)
+}
+
+// wirePayload is an event's payload as the realm's level sends it: the
+// events that name the fields they change (the property of a realm,
+// personal setting, default setting, channel or subscription update; the
+// data of update_dict and user group updates) lose the fields newer than
+// the level, and are not sent when nothing is left. ok is false for an
+// event not to send.
+func (r *Realm) wirePayload(p EventPayload) (_ EventPayload, ok bool) {
+	f := r.wire()
+	if f == nil {
+		return p, true
+	}
+	switch ev := p.(type) {
+	case RealmUpdateDictEvent:
+		ev.Data, ok = withoutKeys(ev.Data, f.kindOmit["realm_data"])
+		return ev, ok
+	case RealmUpdateEvent:
+		return p, !slices.Contains(f.kindOmit["realm_data"], ev.Property)
+	case UserGroupUpdateEvent:
+		ev.Data, ok = withoutKeys(ev.Data, f.kindOmit["user_group_data"])
+		return ev, ok
+	case UserSettingsEvent:
+		return p, !slices.Contains(f.kindOmit["user_settings"], ev.Property)
+	case RealmUserSettingsDefaultsEvent:
+		return p, !slices.Contains(f.kindOmit["user_settings_defaults"], ev.Property)
+	case StreamUpdateEvent:
+		return p, !slices.Contains(f.kindOmit["stream"], ev.Property)
+	case SubscriptionUpdateEvent:
+		return p, !slices.Contains(f.kindOmit["subscription"], ev.Property)
+	}
+	return p, true
+}
+
+// withoutKeys is m without the omitted keys (a copy when one goes), and
+// whether anything is left.
+func withoutKeys(m map[string]any, omit []string) (map[string]any, bool) {
+	var out map[string]any
+	for _, k := range omit {
+		if _, ok := m[k]; !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(m))
+			for k, v := range m {
+				out[k] = v
+			}
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return m, len(m) > 0
+	}
+	return out, len(out) > 0
+}
+
+// wirePropertyEvents are the events that name the field they change in
+// their property member, by the kind of object the field belongs to.
+var wirePropertyEvents = map[string]string{
+	"realm_data":             "event realm update",
+	"user_settings":          "event user_settings update",
+	"user_settings_defaults": "event realm_user_settings_defaults update",
+	"stream":                 "event stream update",
+	"subscription":           "event subscription update",
+}
+
+// FieldPlace is where an answer carries a field the table gates: the
+// answer (an endpoint, path wildcards unnamed: "GET /streams/{}", or
+// "event type op"), the path of the objects in it (member names, "[]"
+// for each item of a list) and the field; Path ["=property"] is an
+// event naming the field in its property member.
+type FieldPlace struct {
+	Answer string
+	Path   []string
+	Field  string
+}
+
+// FieldPlaces lists where a "field gate" row's field is sent, for tests
+// that look for it in answers; nil for other rows.
+func FieldPlaces(c FeatureChange) []FieldPlace {
+	var out []FieldPlace
+	if !strings.HasPrefix(c.Honour, fieldGate) {
+		return nil
+	}
+	for _, w := range wireFields {
+		if w.row != c.key() {
+			continue
+		}
+		for _, k := range w.kinds {
+			if isEndpoint(k) {
+				out = append(out, FieldPlace{Answer: k, Field: w.field})
+			}
+			for answer, places := range wirePlaces {
+				for _, p := range places {
+					if slices.Contains(p.kinds, k) {
+						out = append(out, FieldPlace{Answer: answer, Path: strings.Split(p.path, "."), Field: w.field})
+					}
+				}
+			}
+			if ev := wirePropertyEvents[k]; ev != "" {
+				out = append(out, FieldPlace{Answer: ev, Path: []string{"=property"}, Field: w.field})
+			}
+		}
+		break
+	}
+	return out
+}
+
+// rowKinds are the kinds a field gate row's where resolves to.
+func rowKinds(c FeatureChange) []string {
+	switch {
+	case wireAnswerFields[c.Where+"|"+c.Field] != "":
+		return []string{endpointKey(c.Where)}
+	case wireKinds[c.Where] != "":
+		return []string{wireKinds[c.Where]}
+	case wireSchemaFields[c.Where].field != "":
+		return wireSchemaFields[c.Where].kinds
+	case isEndpoint(c.Where):
+		return []string{endpointKey(c.Where)}
+	}
+	return nil
+}
+
+// rowField is the member a field gate row's field is sent as.
+func rowField(c FeatureChange) string {
+	if r := wireAnswerFields[c.Where+"|"+c.Field]; r != "" {
+		return r
+	}
+	if s := wireSchemaFields[c.Where]; s.field != "" {
+		return s.field
+	}
+	return c.Field
+}
