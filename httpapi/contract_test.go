@@ -204,7 +204,7 @@ func pruneNewer(doc *openapi3.T, level int, optional bool) int {
 			}
 			if at := newAt(p.Value.Description); at > level && at >= firstContractLevel {
 				prunedIn[s] = append(prunedIn[s], name)
-			} else if changedAfter(p.Value.Description, level) {
+			} else if name != "type" && name != "op" && changedAfter(p.Value.Description, level) {
 				// Its older shape is not described: any value.
 				s.Properties[name] = openapi3.NewSchemaRef("", openapi3.NewSchema().WithNullable())
 				n++
@@ -494,6 +494,8 @@ var allowed = []struct {
 		"register's own-user fields below feature level 363"},
 	{"user", "emoji_code", openapi3.NewObjectSchema(),
 		"message objects' reactions below feature level 328, which removed it"},
+	{"prev_rendered_content_version", "orig_rendered_content", openapi3.NewIntegerSchema(),
+		"update_message events below feature level 284, which removed it"},
 	{"url_prefix", "pygments_language", openapi3.NewStringSchema(),
 		"code playgrounds below feature level 196, which replaced it with url_template"},
 	{"dense_mode", "emojiset", openapi3.NewBoolSchema(),

@@ -304,69 +304,96 @@ func encodeUnescaped(v any) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// applyWireEdits removes the edits' fields from an encoded answer.
+// applyWireEdits applies edits to an encoded answer, parsing each object
+// on the edits' paths once.
 func applyWireEdits(b []byte, edits []wireEdit) ([]byte, error) {
-	var err error
-	for _, e := range edits {
-		if b, err = editAt(b, e.path, &e); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
+	out, _, err := editTree(b, edits, 0)
+	return out, err
 }
 
-// editAt applies e to the objects at path below raw; raw is returned as
-// it is when nothing there changes.
-func editAt(raw []byte, path []string, e *wireEdit) ([]byte, error) {
+// editTree applies the edits, whose paths agree up to depth d, to raw,
+// the value at that depth; changed says whether raw had anything to edit.
+func editTree(raw []byte, edits []wireEdit, d int) (out []byte, changed bool, err error) {
 	raw = bytes.TrimSpace(raw)
-	if len(path) == 0 || path[0] == "" {
-		return editMembers(raw, e)
+	if len(raw) == 0 {
+		return raw, false, nil
 	}
-	if path[0] == "[]" {
-		if len(raw) == 0 || raw[0] != '[' {
-			return raw, nil
-		}
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, err
-		}
-		for i := range items {
-			out, err := editAt(items[i], path[1:], e)
-			if err != nil {
-				return nil, err
+	var here, items []*wireEdit
+	var names []string
+	byName := map[string][]wireEdit{}
+	for i := range edits {
+		e := &edits[i]
+		switch {
+		case len(e.path) <= d || e.path[d] == "":
+			here = append(here, e)
+		case e.path[d] == "[]":
+			items = append(items, e)
+		default:
+			if _, ok := byName[e.path[d]]; !ok {
+				names = append(names, e.path[d])
 			}
-			items[i] = out
+			byName[e.path[d]] = append(byName[e.path[d]], *e)
 		}
-		return encodeUnescaped(items)
 	}
-	if len(raw) == 0 || raw[0] != '{' {
-		return raw, nil
+	switch raw[0] {
+	case '[':
+		if len(items) == 0 {
+			return raw, false, nil
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, false, err
+		}
+		sub := make([]wireEdit, len(items))
+		for i, e := range items {
+			sub[i] = *e
+		}
+		for i := range list {
+			v, c, err := editTree(list[i], sub, d+1)
+			if err != nil {
+				return nil, false, err
+			}
+			list[i], changed = v, changed || c
+		}
+		if !changed {
+			return raw, false, nil
+		}
+		out, err = encodeUnescaped(list)
+		return out, true, err
+	case '{':
+		if len(here)+len(names) == 0 {
+			return raw, false, nil
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, false, err
+		}
+		for _, e := range here {
+			changed = editMembers(m, e) || changed
+		}
+		for _, name := range names {
+			v, ok := m[name]
+			if !ok {
+				continue
+			}
+			v, c, err := editTree(v, byName[name], d+1)
+			if err != nil {
+				return nil, false, err
+			}
+			m[name], changed = v, changed || c
+		}
+		if !changed {
+			return raw, false, nil
+		}
+		out, err = encodeUnescaped(m)
+		return out, true, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	v, ok := m[path[0]]
-	if !ok {
-		return raw, nil
-	}
-	out, err := editAt(v, path[1:], e)
-	if err != nil {
-		return nil, err
-	}
-	m[path[0]] = out
-	return encodeUnescaped(m)
+	return raw, false, nil
 }
 
-// editMembers removes and renames the members of an encoded object.
-func editMembers(raw []byte, e *wireEdit) ([]byte, error) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return raw, nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
+// editMembers removes and renames the members of an object; it reports
+// whether any was there.
+func editMembers(m map[string]json.RawMessage, e *wireEdit) bool {
 	changed := false
 	for _, k := range e.omit {
 		if _, ok := m[k]; ok {
@@ -381,10 +408,7 @@ func editMembers(raw []byte, e *wireEdit) ([]byte, error) {
 			changed = true
 		}
 	}
-	if !changed {
-		return raw, nil
-	}
-	return encodeUnescaped(m)
+	return changed
 }
 
 // wirePayload is an event's payload as the realm's level sends it: the
