@@ -44,6 +44,8 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 	ts := RunT(t, realm.WithFeatureLevel(level, ""))
 	s := &levelRun{level: level, answers: map[string][]map[string]any{}}
 	const me = "desdemona@zulip.com"
+	// trying: a change a level may lack (its parameter refused or ignored).
+	trying := false
 	do := func(method, path, pattern string, form url.Values) map[string]any {
 		t.Helper()
 		req := ts.NewRequest(me, method, path, form)
@@ -54,7 +56,7 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 		if err := json.Unmarshal(body, &out); err != nil {
 			t.Fatalf("level %d: %s %s: %q", level, method, path, body)
 		}
-		if resp.StatusCode != 200 {
+		if resp.StatusCode != 200 && !trying {
 			t.Errorf("level %d: %s %s: %d %s", level, method, path, resp.StatusCode, body)
 		}
 		s.answers[answer] = append(s.answers[answer], out)
@@ -97,6 +99,7 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 	// Each group setting the table gates is changed at every level: a
 	// level without it does not announce it.
 	// (to two values in turn, one of which changes it).
+	trying = true
 	for _, c := range realm.FeatureChanges() {
 		if !strings.HasPrefix(c.Honour, "field gate") {
 			continue
@@ -112,6 +115,7 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 		}
 	}
 	do("PATCH", "/realm", "/realm", url.Values{"jitsi_server_url": {`"https://jitsi.example.com"`}})
+	trying = false
 	if level >= 290 { // the endpoint's level
 		do("POST", "/user_groups/"+strconv.Itoa(gid)+"/deactivate", "/user_groups/{}/deactivate", nil)
 	}
