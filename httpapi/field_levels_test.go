@@ -123,6 +123,19 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 	do("POST", "/realm/profile_fields", "/realm/profile_fields", url.Values{"name": {"Shoe size"}, "field_type": {"1"}})
 	do("POST", "/bots", "/bots", url.Values{"full_name": {"Helper"}, "short_name": {"helper"}})
 	sent := do("POST", "/messages", "/messages", url.Values{"type": {"stream"}, "to": {"levels"}, "topic": {"a new topic"}, "content": {"first"}})
+	// A new topic in a muted channel, unmuted on initiation (the one
+	// automatic visibility change before followed topics, 219).
+	trying = true
+	do("PATCH", "/settings", "/settings", url.Values{"automatically_unmute_topics_in_muted_streams_policy": {"1"}})
+	trying = false
+	do("POST", "/users/me/subscriptions", "/users/me/subscriptions", url.Values{"subscriptions": {`[{"name":"quiet"}]`}})
+	for _, sub := range do("GET", "/users/me/subscriptions", "/users/me/subscriptions", nil)["subscriptions"].([]any) {
+		if sub := sub.(map[string]any); sub["name"] == "quiet" {
+			do("POST", "/users/me/subscriptions/properties", "/users/me/subscriptions/properties", url.Values{"subscription_data": {
+				fmt.Sprintf(`[{"stream_id":%v,"property":"is_muted","value":true}]`, sub["stream_id"])}})
+		}
+	}
+	do("POST", "/messages", "/messages", url.Values{"type": {"stream"}, "to": {"quiet"}, "topic": {"hushed"}, "content": {"first"}})
 	if id, ok := sent["id"].(float64); ok {
 		do("PATCH", "/messages/"+strconv.Itoa(int(id)), "/messages/{}", url.Values{"content": {"edited"}})
 	}
