@@ -21,11 +21,11 @@ func (r *Realm) clearChannelSettingsOf(ch *storedChannel) {
 	}
 	if s.NewStreamAnnouncementsStreamID == ch.ID {
 		s.NewStreamAnnouncementsStreamID = 0
-		done = append(done, cleared{newChannelAnnouncementsProperty, r.newChannelAnnouncementsName()})
+		done = append(done, cleared{newChannelAnnouncementsProperty, newChannelAnnouncements.name(r)})
 	}
 	if s.SignupAnnouncementsStreamID == ch.ID {
 		s.SignupAnnouncementsStreamID = 0
-		done = append(done, cleared{signupAnnouncementsProperty, r.signupAnnouncementsName()})
+		done = append(done, cleared{signupAnnouncementsProperty, signupAnnouncements.name(r)})
 	}
 	if len(done) == 0 {
 		return

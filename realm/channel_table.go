@@ -138,10 +138,10 @@ func (t *channelTable) load(r *Realm, f *fixture.Document) error {
 	if err := t.loadChannels(r, f); err != nil {
 		return err
 	}
-	if err := r.loadSignupAnnouncements(f); err != nil {
+	if err := r.loadAnnouncementChannel(signupAnnouncements, f); err != nil {
 		return err
 	}
-	if err := r.loadNewChannelAnnouncements(f); err != nil {
+	if err := r.loadAnnouncementChannel(newChannelAnnouncements, f); err != nil {
 		return err
 	}
 	if err := r.loadModerationChannel(f); err != nil {

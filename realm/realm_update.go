@@ -275,12 +275,12 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		changes[g.name] = newValue
 	}
 	if req.NewStreamAnnouncementsStreamID != nil {
-		if err := r.setNewChannelAnnouncements(me, &s, *req.NewStreamAnnouncementsStreamID, changes); err != nil {
+		if err := r.setAnnouncementChannel(newChannelAnnouncements, me, &s, *req.NewStreamAnnouncementsStreamID, changes); err != nil {
 			return s, nil, err
 		}
 	}
 	if req.SignupAnnouncementsStreamID != nil {
-		if err := r.setSignupAnnouncements(me, &s, *req.SignupAnnouncementsStreamID, changes); err != nil {
+		if err := r.setAnnouncementChannel(signupAnnouncements, me, &s, *req.SignupAnnouncementsStreamID, changes); err != nil {
 			return s, nil, err
 		}
 	}

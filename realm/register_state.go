@@ -285,7 +285,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	// The announcement channels (-1 when off), under the names of the
 	// advertised feature level; Zulip's own update announcements go
 	// nowhere.
-	disabled, newChannels, signups := -1, s.newChannelAnnouncementsValue(), s.signupAnnouncementsValue()
+	disabled, newChannels, signups := -1, newChannelAnnouncements.value(&s), signupAnnouncements.value(&s)
 	if r.has(ChangeAnnouncementsRename) {
 		state.RealmNewStreamAnnouncementsStreamID, state.RealmSignupAnnouncementsStreamID = &newChannels, &signups
 	} else {

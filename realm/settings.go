@@ -184,7 +184,7 @@ func (s Settings) fixture() fixture.Settings {
 		EmptyTopicDisplayName: c.EmptyTopicDisplayName, DefaultLanguage: c.DefaultLanguage,
 		EnableSpectatorAccess: c.EnableSpectatorAccess, EnableReadReceipts: c.EnableReadReceipts,
 		ModerationRequestChannelID: c.moderationRequestChannelValue(), GroupSettings: map[string]GroupSetting{},
-		SignupAnnouncementsStreamID: c.signupAnnouncementsFixture(), NewStreamAnnouncementsStreamID: c.newChannelAnnouncementsFixture(),
+		SignupAnnouncementsStreamID: signupAnnouncements.inFixture(&c), NewStreamAnnouncementsStreamID: newChannelAnnouncements.inFixture(&c),
 		EmailsRestrictedToDomains: c.EmailsRestrictedToDomains, DisallowDisposableEmailAddresses: c.DisallowDisposableEmailAddresses,
 		MaxInvites: c.MaxInvites, EmailChangesDisabled: c.EmailChangesDisabled, NameChangesDisabled: c.NameChangesDisabled,
 		AvatarChangesDisabled: c.AvatarChangesDisabled, PresenceDisabled: c.PresenceDisabled}

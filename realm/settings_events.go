@@ -19,8 +19,8 @@ func (s *Settings) apiValues() map[string]any {
 		"move_messages_between_streams_limit_seconds": limitValue(s.MoveMessagesBetweenStreamsLimitSeconds),
 		"message_content_delete_limit_seconds":        limitValue(s.MessageContentDeleteLimitSeconds),
 		moderationRequestChannelProperty:              s.moderationRequestChannelValue(),
-		signupAnnouncementsProperty:                   s.signupAnnouncementsValue(),
-		newChannelAnnouncementsProperty:               s.newChannelAnnouncementsValue(),
+		signupAnnouncementsProperty:                   signupAnnouncements.value(s),
+		newChannelAnnouncementsProperty:               newChannelAnnouncements.value(s),
 		"emails_restricted_to_domains":                s.EmailsRestrictedToDomains,
 		"disallow_disposable_email_addresses":         s.DisallowDisposableEmailAddresses,
 		"email_changes_disabled":                      s.EmailChangesDisabled,
@@ -138,11 +138,11 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 		}
 	}
 	if changed(newChannelAnnouncementsProperty) {
-		r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.newChannelAnnouncementsName(),
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: newChannelAnnouncements.name(r),
 			Value: after[newChannelAnnouncementsProperty]}, to...)
 	}
 	if changed(signupAnnouncementsProperty) {
-		r.emit("realm", RealmUpdateEvent{Op: "update", Property: r.signupAnnouncementsName(),
+		r.emit("realm", RealmUpdateEvent{Op: "update", Property: signupAnnouncements.name(r),
 			Value: after[signupAnnouncementsProperty]}, to...)
 	}
 	if changed(moderationRequestChannelProperty) && r.has(changeModerationRequestChannel) {
