@@ -105,12 +105,7 @@ func getChannelTopics(c *call) (any, error) {
 	if req.AllowEmptyTopicName, err = c.p.optBool("allow_empty_topic_name", false); err != nil {
 		return nil, err
 	}
-	var topics []realm.ChannelTopic
-	if c.spectator != nil {
-		topics, err = c.spectator.ChannelTopics(c.ctx(), req)
-	} else {
-		topics, err = c.actor.ChannelTopics(c.ctx(), req)
-	}
+	topics, err := c.reader().ChannelTopics(c.ctx(), req)
 	if err != nil {
 		return nil, err
 	}

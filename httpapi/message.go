@@ -126,12 +126,7 @@ func getMessages(c *call) (any, error) {
 			return nil, realm.VariableInvalid("narrow", raw)
 		}
 	}
-	var res realm.FetchResult
-	if c.spectator != nil {
-		res, err = c.spectator.Messages(c.ctx(), req)
-	} else {
-		res, err = c.actor.Messages(c.ctx(), req)
-	}
+	res, err := c.reader().Messages(c.ctx(), req)
 	if err != nil || !res.ByMessageIDs {
 		return res, err
 	}
@@ -180,13 +175,7 @@ func getMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m realm.Message
-	var raw string
-	if c.spectator != nil {
-		m, raw, err = c.spectator.Message(c.ctx(), int64(id), o)
-	} else {
-		m, raw, err = c.actor.Message(c.ctx(), int64(id), o)
-	}
+	m, raw, err := c.reader().Message(c.ctx(), int64(id), o)
 	if err != nil {
 		return nil, err
 	}

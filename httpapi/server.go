@@ -194,6 +194,22 @@ type call struct {
 
 func (c *call) ctx() context.Context { return c.req.Context() }
 
+// reader is what the spectators routes read through: the realm's
+// Spectator for a logged-out visitor, the Actor otherwise.
+type reader interface {
+	Messages(context.Context, realm.FetchRequest) (realm.FetchResult, error)
+	Message(context.Context, int64, realm.ViewOptions) (realm.Message, string, error)
+	ChannelTopics(context.Context, realm.ChannelTopicsRequest) ([]realm.ChannelTopic, error)
+}
+
+// reader answers who reads on a spectators route.
+func (c *call) reader() reader {
+	if c.spectator != nil {
+		return c.spectator
+	}
+	return c.actor
+}
+
 // pathInt reads an integer path parameter; the pattern guarantees digits
 // only in Zulip, so anything else is a 404.
 func (c *call) pathInt(name string) (int, error) {
