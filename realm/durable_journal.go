@@ -87,10 +87,11 @@ const journalChunk = 1 << 20
 // journal is the open journal file being appended to. Space is
 // allocated ahead of the records, so that a full disk refuses an
 // operation before it takes effect. A record is written under the
-// realm's lock once its operation took effect, in that order: into the
-// file's memory mapping where the system has one (the kernel has it, so
-// a crash of the process loses nothing, and writing costs no system
-// call), else by a write. Whoever then waits for its record to be on disk
+// realm's lock once its operation took effect, in that order: under
+// FsyncEverySec into the file's memory mapping where the system has one
+// (the kernel has it, so a crash of the process loses nothing, and
+// writing costs no system call), else by a write (durable_file.go says
+// why FsyncAlways writes). Whoever then waits for its record to be on disk
 // syncs everything written so far for everyone, outside the realm's
 // lock: group commit, one sync per batch.
 type journal struct {
@@ -134,7 +135,7 @@ func appendFrame(b, payload []byte) []byte {
 // openJournal opens the journal at path, whose good records end at size,
 // for appending.
 func openJournal(path string, size int64, records int, policy FsyncPolicy) (*journal, error) {
-	f, allocated, err := openJournalFile(path)
+	f, allocated, err := openJournalFile(path, policy == FsyncEverySec)
 	if err != nil {
 		return nil, err
 	}
