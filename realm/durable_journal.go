@@ -118,6 +118,8 @@ type journal struct {
 	superseded bool
 	stop       chan struct{}
 	stopped    chan struct{}
+	// kick wakes FsyncAlways's syncer: a record waits for the disk.
+	kick chan struct{}
 }
 
 // frame returns payload as a record.
@@ -142,9 +144,12 @@ func openJournal(path string, size int64, records int, policy FsyncPolicy) (*jou
 	j := &journal{path: path, f: f, policy: policy, size: size, synced: size,
 		allocated: max(allocated, size), records: records}
 	j.cond.L = &j.mu
+	j.stop, j.stopped = make(chan struct{}), make(chan struct{})
 	if policy == FsyncEverySec {
-		j.stop, j.stopped = make(chan struct{}), make(chan struct{})
 		go j.syncEverySecond()
+	} else {
+		j.kick = make(chan struct{}, 1)
+		go j.syncWhileWaited()
 	}
 	return j, nil
 }
@@ -202,7 +207,44 @@ func (j *journal) waitSynced(end int64) error {
 	if j.policy == FsyncEverySec {
 		return nil
 	}
-	return j.syncTo(end)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for !j.superseded && j.err == nil && j.synced < end {
+		select {
+		case j.kick <- struct{}{}:
+		default: // the syncer is kicked already
+		}
+		j.cond.Wait()
+	}
+	if j.superseded {
+		return nil
+	}
+	return j.err
+}
+
+// syncWhileWaited is FsyncAlways's syncer: it syncs everything written
+// as long as records wait for the disk, one sync after the other, so
+// that the records written during one sync go with the next as soon as
+// it ends (a waiter's own goroutine would first have to be woken and
+// scheduled).
+func (j *journal) syncWhileWaited() {
+	defer close(j.stopped)
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-j.kick:
+		}
+		j.mu.Lock()
+		for !j.superseded && j.err == nil && j.synced < j.size {
+			if j.syncing {
+				j.cond.Wait()
+			} else {
+				j.syncWritten()
+			}
+		}
+		j.mu.Unlock()
+	}
 }
 
 // syncTo returns once the journal is on disk up to end.
