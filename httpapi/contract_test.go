@@ -496,6 +496,8 @@ var allowed = []struct {
 		"message objects' reactions below feature level 328, which removed it"},
 	{"prev_rendered_content_version", "orig_rendered_content", openapi3.NewIntegerSchema(),
 		"update_message events below feature level 284, which removed it"},
+	{"email_address", "in_home_view", openapi3.NewStringSchema(),
+		"subscription objects below feature level 226, which removed it"},
 	{"url_prefix", "pygments_language", openapi3.NewStringSchema(),
 		"code playgrounds below feature level 196, which replaced it with url_template"},
 	{"dense_mode", "emojiset", openapi3.NewBoolSchema(),

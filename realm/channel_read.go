@@ -89,11 +89,7 @@ func (a *Actor) ChannelEmailAddress(ctx context.Context, channelID, senderID int
 				return BadRequest("Insufficient permission")
 			}
 		}
-		senderKey := 0 // a realm without system bots
-		if sender != nil {
-			senderKey = sender.ID
-		}
-		ans = channelEmailAddress(ch, senderKey)
+		ans = channelEmailAddress(ch, senderKey(sender))
 		return nil
 	})
 	return ans, err
@@ -119,6 +115,26 @@ func channelEmailAddress(ch *storedChannel, senderID int) string {
 		local = slug + "." + token
 	}
 	return local + ".show-sender@" + user.FakeEmailDomain
+}
+
+// senderKey is the sender an address is built for: 0 in a realm
+// without system bots.
+func senderKey(sender *user.User) int {
+	if sender == nil {
+		return 0
+	}
+	return sender.ID
+}
+
+// legacyEmailAddress is the email_address subscription objects carried
+// below changeStreamEmailRemoved: the channel's address as GET
+// /streams/{id}/email_address gives it without sender_id, for users
+// with content access to the channel; "" for the others.
+func (r *Realm) legacyEmailAddress(u *user.User, c *storedChannel) string {
+	if r.has(changeStreamEmailRemoved) || u == nil || !r.hasContentAccess(u, c) {
+		return ""
+	}
+	return channelEmailAddress(c, senderKey(r.userByEmail(emailGatewayBotEmail)))
 }
 
 // channelWithMetadataAccess is the channel of a read that needs only to

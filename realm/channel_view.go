@@ -215,6 +215,9 @@ type SubscriptionView struct {
 	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
 	// Subscribers is sent only when asked for (include_subscribers).
 	Subscribers []int `json:"subscribers,omitzero"`
+	// EmailAddress is the channel's email address, sent below feature
+	// level 226 only (legacyEmailAddress).
+	EmailAddress string `json:"email_address,omitempty"`
 }
 
 // NeverSubscribedView is a channel of register's never_subscribed list.
@@ -311,7 +314,7 @@ func (r *Realm) subscriptionView(s *storedSubscription, withSubscribers bool) Su
 	v := SubscriptionView{Stream: r.streamView(c), Color: s.Color, IsMuted: s.IsMuted, InHomeView: !s.IsMuted,
 		PinToTop: s.PinToTop, DesktopNotifications: s.DesktopNotifications, EmailNotifications: s.EmailNotifications,
 		PushNotifications: s.PushNotifications, AudibleNotifications: s.AudibleNotifications,
-		WildcardMentionsNotify: s.WildcardMentionsNotify}
+		WildcardMentionsNotify: s.WildcardMentionsNotify, EmailAddress: r.legacyEmailAddress(r.users.byID[s.UserID], c)}
 	if withSubscribers {
 		v.Subscribers = r.activeSubscriberIDs(c.ID)
 	}

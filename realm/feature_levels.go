@@ -378,3 +378,11 @@ var ChangeStreamPostPolicyRemoved = newChange("streamPostPolicyRemoved")
 // ChangeUpdateUserByEmail: PATCH /users/{email} (Zulip 10.0); before, a
 // user was updated by ID only, and the email form was the GET route's.
 var ChangeUpdateUserByEmail = newChange("updateUserByEmail")
+
+// The changes of channels' administration and subscriptions.
+var (
+	// changeStreamEmailRemoved: subscription objects no longer carry the
+	// channel's email_address (Zulip 8.0); GET
+	// /streams/{id}/email_address gives it.
+	changeStreamEmailRemoved = newChange("streamEmailRemoved")
+)
