@@ -237,7 +237,9 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		}
 		p.topicsPolicy = req.TopicsPolicy
 	}
-	if req.FolderID != nil {
+	// Below changeChannelFolders there are no folders: a server of the
+	// level ignores folder_id, and no stream update says folder_id null.
+	if req.FolderID != nil && r.has(changeChannelFolders) {
 		p.folderID = new(int)
 		if *req.FolderID != nil {
 			if err := r.checkChannelFolderID(**req.FolderID); err != nil {

@@ -78,3 +78,27 @@ func TestSubscriptionEmailAddressNeedsContentAccess(t *testing.T) {
 		t.Fatal("a subscriber gets no address")
 	}
 }
+
+// Row 389 "event stream update value": a channel taken out of its folder
+// gets a stream update of folder_id with value null from 389; below it
+// there are no folders, folder_id changes nothing and no such event is
+// sent.
+func TestFolderNullValueFollowsLevel(t *testing.T) {
+	belowAndAt(t, changeChannelFolders, func(t *testing.T, r *Realm, has bool) {
+		verona := channelID(t, r, "Verona")
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		var none *int
+		if err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: verona, FolderID: &none}); err != nil {
+			t.Fatal(err)
+		}
+		var nulls int
+		for _, ev := range eventsOf(t, r, idIago, q, "stream") {
+			if v, ok := ev["value"]; ok && v == nil && ev["property"] == "folder_id" {
+				nulls++
+			}
+		}
+		if want := map[bool]int{false: 0, true: 1}[has]; nulls != want {
+			t.Fatalf("%d stream updates of folder_id null, want %d", nulls, want)
+		}
+	})
+}
