@@ -42,3 +42,34 @@ func TestRegisterShapeAtThreeFeatureLevels(t *testing.T) {
 		}
 	}
 }
+
+// Every field an honoured "register gate" row names is in the register
+// answer of a realm at the row's level and absent one level below it
+// (an owner's register, every section fetched).
+func TestRegisterGateRowsAtTheirLevels(t *testing.T) {
+	keys := map[int]map[string]any{}
+	at := func(level int) map[string]any {
+		if keys[level] == nil {
+			e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+			st, reg := e.do("desdemona@zulip.com", "POST", "/register", url.Values{})
+			if st != 200 {
+				t.Fatalf("level %d: register %d %v", level, st, reg)
+			}
+			keys[level] = reg
+		}
+		return keys[level]
+	}
+	for _, c := range realm.FeatureChanges() {
+		if c.Honour != "register gate" || c.Status != realm.StatusHonoured || c.Where != "POST /register" {
+			continue
+		}
+		if _, ok := at(c.Level)[c.Field]; !ok {
+			t.Errorf("%d %s: not sent at its level", c.Level, c.Field)
+		}
+		if c.Level > 185 {
+			if _, ok := at(c.Level - 1)[c.Field]; ok {
+				t.Errorf("%d %s: sent at level %d", c.Level, c.Field, c.Level-1)
+			}
+		}
+	}
+}

@@ -139,4 +139,6 @@ var realmSectionKeys = []string{
 	"server_typing_stopped_wait_period_milliseconds", "server_web_public_streams_enabled",
 	"settings_send_digest_emails", "stop_words", "upgrade_text_for_wide_organization_logo",
 	"zulip_plan_is_not_limited",
+	"max_bulk_new_subscription_messages", "max_reminder_note_length", "password_max_length",
+	"server_max_deactivated_realm_deletion_days", "server_min_deactivated_realm_deletion_days",
 }

@@ -117,6 +117,18 @@ type RealmState struct {
 	RealmURL string `json:"realm_url,omitempty"`
 	// ServerThumbnailFormats is sent from feature level 273 on.
 	ServerThumbnailFormats []ThumbnailFormat `json:"server_thumbnail_formats,omitempty"`
+
+	// The server's bounds (the register gate leaves each out below the
+	// level that added it): the number of days a deactivated
+	// organization's data is kept before deletion, at least and at most
+	// (null: no bound; 332); a password's length (338); the users a
+	// subscription request may have Notification Bot tell (397); a
+	// reminder's note (415).
+	ServerMinDeactivatedRealmDeletionDays *int `json:"server_min_deactivated_realm_deletion_days"`
+	ServerMaxDeactivatedRealmDeletionDays *int `json:"server_max_deactivated_realm_deletion_days"`
+	PasswordMaxLength                     int  `json:"password_max_length"`
+	MaxBulkNewSubscriptionMessages        int  `json:"max_bulk_new_subscription_messages"`
+	MaxReminderNoteLength                 int  `json:"max_reminder_note_length"`
 }
 
 // AuthenticationMethodState is one entry of realm_authentication_methods.
@@ -149,3 +161,7 @@ type ExternalAccountType struct {
 	Text       string `json:"text"`
 	URLPattern string `json:"url_pattern"`
 }
+
+// minDeactivatedRealmDeletionDays is Zulip's default
+// MIN_DEACTIVATED_REALM_DELETION_DAYS (the maximum is unset: null).
+const minDeactivatedRealmDeletionDays = 14
