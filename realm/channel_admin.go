@@ -194,6 +194,9 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkLegacyAdminContentAccess(me, ch, req.onlyNameOrDescription()); err != nil {
+		return nil, err
+	}
 	p := &channelPlan{ch: ch, actor: me, private: ch.InviteOnly, webPublic: ch.IsWebPublic, history: ch.HistoryPublicToSubscribers,
 		oldPrivate: ch.InviteOnly, oldWeb: ch.IsWebPublic, oldHistory: ch.HistoryPublicToSubscribers, isDefault: req.IsDefaultStream}
 	if err := r.planPrivacy(me, req, p); err != nil {
@@ -453,6 +456,9 @@ func (a *Actor) ArchiveChannel(ctx context.Context, channelID int) error {
 	return a.write(ctx, func(me *user.User) error {
 		ch, err := r.channelToAdminister(me, channelID)
 		if err != nil {
+			return err
+		}
+		if err := r.checkLegacyAdminContentAccess(me, ch, false); err != nil {
 			return err
 		}
 		if ch.IsArchived {

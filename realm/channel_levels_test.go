@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -99,6 +100,139 @@ func TestFolderNullValueFollowsLevel(t *testing.T) {
 		}
 		if want := map[bool]int{false: 0, true: 1}[has]; nulls != want {
 			t.Fatalf("%d stream updates of folder_id null, want %d", nulls, want)
+		}
+	})
+}
+
+// setChannelGroup stores a channel permission setting directly.
+func setChannelGroup(r *Realm, channel, setting string, g GroupSetting) {
+	ch := r.channels.byName[channelKey(channel)]
+	if ch.Permissions == nil {
+		ch.Permissions = map[string]GroupSetting{}
+	}
+	ch.Permissions[setting] = g
+}
+
+// Rows 349 (register never_subscribed and unsubscribed, schema
+// CanAdministerChannelGroup, PATCH /streams can_administer_channel_group):
+// a member in can_administer_channel_group of a private channel it is not
+// subscribed to sees the channel, hears its events and changes it from
+// 349; below, the channel is hidden from it as from any non-subscriber.
+func TestChannelAdministratorsAccessFollowsLevel(t *testing.T) {
+	belowAndAt(t, changeChannelAdminAccess, func(t *testing.T, r *Realm, has bool) {
+		setChannelGroup(r, "core team", "can_administer_channel_group", GroupSetting{DirectMembers: []int{idOthello, idCordelia}})
+		ch := r.channels.byName[channelKey("core team")]
+		r.channels.subs[ch.ID][idCordelia] = &storedSubscription{UserID: idCordelia, ChannelID: ch.ID, Color: "#c2c2c2"}
+		state, err := r.As(idOthello).Register(bg, RegisterRequest{FetchEventTypes: []string{"subscription"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		never := slices.ContainsFunc(state.SubscriptionState.NeverSubscribed, func(s NeverSubscribedView) bool { return s.StreamID == ch.ID })
+		if never != has {
+			t.Errorf("core team in Othello's never_subscribed %v, want %v", never, has)
+		}
+		state, err = r.As(idCordelia).Register(bg, RegisterRequest{FetchEventTypes: []string{"subscription"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		left := slices.ContainsFunc(state.SubscriptionState.Unsubscribed, func(s SubscriptionView) bool { return s.StreamID == ch.ID })
+		if left != has {
+			t.Errorf("core team in Cordelia's unsubscribed %v, want %v", left, has)
+		}
+		q := mustQueue(t, r, idOthello, QueueOptions{})
+		if err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: ch.ID, Description: str("by Iago")}); err != nil {
+			t.Fatal(err)
+		}
+		if heard := len(eventsOf(t, r, idOthello, q, "stream")) > 0; heard != has {
+			t.Errorf("Othello heard core team's update %v, want %v", heard, has)
+		}
+		err = r.As(idOthello).UpdateChannel(bg, ChannelUpdate{ChannelID: ch.ID, Description: str("by Othello")})
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+			if ch.Description != "by Iago" {
+				t.Fatal("a refused update changed the description")
+			}
+			return
+		}
+		if err != nil || ch.Description != "by Othello" {
+			t.Fatalf("channel administrator's update: %v, description %q", err, ch.Description)
+		}
+	})
+}
+
+// Rows 349 (PATCH /streams, schema CanAdministerChannelGroup): an
+// organization administrator not subscribed to a private channel changes
+// its settings that need metadata access only from 349; below, only its
+// name and description. Archiving it needs content access below 349.
+func TestAdministratorsWithoutContentAccessFollowLevel(t *testing.T) {
+	belowAndAt(t, changeChannelAdminAccess, func(t *testing.T, r *Realm, has bool) {
+		ch := r.channels.byName[channelKey("core team")]
+		if _, err := r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"core team"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: ch.ID, NewName: str("inner circle"), Description: str("renamed")}); err != nil {
+			t.Fatalf("rename by an administrator without content access: %v", err)
+		}
+		moderators := GroupSettingChange{New: NamedGroupSetting(gidModerators)}
+		err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: ch.ID,
+			GroupSettings: map[string]GroupSettingChange{"can_remove_subscribers_group": moderators}})
+		changed := r.channelSetting(ch, "can_remove_subscribers_group").GroupID == gidModerators
+		if has != (err == nil) || changed != has {
+			t.Fatalf("can_remove_subscribers_group by an administrator without content access: %v, changed %v", err, changed)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+		}
+		err = r.As(idIago).ArchiveChannel(bg, ch.ID)
+		if has != (err == nil) || ch.IsArchived != has {
+			t.Fatalf("archiving by an administrator without content access: %v, archived %v", err, ch.IsArchived)
+		}
+	})
+}
+
+// Rows 349 (PATCH /streams can_remove_subscribers_group, schema
+// CanRemoveSubscribersGroup): from 349 a channel administrator outside
+// can_remove_subscribers_group unsubscribes others, and so does an
+// organization administrator not subscribed to a private channel; below,
+// neither.
+func TestUnsubscribingOthersFollowsLevel(t *testing.T) {
+	belowAndAt(t, changeChannelAdminAccess, func(t *testing.T, r *Realm, has bool) {
+		setChannelGroup(r, "Denmark", "can_administer_channel_group", GroupSetting{DirectMembers: []int{idOthello}})
+		setChannelGroup(r, "Denmark", "can_remove_subscribers_group", NamedGroupSetting(gidAdministrators))
+		_, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Denmark"}, Principals: Principals{IDs: []int{idHamlet}}})
+		if has != (err == nil) || r.isSubscribed(channelID(t, r, "Denmark"), idHamlet) == has {
+			t.Fatalf("channel administrator unsubscribing Hamlet: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Insufficient permission")
+		}
+		if _, err := r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"core team"}}); err != nil {
+			t.Fatal(err)
+		}
+		core := channelID(t, r, "core team")
+		_, err = r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"core team"}, Principals: Principals{IDs: []int{idHamlet}}})
+		if has != (err == nil) || r.isSubscribed(core, idHamlet) == has {
+			t.Fatalf("administrator not subscribed unsubscribing Hamlet from core team: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Insufficient permission")
+		}
+	})
+}
+
+// Row 349 POST /users/me/subscriptions: a member of a private channel's
+// can_add_subscribers_group subscribes others without being subscribed
+// from 349; below, it cannot access the channel.
+func TestAddingSubscribersWithoutSubscriptionFollowsLevel(t *testing.T) {
+	belowAndAt(t, changeChannelAdminAccess, func(t *testing.T, r *Realm, has bool) {
+		setChannelGroup(r, "core team", "can_add_subscribers_group", GroupSetting{DirectMembers: []int{idCordelia}})
+		core := channelID(t, r, "core team")
+		_, err := r.As(idCordelia).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "core team"}}, Principals: Principals{IDs: []int{idOthello}}})
+		if has != (err == nil) || r.isSubscribed(core, idOthello) != has {
+			t.Fatalf("subscribing Othello to core team: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Unable to access channel (core team).")
 		}
 	})
 }

@@ -94,6 +94,9 @@ func (r *Realm) applyUnsubscribe(p *unsubscribePlan) UnsubscribeResult {
 
 // canRemoveSubscribers is Zulip's rule for unsubscribing others.
 func (r *Realm) canRemoveSubscribers(me *user.User, channels []*storedChannel) bool {
+	if !r.has(changeChannelAdminAccess) {
+		return r.legacyCanRemoveSubscribers(me, channels)
+	}
 	if me.Role.IsAdmin() {
 		return true
 	}

@@ -92,7 +92,7 @@ func (r *Realm) channelAllows(c *storedChannel, setting string, userID int) bool
 // hasContentAccess reports whether u may read c's messages and join it:
 // web-public channels, subscriptions, and, for non-guests, public channels
 // and private ones whose can_subscribe_group or can_add_subscribers_group
-// holds them.
+// holds them (can_add_subscribers_group from changeChannelAdminAccess).
 func (r *Realm) hasContentAccess(u *user.User, c *storedChannel) bool {
 	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
 		return true
@@ -101,7 +101,7 @@ func (r *Realm) hasContentAccess(u *user.User, c *storedChannel) bool {
 		return false
 	}
 	return !c.InviteOnly || r.canSubscribeByGroup(u, c) ||
-		r.channelAllows(c, "can_add_subscribers_group", u.ID)
+		r.has(changeChannelAdminAccess) && r.channelAllows(c, "can_add_subscribers_group", u.ID)
 }
 
 // canSubscribeByGroup: c's can_subscribe_group holds u, from feature
@@ -112,7 +112,7 @@ func (r *Realm) canSubscribeByGroup(u *user.User, c *storedChannel) bool {
 
 // hasMetadataAccess reports whether u may know c exists: content access,
 // or for non-guests administrators and the channel's administer, add and
-// subscribe groups.
+// subscribe groups (from changeChannelAdminAccess).
 func (r *Realm) hasMetadataAccess(u *user.User, c *storedChannel) bool {
 	if c.IsWebPublic || r.isSubscribed(c.ID, u.ID) {
 		return true
@@ -122,6 +122,9 @@ func (r *Realm) hasMetadataAccess(u *user.User, c *storedChannel) bool {
 	}
 	if !c.InviteOnly || u.Role.IsAdmin() {
 		return true
+	}
+	if !r.has(changeChannelAdminAccess) {
+		return false // below 349 the groups gave no sight of a private channel
 	}
 	return r.channelAllows(c, "can_administer_channel_group", u.ID) ||
 		r.channelAllows(c, "can_add_subscribers_group", u.ID) ||

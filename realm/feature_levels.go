@@ -385,4 +385,12 @@ var (
 	// channel's email_address (Zulip 8.0); GET
 	// /streams/{id}/email_address gives it.
 	changeStreamEmailRemoved = newChange("streamEmailRemoved")
+	// changeChannelAdminAccess: metadata access through a private
+	// channel's can_administer_channel_group and
+	// can_add_subscribers_group (its events, register's unsubscribed and
+	// never_subscribed), content access through can_add_subscribers_group,
+	// administering with metadata access only, and channel administrators
+	// unsubscribing others (Zulip 10.0). Before it, see
+	// channel_admin_levels.go.
+	changeChannelAdminAccess = newChange("channelAdminAccess")
 )
