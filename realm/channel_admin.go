@@ -291,9 +291,10 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		return BadRequest("Insufficient permission") // default channels are for administrators
 	}
 	p.privacyChanged = p.private != p.oldPrivate || p.webPublic != p.oldWeb || p.history != p.oldHistory
-	if p.privacyChanged && !r.hasContentAccess(me, p.ch) {
+	if p.privacyChanged && (!r.hasContentAccess(me, p.ch) || p.ch.IsArchived && !r.has(changeArchivedSubscriptions)) {
 		// Even administrators must be able to read a private channel
-		// to change its privacy.
+		// to change its privacy; below 362 no one changed an archived
+		// channel's.
 		return BadRequest("Invalid channel ID")
 	}
 	if !p.private && p.ch.ID == r.settings.ModerationRequestChannelID {

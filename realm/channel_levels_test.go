@@ -236,3 +236,51 @@ func TestAddingSubscribersWithoutSubscriptionFollowsLevel(t *testing.T) {
 		}
 	})
 }
+
+// Rows 362 (POST, DELETE and PATCH /users/me/subscriptions, PATCH
+// /streams): subscriptions in an archived channel may be added and
+// removed, and its privacy changed, from 362; below, subscribing finds
+// the channel inaccessible, unsubscribing finds none, and a privacy
+// change is refused.
+func TestArchivedChannelSubscriptionsFollowLevel(t *testing.T) {
+	belowAndAt(t, changeArchivedSubscriptions, func(t *testing.T, r *Realm, has bool) {
+		denmark := channelID(t, r, "Denmark")
+		if err := r.As(idIago).ArchiveChannel(bg, denmark); err != nil {
+			t.Fatal(err)
+		}
+		_, err := r.As(idOthello).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"Denmark"}})
+		if has != (err == nil) || r.isSubscribed(denmark, idOthello) == has {
+			t.Fatalf("leaving archived Denmark: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Channel(s) (Denmark) do not exist")
+		}
+		_, err = r.As(idCordelia).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Denmark"}}})
+		if has != (err == nil) || r.isSubscribed(denmark, idCordelia) != has {
+			t.Fatalf("joining archived Denmark: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Unable to access channel (Denmark).")
+			notFatal := false
+			ans, err := r.As(idCordelia).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Denmark"}}, AuthorizationErrorsFatal: &notFatal})
+			if err != nil || !slices.Contains(ans.Unauthorized, "Denmark") {
+				t.Fatalf("joining archived Denmark, errors not fatal: %+v, %v", ans, err)
+			}
+		}
+		_, err = r.As(idAaron).UpdateSubscriptions(bg, UpdateSubscriptionsRequest{Add: []ChannelSpec{{Name: "Denmark"}}})
+		if has != (err == nil) || r.isSubscribed(denmark, idAaron) != has {
+			t.Fatalf("PATCH subscriptions adding archived Denmark: %v", err)
+		}
+		private := true
+		err = r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: denmark, IsPrivate: &private})
+		if has != (err == nil) || r.channels.byID[denmark].InviteOnly != has {
+			t.Fatalf("making archived Denmark private: %v", err)
+		}
+		if !has {
+			wantCode(t, err, CodeBadRequest, "Invalid channel ID")
+			if err := r.As(idIago).UpdateChannel(bg, ChannelUpdate{ChannelID: denmark, Description: str("still editable")}); err != nil {
+				t.Fatalf("describing archived Denmark: %v", err)
+			}
+		}
+	})
+}

@@ -187,7 +187,7 @@ func (r *Realm) planSubscribe(me *user.User, req SubscribeRequest) (*subscribePl
 	cannotAdd := false
 	for _, c := range existing {
 		switch {
-		case !r.hasContentAccess(me, c):
+		case c.IsArchived && !r.has(changeArchivedSubscriptions), !r.hasContentAccess(me, c):
 			p.unauthorized = append(p.unauthorized, c.Name)
 		case others && !r.canAddSubscribers(me, c):
 			cannotAdd = true

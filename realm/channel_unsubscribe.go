@@ -57,7 +57,7 @@ func (r *Realm) planUnsubscribe(me *user.User, req UnsubscribeRequest) (*unsubsc
 		if err := checkChannelName(name, r.opts.Limits.MaxStreamNameLength); err != nil {
 			return nil, err
 		}
-		if c := r.channels.byName[channelKey(name)]; c == nil {
+		if c := r.channels.byName[channelKey(name)]; c == nil || c.IsArchived && !r.has(changeArchivedSubscriptions) {
 			missing = append(missing, name)
 		} else if !slices.Contains(p.channels, c) {
 			p.channels = append(p.channels, c)

@@ -393,4 +393,10 @@ var (
 	// unsubscribing others (Zulip 10.0). Before it, see
 	// channel_admin_levels.go.
 	changeChannelAdminAccess = newChange("channelAdminAccess")
+	// changeArchivedSubscriptions: subscriptions in archived channels
+	// may be added and removed, and archived channels' privacy changed
+	// (Zulip 10.0). Before it, subscribing treats an archived channel as
+	// one the caller may not access, unsubscribing as one that does not
+	// exist, and a privacy change answers "Invalid channel ID".
+	changeArchivedSubscriptions = newChange("archivedSubscriptions")
 )
