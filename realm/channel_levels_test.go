@@ -284,3 +284,31 @@ func TestArchivedChannelSubscriptionsFollowLevel(t *testing.T) {
 		}
 	})
 }
+
+// Rows 342 (POST /invites, POST /invites/multiuse stream_ids): an
+// inviter who may not add subscribers lists a default channel from 342;
+// below, it is refused as any other channel.
+func TestInvitingToDefaultChannelsFollowsLevel(t *testing.T) {
+	belowAndAt(t, changeInviteDefaultChannels, func(t *testing.T, r *Realm, has bool) {
+		r.settings.CanAddSubscribersGroup = NamedGroupSetting(gidAdministrators)
+		r.settings.CreateMultiuseInviteGroup = NamedGroupSetting(gidMembers)
+		verona := channelID(t, r, "Verona")
+		err := r.As(idHamlet).SendInvites(bg, expiring("new@zulip.com", 60, verona))
+		_, linkErr := r.As(idHamlet).CreateInviteLink(bg, expiring("", 60, verona))
+		for _, err := range []error{err, linkErr} {
+			if has {
+				if err != nil {
+					t.Fatalf("inviting to default Verona: %v", err)
+				}
+				continue
+			}
+			wantCode(t, err, CodeBadRequest, "You do not have permission to subscribe other users to channels.")
+		}
+		if got := len(mustInvites(t, r, idHamlet)); got != map[bool]int{false: 0, true: 2}[has] {
+			t.Fatalf("%d invitations stored", got)
+		}
+		denmark := channelID(t, r, "Denmark")
+		wantCode(t, r.As(idHamlet).SendInvites(bg, expiring("other@zulip.com", 60, denmark)), CodeBadRequest,
+			"You do not have permission to subscribe other users to channels.")
+	})
+}

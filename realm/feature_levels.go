@@ -399,4 +399,8 @@ var (
 	// one the caller may not access, unsubscribing as one that does not
 	// exist, and a privacy change answers "Invalid channel ID".
 	changeArchivedSubscriptions = newChange("archivedSubscriptions")
+	// changeInviteDefaultChannels: an invitation may list the default
+	// channels whoever may invite (Zulip 10.0); before, only those the
+	// inviter may add subscribers to.
+	changeInviteDefaultChannels = newChange("inviteDefaultChannels")
 )

@@ -189,7 +189,8 @@ func (r *Realm) checkInviteTargets(me *user.User, req InviteRequest) error {
 		}
 	}
 	for _, id := range req.StreamIDs {
-		if ch := r.channels.byID[id]; !ch.IsDefault && !r.canAddSubscribers(me, ch) {
+		ch := r.channels.byID[id]
+		if !(ch.IsDefault && r.has(changeInviteDefaultChannels)) && !r.canAddSubscribers(me, ch) {
 			return BadRequest("You do not have permission to subscribe other users to channels.")
 		}
 	}
