@@ -52,6 +52,7 @@ var nonBoolSettingCases = []settingCase{
 	{"automatically_follow_topics_policy", "1", 1.0, "5", "Invalid automatically_follow_topics_policy"},
 	{"automatically_unmute_topics_in_muted_streams_policy", "4", 4.0, "0", "Invalid automatically_unmute_topics_in_muted_streams_policy"},
 	{"email_address_visibility", "1", 1.0, "6", "Invalid email_address_visibility"},
+	{"resolved_topic_notice_auto_read_policy", "never", "never", "sometimes", "Invalid resolved_topic_notice_auto_read_policy"},
 	{"timezone", "Europe/Paris", "Europe/Paris", "Mars/Olympus", "timezone is not a recognized time zone"},
 }
 

@@ -113,14 +113,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 		if p.resolution == topic.Unresolves {
 			text = who + " has marked this topic as unresolved."
 		}
-		participants := map[int]bool{}
-		for _, x := range p.moved {
-			participants[x.SenderID] = true
-			for _, re := range x.Changes().Reactions {
-				participants[re.UserID] = true
-			}
-		}
-		resolveNotice = r.sendNotice(dest, newTopic, text, participants)
+		resolveNotice = r.sendNotice(dest, newTopic, text, r.resolvedNoticeUnreadFor(me, p, dest, oldTopic, newTopic))
 	}
 	n := len(p.moved)
 	count := strconv.Itoa(n)

@@ -16,6 +16,26 @@ const (
 // Valid reports whether p is one of the four policies.
 func (p AutoTopicPolicy) Valid() bool { return p >= AutoOnParticipation && p <= AutoNever }
 
+// The values of the resolved_topic_notice_auto_read_policy setting.
+const (
+	ResolvedNoticeReadAlways         = "always"
+	ResolvedNoticeReadExceptFollowed = "except_followed"
+	ResolvedNoticeReadNever          = "never"
+)
+
+// ResolvedNoticeRead reports whether a notice that a topic was resolved
+// or unresolved arrives read for a user with the policy, who follows
+// the topic or not.
+func ResolvedNoticeRead(policy string, followsTopic bool) bool {
+	switch policy {
+	case ResolvedNoticeReadAlways:
+		return true
+	case ResolvedNoticeReadNever:
+		return false
+	}
+	return !followsTopic
+}
+
 // Settings are a user's personal settings (PATCH /settings), each under
 // the Go name of its API name. The time zone and the full name live on
 // User. Settings is comparable: the zero value means "not set up yet".
@@ -45,6 +65,8 @@ type Settings struct {
 	WebStreamUnreadsCountDisplayPolicy int
 	HideAiFeatures                     bool
 	WebInboxShowChannelFolders         bool
+	WebLeftSidebarUnreadsCountSummary  bool
+	WebLeftSidebarShowChannelFolders   bool
 	EnterSends                         bool
 
 	EnableStreamDesktopNotifications          bool
@@ -75,11 +97,16 @@ type Settings struct {
 	AutomaticallyFollowTopicsPolicy               AutoTopicPolicy
 	AutomaticallyUnmuteTopicsInMutedStreamsPolicy AutoTopicPolicy
 	AutomaticallyFollowTopicsWhereMentioned       bool
-	PresenceEnabled                               bool
-	SendPrivateTypingNotifications                bool
-	SendStreamTypingNotifications                 bool
-	SendReadReceipts                              bool
-	AllowPrivateDataExport                        bool
+	// ResolvedTopicNoticeAutoReadPolicy is when Notification Bot's
+	// notices that a topic was (un)resolved arrive already read:
+	// "always", "except_followed" (unless the user follows the topic)
+	// or "never".
+	ResolvedTopicNoticeAutoReadPolicy string
+	PresenceEnabled                   bool
+	SendPrivateTypingNotifications    bool
+	SendStreamTypingNotifications     bool
+	SendReadReceipts                  bool
+	AllowPrivateDataExport            bool
 	// EmailAddressVisibility is who may see the user's real address; 0
 	// means the realm's default (its email_address_visibility setting).
 	EmailAddressVisibility   EmailVisibility
@@ -108,6 +135,8 @@ func DefaultSettings() Settings {
 		WebAnimateImagePreviews:                       "on_hover",
 		WebStreamUnreadsCountDisplayPolicy:            2,
 		WebInboxShowChannelFolders:                    true,
+		WebLeftSidebarUnreadsCountSummary:             true,
+		WebLeftSidebarShowChannelFolders:              true,
 		NotificationSound:                             "zulip",
 		EnableDesktopNotifications:                    true,
 		EnableSounds:                                  true,
@@ -131,6 +160,7 @@ func DefaultSettings() Settings {
 		AutomaticallyFollowTopicsPolicy:               AutoOnInitiation,
 		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: AutoOnSend,
 		AutomaticallyFollowTopicsWhereMentioned:       true,
+		ResolvedTopicNoticeAutoReadPolicy:             ResolvedNoticeReadExceptFollowed,
 		PresenceEnabled:                               true,
 		SendPrivateTypingNotifications:                true,
 		SendStreamTypingNotifications:                 true,

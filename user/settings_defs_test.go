@@ -22,7 +22,7 @@ func TestSettingDefsReadAndWriteTheirField(t *testing.T) {
 			}
 		case StringSetting:
 			v = map[string]string{"default_language": "de", "web_home_view": "all_messages", "emojiset": "text",
-				"web_animate_image_previews": "never", "notification_sound": "ding"}[d.Name]
+				"web_animate_image_previews": "never", "notification_sound": "ding", "resolved_topic_notice_auto_read_policy": "never"}[d.Name]
 		}
 		if err := d.Check(v, 496); err != nil {
 			t.Fatalf("%s: %v refused: %v", d.Name, v, err)

@@ -47,6 +47,8 @@ type SettingsView struct {
 	HideAiFeatures                                bool             `json:"hide_ai_features"`
 	WebInboxShowChannelFolders                    bool             `json:"web_inbox_show_channel_folders"`
 	Timezone                                      string           `json:"timezone"`
+	WebLeftSidebarUnreadsCountSummary             bool             `json:"web_left_sidebar_unreads_count_summary"`
+	WebLeftSidebarShowChannelFolders              bool             `json:"web_left_sidebar_show_channel_folders"`
 	EnterSends                                    bool             `json:"enter_sends"`
 	DenseMode                                     *bool            `json:"dense_mode,omitempty"` // below feature level 364; see WithDenseMode
 	EnableStreamDesktopNotifications              bool             `json:"enable_stream_desktop_notifications"`
@@ -76,6 +78,7 @@ type SettingsView struct {
 	AutomaticallyFollowTopicsPolicy               AutoTopicPolicy  `json:"automatically_follow_topics_policy"`
 	AutomaticallyUnmuteTopicsInMutedStreamsPolicy AutoTopicPolicy  `json:"automatically_unmute_topics_in_muted_streams_policy"`
 	AutomaticallyFollowTopicsWhereMentioned       bool             `json:"automatically_follow_topics_where_mentioned"`
+	ResolvedTopicNoticeAutoReadPolicy             string           `json:"resolved_topic_notice_auto_read_policy"`
 	PresenceEnabled                               bool             `json:"presence_enabled"`
 	SendPrivateTypingNotifications                bool             `json:"send_private_typing_notifications"`
 	SendStreamTypingNotifications                 bool             `json:"send_stream_typing_notifications"`
@@ -118,6 +121,8 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility, level i
 		WebStreamUnreadsCountDisplayPolicy:            s.WebStreamUnreadsCountDisplayPolicy,
 		HideAiFeatures:                                s.HideAiFeatures,
 		WebInboxShowChannelFolders:                    s.WebInboxShowChannelFolders,
+		WebLeftSidebarUnreadsCountSummary:             s.WebLeftSidebarUnreadsCountSummary,
+		WebLeftSidebarShowChannelFolders:              s.WebLeftSidebarShowChannelFolders,
 		Timezone:                                      timezone,
 		EnterSends:                                    s.EnterSends,
 		EnableStreamDesktopNotifications:              s.EnableStreamDesktopNotifications,
@@ -147,6 +152,7 @@ func (s Settings) View(timezone string, emailVisibility EmailVisibility, level i
 		AutomaticallyFollowTopicsPolicy:               s.AutomaticallyFollowTopicsPolicy,
 		AutomaticallyUnmuteTopicsInMutedStreamsPolicy: s.AutomaticallyUnmuteTopicsInMutedStreamsPolicy,
 		AutomaticallyFollowTopicsWhereMentioned:       s.AutomaticallyFollowTopicsWhereMentioned,
+		ResolvedTopicNoticeAutoReadPolicy:             s.ResolvedTopicNoticeAutoReadPolicy,
 		PresenceEnabled:                               s.PresenceEnabled,
 		SendPrivateTypingNotifications:                s.SendPrivateTypingNotifications,
 		SendStreamTypingNotifications:                 s.SendStreamTypingNotifications,
