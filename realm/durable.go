@@ -33,7 +33,9 @@ import (
 // an operation record (durable_ops.go: sends, edits, deletions,
 // reactions, flags, presence, the clock) append one small record and are
 // replayed through the same methods at the next start, at the time they
-// ran; every other mutation writes a fresh snapshot before it returns.
+// ran; every other mutation appends a tables record, the realm's tables
+// but messages (durable_tables.go), or, when it changed messages already
+// stored (a restore, a reset), writes a fresh snapshot before it returns.
 
 // Data directory file names.
 const (
@@ -60,6 +62,11 @@ type dataOptions struct {
 	// messages are a snapshot's binary messages, which the load of its
 	// fixture stores instead of the fixture's (durable_messages.go).
 	messages []byte
+	// keptMessages and keptFiles are what the load of a tables record
+	// keeps of the realm it replays into: the message table, and the
+	// bytes of the files the record names without them (durable_tables.go).
+	keptMessages *messageTable
+	keptFiles    map[string][]byte
 }
 
 // withSnapshotMessages makes Load store msgs as the realm's messages.
@@ -106,6 +113,9 @@ type durability struct {
 	clk      *pinClock
 	opts     dataOptions
 	failures atomic.Int64 // compactions and appends that failed, for tests
+	// snapshots counts the mutations written as a snapshot because they
+	// changed the message table (durable_tables.go), for tests.
+	snapshots atomic.Int64
 	// replaying is set while the journal is replayed: mutations are not
 	// journaled again, and no service is called.
 	replaying bool
@@ -116,6 +126,10 @@ type durability struct {
 	// first start created, for Reset; seeded is it, once read.
 	seed   func() *Snapshot
 	seeded *Snapshot
+	// filesOnDisk are the path IDs of the files whose bytes the snapshot
+	// or the journal holds, which a tables record leaves out; dumpWithout
+	// is it while a tables record is dumped (durable_tables.go).
+	filesOnDisk, dumpWithout map[string]bool
 }
 
 // resetState is the state Reset goes back to: the one the realm was
@@ -210,7 +224,7 @@ func (d *durability) open(opts []Option) (*Realm, error) {
 	if err := d.replayJournal(r); err != nil {
 		return nil, err
 	}
-	return r, nil
+	return r, r.exclusive(func() error { d.noteFiles(r); return nil })
 }
 
 // loadSnapshotFile makes the realm held in the snapshot file at path.
@@ -347,7 +361,15 @@ func (d *durability) replayJournal(r *Realm) error {
 		return &DataError{File: path, Offset: 0, Msg: fmt.Sprintf("the journal follows snapshot %d, the snapshot is %d: the snapshot is older than its journal", h.Seq, d.seq)}
 	}
 	d.replaying = true
-	for i, p := range scan.payloads[1:] {
+	records := scan.payloads[1:]
+	tablesReplayed := false
+	for i, p := range records {
+		if i+1 < len(records) && supersededTables(p, records[i+1]) {
+			continue
+		}
+		if tables, _ := isTablesRecord(p); tables {
+			tablesReplayed = true
+		}
 		if err := d.replay(r, p); err != nil {
 			d.replaying = false
 			return &DataError{File: path, Offset: scan.offsets[i+1], Msg: "replaying: " + err.Error()}
@@ -365,8 +387,15 @@ func (d *durability) replayJournal(r *Realm) error {
 		return err
 	}
 	d.j = j
-	// The timers armed during the replay ran on the pinned clock.
-	return r.exclusive(func() error { r.rearmAfterCopy(); return nil })
+	// The timers armed during the replay ran on the pinned clock; the
+	// files a tables record brought have no sweep armed yet.
+	return r.exclusive(func() error {
+		r.rearmAfterCopy()
+		if tablesReplayed {
+			r.armUnclaimedSweeps()
+		}
+		return nil
+	})
 }
 
 // newJournal starts an empty journal for the current snapshot.
@@ -452,7 +481,7 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 		return syncPoint{}, d.broken
 	}
 	if op == nil || op.used {
-		return syncPoint{}, d.mutateBySnapshot(r, fn)
+		return d.mutateByTables(r, fn)
 	}
 	op.used = true
 	now := d.clk.base.Now()
@@ -489,25 +518,6 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 	return syncPoint{j, end}, nil
 }
 
-// mutateBySnapshot runs fn and writes the realm as a fresh snapshot; when
-// the snapshot cannot be written the realm goes back to its state before
-// fn (event queues, which heard of the change, are dropped).
-func (d *durability) mutateBySnapshot(r *Realm, fn func() error) error {
-	before := &tables{}
-	before.copyFrom(&r.tables)
-	if err := fn(); err != nil {
-		return err
-	}
-	if err := d.compact(r); err != nil {
-		d.failures.Add(1)
-		r.tables.copyFrom(before)
-		r.events.DropAll()
-		r.rearmAfterCopy()
-		return diskError("writing the snapshot", err)
-	}
-	return nil
-}
-
 // compact writes r as snapshot d.seq+1 and starts its journal empty; the
 // caller holds r's write lock. Until the new snapshot's rename the old
 // snapshot and journal stand; from it, the new snapshot does.
@@ -521,6 +531,7 @@ func (d *durability) compact(r *Realm) error {
 		return err
 	}
 	d.seq = seq
+	d.noteFiles(r)
 	old := d.j
 	j, err := d.writeJournalHeader()
 	if err != nil {

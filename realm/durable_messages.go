@@ -30,20 +30,24 @@ type messageChanges struct {
 
 // encodeMessages writes r's messages and copies in the binary form; the
 // caller holds r's lock.
-func (r *Realm) encodeMessages() ([]byte, error) {
-	b := make([]byte, 0, 1<<20)
+func (r *Realm) encodeMessages() ([]byte, error) { return r.encodeMessagesFrom(0, 1<<20) }
+
+// encodeMessagesFrom writes r's messages of IDs from from on, and their
+// copies, in the binary form, in a buffer of size bytes to begin with.
+func (r *Realm) encodeMessagesFrom(from int64, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
 	var err error
 	count := 0
-	r.messages.store.All().Up(0, func(m *message.Message) bool {
+	r.messages.store.All().Up(from, func(m *message.Message) bool {
 		count++
 		return true
 	})
 	b = binary.AppendUvarint(b, uint64(count))
-	r.messages.store.All().Up(0, func(m *message.Message) bool {
+	r.messages.store.All().Up(from, func(m *message.Message) bool {
 		b = binary.AppendVarint(b, m.ID)
 		b = append(b, byte(m.Type))
 		b = binary.AppendVarint(b, int64(m.SenderID))
@@ -89,15 +93,26 @@ func (r *Realm) encodeMessages() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	users := r.users.sorted()
-	b = binary.AppendUvarint(b, uint64(len(users)))
-	for _, u := range users {
+	// The users holding copies: those holding none are left out.
+	type holder struct {
+		id     int
+		copies []store.Copy
+	}
+	var holders []holder
+	for _, u := range r.users.sorted() {
 		var copies []store.Copy
-		r.messages.store.Copies(u.ID, 0, func(c store.Copy) bool {
+		r.messages.store.Copies(u.ID, from, func(c store.Copy) bool {
 			copies = append(copies, c)
 			return true
 		})
-		b = binary.AppendVarint(b, int64(u.ID))
+		if len(copies) > 0 {
+			holders = append(holders, holder{u.ID, copies})
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(holders)))
+	for _, h := range holders {
+		copies := h.copies
+		b = binary.AppendVarint(b, int64(h.id))
 		b = binary.AppendUvarint(b, uint64(len(copies)))
 		var last int64
 		for _, c := range copies {
@@ -165,11 +180,13 @@ func (m *messageReader) str() string {
 }
 
 // loadBinary stores the messages and copies of the binary form b, as
-// they were; the caller holds the write lock of a realm being loaded.
+// they were, after those t holds (none, or those a tables record keeps:
+// durable_tables.go); the caller holds the write lock of a realm being
+// loaded.
 func (t *messageTable) loadBinary(r *Realm, b []byte) error {
 	in := &messageReader{b: b}
 	count := in.uvarint()
-	var last int64
+	last := t.nextID - 1
 	n := min(count, uint64(len(b)/8)) // a message takes 8 bytes or more
 	msgs, convs := make([]*message.Message, 0, n), make([]int, 0, n)
 	for i := uint64(0); i < count && in.err == nil; i++ {
@@ -233,6 +250,6 @@ func (t *messageTable) loadBinary(r *Realm, b []byte) error {
 	if len(in.b) != 0 {
 		return fmt.Errorf("snapshot messages: %d bytes after the end", len(in.b))
 	}
-	t.nextID = last + 1
+	t.nextID = max(t.nextID, last+1)
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 // at the time they first ran (the realm's clock is pinned to it both
 // times). Such an operation must depend on nothing but the realm's state,
 // its arguments and the time: no random bytes, no outside call's answer.
-// Every other mutation writes a fresh snapshot (durable.go).
+// Every other mutation appends a tables record (durable_tables.go).
 
 // opRecord is one journaled operation.
 type opRecord struct {
@@ -151,6 +151,8 @@ var replayers = map[string]func(a *Actor, args json.RawMessage) error{
 		_, err := a.UpdatePresence(context.Background(), req)
 		return err
 	}),
+	tablesOp:       tablesReplayer,
+	tablesAddingOp: tablesReplayer,
 	"clock": replayWith(func(a *Actor, c clockArgs) error {
 		switch base := a.r.baseClock().(type) {
 		case *clock.Offset:

@@ -52,6 +52,13 @@ type snapshotBody struct {
 	// invitations, pending email changes, push devices, exports,
 	// recipient numbering…) comes back from them.
 	Tables json.RawMessage `json:"tables"`
+	// KeptFiles are, in a tables record (durable_tables.go), the path IDs
+	// of the uploads whose bytes the fixture leaves out: the snapshot or
+	// an earlier record of the journal holds them.
+	KeptFiles []string `json:"kept_files,omitempty"`
+	// Messages are, in a tables record, the messages the change added, in
+	// the binary form (durable_messages.go).
+	Messages []byte `json:"messages,omitempty"`
 }
 
 // snapshotFile is a snapshot as read.
@@ -67,32 +74,15 @@ type snapshotFile struct {
 // durableImage is r's snapshot body and binary messages; the caller
 // holds r's lock.
 func (r *Realm) durableImage() ([]byte, []byte, error) {
-	f := fixture.Document{Format: fixture.Format}
-	for _, d := range domains {
-		if d.name == "messages" {
-			continue // they follow in the binary form
-		}
-		if t, ok := d.of(&r.tables).(dumper); ok {
-			if err := t.dump(r, &f); err != nil {
-				return nil, nil, err
-			}
-		}
+	body, err := r.tablesBody()
+	if err != nil {
+		return nil, nil, err
 	}
 	msgs, err := r.encodeMessages()
 	if err != nil {
 		return nil, nil, err
 	}
-	var doc bytes.Buffer
-	enc := json.NewEncoder(&doc)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(f); err != nil {
-		return nil, nil, err
-	}
-	exact, err := r.exactTables()
-	if err != nil {
-		return nil, nil, err
-	}
-	body := snapshotBody{Fixture: bytes.TrimSpace(doc.Bytes()), Counters: r.counters(), Edits: map[int64][]message.Edit{}, Tables: exact}
+	body.Edits = map[int64][]message.Edit{}
 	r.messages.store.All().Up(0, func(m *message.Message) bool {
 		if l := m.Changes().Edits; l != nil {
 			e := l.NewestFirst()
@@ -101,11 +91,43 @@ func (r *Realm) durableImage() ([]byte, []byte, error) {
 		}
 		return true
 	})
+	out, err := encodeBody(body)
+	return out, msgs, err
+}
+
+// tablesBody is r's snapshot body but for the messages' part (their
+// binary form and edit histories): every other table; the caller holds
+// r's lock.
+func (r *Realm) tablesBody() (snapshotBody, error) {
+	f := fixture.Document{Format: fixture.Format}
+	for _, d := range domains {
+		if d.name == "messages" {
+			continue // they follow in the binary form
+		}
+		if t, ok := d.of(&r.tables).(dumper); ok {
+			if err := t.dump(r, &f); err != nil {
+				return snapshotBody{}, err
+			}
+		}
+	}
+	doc, err := encodeBody(f)
+	if err != nil {
+		return snapshotBody{}, err
+	}
+	exact, err := r.exactTables()
+	if err != nil {
+		return snapshotBody{}, err
+	}
+	return snapshotBody{Fixture: bytes.TrimSpace(doc), Counters: r.counters(), Tables: exact}, nil
+}
+
+// encodeBody is v in JSON, HTML unescaped, ending with a newline.
+func encodeBody(v any) ([]byte, error) {
 	var out bytes.Buffer
-	enc = json.NewEncoder(&out)
+	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
-	err = enc.Encode(body)
-	return out.Bytes(), msgs, err
+	err := enc.Encode(v)
+	return out.Bytes(), err
 }
 
 // counterField reports whether a table's field is an ID counter.
@@ -334,7 +356,12 @@ func orderedTables(m map[string]any) []any {
 // setExactTables puts the exactly written tables over the ones the
 // fixture's load made, then numbers the messages' recipients as the
 // tables do.
-func (r *Realm) setExactTables(raw json.RawMessage) error {
+func (r *Realm) setExactTables(raw json.RawMessage) error { return r.putExactTables(raw, true) }
+
+// putExactTables is setExactTables; without whole, for a tables record
+// (durable_tables.go), the messages kept are left as they are and the
+// realm's initial state is not taken again.
+func (r *Realm) putExactTables(raw json.RawMessage, whole bool) error {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -385,10 +412,14 @@ func (r *Realm) setExactTables(raw json.RawMessage) error {
 			}
 			v.Set(fresh)
 		}
-		r.renumberMessageRecipients()
+		if whole {
+			r.renumberMessageRecipients()
+		}
 		r.rearmAfterCopy()
-		r.initial = r.takeSnapshot()
-		r.initial.id, r.snapshots = 0, 0
+		if whole {
+			r.initial = r.takeSnapshot()
+			r.initial.id, r.snapshots = 0, 0
+		}
 		return nil
 	})
 }

@@ -460,6 +460,7 @@ func TestDataDirFullDiskRefusesTheWriteAndChangesNothing(t *testing.T) {
 	dir := t.TempDir()
 	c := clock.NewManual(t0)
 	r, _ := openTestDir(t, dir, c)
+	snap := r.Snapshot()
 	sent, err := r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "before")
 	if err != nil {
 		t.Fatal(err)
@@ -478,14 +479,22 @@ func TestDataDirFullDiskRefusesTheWriteAndChangesNothing(t *testing.T) {
 		t.Errorf("a refused write changed the realm:\n%s", lineDiff(before, got))
 	}
 
-	// A mutation written as a snapshot: the snapshot's temporary file is
-	// /dev/full.
+	// A mutation written as a tables record (durable_tables.go).
+	_, err = r.As(idIago).AddAlertWords(bg, []string{"castle"})
+	if !errors.Is(err, ErrDisk) || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("a tables record on a full disk = %v, want ErrDisk saying no space", err)
+	}
+	if got := dumpOf(t, r); got != before {
+		t.Errorf("a refused tables record changed the realm:\n%s", lineDiff(before, got))
+	}
+
+	// A mutation written as a snapshot (a restore, which changes stored
+	// messages): the snapshot's temporary file is /dev/full.
 	tmp := filepath.Join(dir, snapshotFileName+".tmp")
 	if err := os.Symlink("/dev/full", tmp); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.As(idIago).AddAlertWords(bg, []string{"castle"})
-	if !errors.Is(err, ErrDisk) {
+	if err := r.Restore(snap); !errors.Is(err, ErrDisk) {
 		t.Fatalf("a snapshotted write on a full disk = %v, want ErrDisk", err)
 	}
 	if got := dumpOf(t, r); got != before {

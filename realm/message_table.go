@@ -104,7 +104,14 @@ var flagBits = func() map[string]message.Flags {
 // load adds the document's messages with their reactions, submessages
 // and each holder's flags, rendered as a send renders them.
 func (t *messageTable) load(r *Realm, f *fixture.Document) error {
-	if b := r.opts.data.messages; b != nil { // a data directory's snapshot (durable_messages.go)
+	if kept := r.opts.data.keptMessages; kept != nil { // a data directory's tables record (durable_tables.go)
+		r.opts.data.keptMessages = nil
+		*t = *kept
+		if r.opts.data.messages == nil {
+			return nil
+		}
+	}
+	if b := r.opts.data.messages; b != nil { // a data directory's snapshot or tables record (durable_messages.go)
 		r.opts.data.messages = nil
 		return t.loadBinary(r, b)
 	}

@@ -505,13 +505,15 @@ func (r *Realm) AuthenticateFileKey(apiKey string) (*Actor, error) {
 func (t *uploadTable) dump(r *Realm, f *fixture.Document) error {
 	for _, id := range slices.Sorted(maps.Keys(t.byID)) {
 		att := t.byID[id]
-		data, err := t.read(att.pathID)
-		if err != nil {
-			return fmt.Errorf("upload %d (%s): %w", att.id, att.pathID, err)
-		}
 		fu := fixture.Upload{ID: att.id, OwnerID: att.ownerID, Name: att.name, PathID: att.pathID,
-			CreateTime: att.created.Unix(), MessageIDs: slices.Clone(att.messageIDs),
-			Data: base64.StdEncoding.EncodeToString(data)}
+			CreateTime: att.created.Unix(), MessageIDs: slices.Clone(att.messageIDs)}
+		if r.dur == nil || !r.dur.dumpWithout[att.pathID] { // a data directory's tables record (durable_tables.go)
+			data, err := t.read(att.pathID)
+			if err != nil {
+				return fmt.Errorf("upload %d (%s): %w", att.id, att.pathID, err)
+			}
+			fu.Data = base64.StdEncoding.EncodeToString(data)
+		}
 		if att.contentType != upload.ContentType("", att.name) {
 			fu.ContentType = att.contentType
 		}
@@ -562,6 +564,9 @@ func (t *uploadTable) load(r *Realm, f *fixture.Document) error {
 		b, err := base64.StdEncoding.DecodeString(fu.Data)
 		if err != nil {
 			return badItem(at+".data", "not base64: %v", err)
+		}
+		if kept, ok := r.opts.data.keptFiles[fu.PathID]; ok && fu.Data == "" {
+			b = kept // a data directory's tables record (durable_tables.go)
 		}
 		if int64(len(b)) > r.uploadLimit() {
 			return badItem(at+".data", "%s", fileTooLarge(r.opts.Limits.MaxFileUploadSizeMiB).Msg)

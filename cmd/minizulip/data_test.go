@@ -148,6 +148,7 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 	senders := []string{"iago@zulip.com", "hamlet@zulip.com", "othello@zulip.com", "cordelia@zulip.com"}
 	var mu sync.Mutex
 	messages := map[int64]*acked{}
+	var channels []string // channels created and acknowledged (tables records)
 	total := 0
 	for round := range rounds {
 		s := startDataServer(t, dir, addr)
@@ -203,6 +204,30 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 				}
 			}()
 		}
+		wg.Add(1)
+		go func() { // a fifth writer creates channels, a change journaled as a tables record
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				name := fmt.Sprintf("round %d channel %d", round, i)
+				status, out, err := call(client, "POST", s.url+"/api/v1/users/me/subscriptions", senders[0], keys[0],
+					url.Values{"subscriptions": {fmt.Sprintf(`[{"name":%q}]`, name)}})
+				if err != nil {
+					return // killed
+				}
+				if status != 200 {
+					t.Errorf("create channel: %d %v", status, out)
+					return
+				}
+				mu.Lock()
+				channels = append(channels, name)
+				mu.Unlock()
+			}
+		}()
 		time.Sleep(time.Duration(150+rand.IntN(350)) * time.Millisecond) // a random moment to crash at
 		s.kill(t, syscall.SIGKILL)
 		close(stop)
@@ -228,6 +253,12 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 			t.Errorf("message %d is %q, want %q as acknowledged", id, got, m.content)
 		}
 	}
+	for _, name := range channels {
+		status, out, err := call(client, "GET", s.url+"/api/v1/get_stream_id?stream="+url.QueryEscape(name), "iago@zulip.com", key, nil)
+		if err != nil || status != 200 {
+			t.Errorf("acknowledged channel %q: %d %v %v", name, status, out, err)
+		}
+	}
 	before := getDump(t, client, s.url)
 	s.kill(t, syscall.SIGTERM)
 	s = startDataServer(t, dir, addr)
@@ -235,7 +266,7 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 	if after := getDump(t, client, s.url); after != before {
 		t.Errorf("a clean restart changed GET /minizulip/dump (%d bytes before, %d after)", len(before), len(after))
 	}
-	t.Logf("%d rounds, %d acknowledged sends", rounds, total)
+	t.Logf("%d rounds, %d acknowledged sends, %d acknowledged channels", rounds, total, len(channels))
 }
 
 // getDump fetches GET /minizulip/dump.

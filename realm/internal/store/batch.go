@@ -17,6 +17,7 @@ import (
 // entries stay, stale: see channels). Personal copies keep
 // pointing at the same messages, so they need no change.
 func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, recipientID int) {
+	s.wroteMessages(msgs)
 	newKey := topic.Key(topicName)
 	// Re-file the topic index once per source topic (a move takes one
 	// topic, or part of one, but nothing here relies on it).
@@ -85,6 +86,7 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 // returns, for each user who held a copy of any of them, the IDs of the
 // copies removed, ascending.
 func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
+	s.wroteMessages(msgs)
 	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
 		s.byID.Delete(m.ID)
@@ -113,6 +115,7 @@ func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message
 // Undeliver removes userID's copies of the given messages (IDs
 // ascending) and returns the IDs of the copies that existed.
 func (s *Store) Undeliver(userID int, ids []int64) []int64 {
+	s.wroteIDs(ids)
 	l := s.received[userID]
 	if l == nil {
 		return nil

@@ -175,6 +175,7 @@ func (c *copyChunk) copyBlock(bi int) []userMessage {
 // changes. Each message must be stored, under the same type, channel,
 // topic, sender and participants.
 func (s *Store) Replace(msgs []*message.Message) {
+	s.wroteMessages(msgs)
 	for _, m := range msgs {
 		s.byID.Put(m)
 	}

@@ -13,6 +13,7 @@ import (
 // conversation and sender indexes side by side, on two cores where there
 // are two.
 func (s *Store) InsertAscending(msgs []*message.Message, conversationIDs []int) {
+	s.wroteMessages(msgs)
 	for _, m := range msgs {
 		m.Client = s.internClient(m.Client)
 		s.byID.Put(m)

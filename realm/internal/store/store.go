@@ -14,6 +14,7 @@
 package store
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -38,6 +39,35 @@ type Store struct {
 	// clients interns client names, so that messages sent from one client
 	// share its name's string.
 	clients map[string]string
+	// lowWrite is the lowest message ID a write touched since WatchWrites.
+	lowWrite int64
+}
+
+// WatchWrites starts recording the lowest message ID the store's writes
+// touch (LowestWrite): a data directory learns so whether a change only
+// added messages.
+func (s *Store) WatchWrites() { s.lowWrite = math.MaxInt64 }
+
+// LowestWrite is the lowest message ID whose message or copies a write
+// changed since WatchWrites (math.MaxInt64 for none; 0 before any
+// WatchWrites, for a store whose writes are unknown).
+func (s *Store) LowestWrite() int64 { return s.lowWrite }
+
+// wrote records a write touching message id.
+func (s *Store) wrote(id int64) { s.lowWrite = min(s.lowWrite, id) }
+
+// wroteIDs records a write touching the messages ids.
+func (s *Store) wroteIDs(ids []int64) {
+	for _, id := range ids {
+		s.wrote(id)
+	}
+}
+
+// wroteMessages records a write touching msgs.
+func (s *Store) wroteMessages(msgs []*message.Message) {
+	for _, m := range msgs {
+		s.wrote(m.ID)
+	}
 }
 
 // maxClientNames bounds the client names interned; names past it are
@@ -88,6 +118,7 @@ func (s *Store) Message(id int64) (*message.Message, bool) {
 // share its topic
 // and client name strings with the messages stored before it.
 func (s *Store) Insert(m *message.Message, conversationID int) {
+	s.wrote(m.ID)
 	m.Client = s.internClient(m.Client)
 	s.byID.Put(m)
 	if m.Type == message.Channel {
@@ -115,6 +146,7 @@ func (s *Store) internClient(name string) string {
 // Remove deletes a message from every index, personal copies included,
 // and returns the users who held a copy, in ascending order.
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
+	s.wrote(m.ID)
 	s.byID.Delete(m.ID)
 	if m.Type == message.Channel {
 		s.byTopic.remove(m)
@@ -138,6 +170,7 @@ func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
 // Deliver gives userID a personal copy of m with the given flags. Copies
 // hold message IDs up to 2^47-1 (the realm numbers messages from 1).
 func (s *Store) Deliver(userID int, m *message.Message, flags message.Flags) {
+	s.wrote(m.ID)
 	um := newUserMessage(m.ID, flags)
 	list(s.received, userID).Put(um)
 	if flags&message.Read == 0 {
@@ -186,6 +219,7 @@ func (s *Store) HasCopy(userID int, id int64) bool {
 // SetFlags stores new flags on userID's copy of message id, keeping the
 // unread index in step. It reports whether the user has such a copy.
 func (s *Store) SetFlags(userID int, id int64, flags message.Flags) bool {
+	s.wrote(id)
 	t := s.received[userID]
 	if t == nil {
 		return false
@@ -249,6 +283,7 @@ func (s *Store) UnreadCopies(userID int, fn func(Copy) bool) {
 // copies read costs one pass over the blocks holding them, not a block
 // shift per message.
 func (s *Store) SetFlag(userID int, ids []int64, flag message.Flags, on bool) {
+	s.wroteIDs(ids)
 	t := s.received[userID]
 	if t == nil || len(ids) == 0 {
 		return
