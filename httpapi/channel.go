@@ -89,7 +89,13 @@ func newChannelSettings(c *call, req *realm.SubscribeRequest) error {
 		if !json.Valid([]byte(raw)) {
 			return realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
 		}
-		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		if name == "can_remove_subscribers_group" && !c.srv.realm.Has(realm.ChangeRemoveSubscribersAnyGroup) {
+			change, _, err := groupIDParam(c, name)
+			if err != nil {
+				return err
+			}
+			v = change.New
+		} else if err := json.Unmarshal([]byte(raw), &v); err != nil {
 			return realm.BadRequest("%s is not an integer or a dict of direct members and subgroups", name)
 		}
 		if req.GroupSettings == nil {

@@ -99,7 +99,11 @@ func updateChannel(c *call) (any, error) {
 		return nil, err
 	}
 	for _, name := range channelGroupSettingParams {
-		change, set, err := groupSettingChangeParam(c, name)
+		read := groupSettingChangeParam
+		if name == "can_remove_subscribers_group" && !c.srv.realm.Has(realm.ChangeRemoveSubscribersAnyGroup) {
+			read = groupIDParam
+		}
+		change, set, err := read(c, name)
 		if err != nil {
 			return nil, err
 		}

@@ -162,6 +162,10 @@ func changedAfter(description string, level int) bool {
 	return false
 }
 
+// namedBeforeRE finds the notes saying a field had another name before a
+// level.
+var namedBeforeRE = regexp.MustCompile("(?:Before|Prior to) Zulip [0-9.]+ \\(feature level (\\d+)\\),\\s+(?:this \\w+|the `\\w+`\\s+setting)\\s+was\\s+named\\s+`(\\w+)`")
+
 // pruneNewer leaves out (or, with optional, makes optional) the
 // properties of every schema that the description notes as new after
 // level, and the same names in the other members of an allOf one of
@@ -198,14 +202,29 @@ func pruneNewer(doc *openapi3.T, level int, optional bool) int {
 	}
 	eachResponseSchema(doc, walk)
 	for _, s := range all {
+		var older []string
 		for name, p := range s.Properties {
 			if p == nil || p.Value == nil {
 				continue
+			}
+			for _, m := range namedBeforeRE.FindAllStringSubmatch(p.Value.Description, -1) {
+				if n, _ := strconv.Atoi(m[1]); n > level && m[2] != name {
+					// Sent by its older name: the newer is not sent.
+					older = append(older, m[2])
+					prunedIn[s] = append(prunedIn[s], name)
+				}
 			}
 			if at := newAt(p.Value.Description); at > level && at >= firstContractLevel {
 				prunedIn[s] = append(prunedIn[s], name)
 			} else if name != "type" && name != "op" && changedAfter(p.Value.Description, level) {
 				// Its older shape is not described: any value.
+				s.Properties[name] = openapi3.NewSchemaRef("", openapi3.NewSchema().WithNullable())
+				n++
+			}
+		}
+		// A field by the name it had before: any value.
+		for _, name := range older {
+			if _, ok := s.Properties[name]; !ok {
 				s.Properties[name] = openapi3.NewSchemaRef("", openapi3.NewSchema().WithNullable())
 				n++
 			}
@@ -472,6 +491,8 @@ var allowed = []struct {
 		"linkifiers, feature level 478 (spec: linkifiers; reference/register-and-events.md)"},
 	{"can_create_topic_group", "can_remove_subscribers_group", groupSettingSchema(),
 		"channel permission settings, after feature level 435 (spec: channel settings at 496)"},
+	{"can_create_topic_group", "can_remove_subscribers_group_id", groupSettingSchema(),
+		"the same, beside can_remove_subscribers_group's name below feature level 197"},
 	{"example_input", "url_template", openapi3.NewStringSchema().WithNullable(),
 		"linkifiers, feature level 471 (reference/register-and-events.md)"},
 	{"reverse_template", "url_template", openapi3.NewStringSchema().WithNullable(),

@@ -38,8 +38,9 @@ func listUserGroups(c *call) (any, error) {
 	return userGroupsAnswer{UserGroups: groups}, nil
 }
 
-// groupSettingParams reads the can_*_group parameters: a group ID, or an
-// object {"new": ID, "old": ID} as newer clients send.
+// groupSettingParams reads the can_*_group parameters of POST
+// /user_groups/create: a group ID (or, as some clients send, an object
+// {"new": ID}).
 func groupSettingParams(c *call) (map[string]int, error) {
 	out := map[string]int{}
 	for _, name := range group.SettingNames {
@@ -60,6 +61,54 @@ func groupSettingParams(c *call) (map[string]int, error) {
 		out[name] = *change.New
 	}
 	return out, nil
+}
+
+// groupSettingChangeParams reads the can_*_group parameters of PATCH
+// /user_groups/{id}: from feature level 260 an object {"new": ID, "old":
+// ID}, "old" optional, as Zulip takes them; below it a plain group ID.
+func groupSettingChangeParams(c *call) (values, old map[string]int, err error) {
+	objects := c.srv.realm.Has(realm.ChangeGroupSettingChangeObjects)
+	for _, name := range group.SettingNames {
+		raw, ok := c.p.str(name)
+		if !ok {
+			continue
+		}
+		if values == nil {
+			values = map[string]int{}
+		}
+		if !objects {
+			id, err := parseJSONInt(raw)
+			if err != nil {
+				return nil, nil, realm.BadRequest("%s is not an integer", name)
+			}
+			values[name] = id
+			continue
+		}
+		var change map[string]json.RawMessage
+		if json.Unmarshal([]byte(raw), &change) != nil || change == nil {
+			return nil, nil, realm.BadRequest("%s is not a dict", name)
+		}
+		newRaw, ok := change["new"]
+		if !ok {
+			return nil, nil, realm.BadRequest("%s[\"new\"] is missing", name)
+		}
+		id, err := parseJSONInt(string(newRaw))
+		if err != nil {
+			return nil, nil, realm.BadRequest("%s[\"new\"] is not a group ID", name)
+		}
+		values[name] = id
+		if oldRaw, ok := change["old"]; ok && !isJSONNull(oldRaw) {
+			id, err := parseJSONInt(string(oldRaw))
+			if err != nil {
+				return nil, nil, realm.BadRequest("%s[\"old\"] is not a group ID", name)
+			}
+			if old == nil {
+				old = map[string]int{}
+			}
+			old[name] = id
+		}
+	}
+	return values, old, nil
 }
 
 // createdGroup is the body of POST /user_groups/create.
@@ -107,7 +156,7 @@ func updateUserGroup(c *call) (any, error) {
 	} else if set {
 		req.Deactivated = &v
 	}
-	if req.Settings, err = groupSettingParams(c); err != nil {
+	if req.Settings, req.OldSettings, err = groupSettingChangeParams(c); err != nil {
 		return nil, err
 	}
 	return nil, c.actor.UpdateUserGroup(c.ctx(), id, req)

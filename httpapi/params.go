@@ -225,13 +225,41 @@ func (p *params) dropAfterLevel(r *realm.Realm, gates []realm.ParamGate) {
 			continue
 		}
 		p.fields = slices.Delete(p.fields, i, i+1)
-		if p.index != nil {
-			clear(p.index)
-			for j, f := range p.fields {
-				p.index[f.name] = j
-			}
-		}
+		p.reindex()
 		p.dropped = append(p.dropped, g.Name)
+	}
+}
+
+// renameBeforeLevel reads the renamed parameters (realm.ParamRenames of
+// the route) by the names the realm's feature level knows: below a
+// rename, the new name is dropped as unknown (reported as ignored) and a
+// parameter sent by the old name is read as the new one. From the
+// rename's level on it costs one comparison per rename.
+func (p *params) renameBeforeLevel(r *realm.Realm, renames []realm.ParamRename) {
+	for _, rn := range renames {
+		name := r.ParamName(rn)
+		if name == rn.New {
+			continue
+		}
+		if i := p.find(rn.New); i >= 0 {
+			p.fields = slices.Delete(p.fields, i, i+1)
+			p.dropped = append(p.dropped, rn.New)
+		}
+		if i := p.find(rn.Old); i >= 0 && name == rn.Old {
+			p.fields[i].name = rn.New
+		}
+		p.reindex()
+	}
+}
+
+// reindex rebuilds the name index after fields were removed or renamed.
+func (p *params) reindex() {
+	if p.index == nil {
+		return
+	}
+	clear(p.index)
+	for j, f := range p.fields {
+		p.index[f.name] = j
 	}
 }
 

@@ -163,6 +163,20 @@ func groupSettingValue(raw json.RawMessage) (realm.GroupSetting, error) {
 	return v, nil
 }
 
+// groupIDParam reads a group setting that a server of the realm's level
+// took as a plain group ID, as a change to it.
+func groupIDParam(c *call, name string) (realm.GroupSettingChange, bool, error) {
+	raw, ok := c.p.str(name)
+	if !ok {
+		return realm.GroupSettingChange{}, false, nil
+	}
+	id, err := parseJSONInt(raw)
+	if err != nil {
+		return realm.GroupSettingChange{}, false, realm.BadRequest("%s is not an integer", name)
+	}
+	return realm.GroupSettingChange{New: realm.NamedGroupSetting(id)}, true, nil
+}
+
 // groupSettingChangeParam reads a group-valued setting as PATCH /realm
 // takes it: a JSON object {"new": value, "old": value}, "old" optional,
 // each value a group ID or {"direct_members": [...], "direct_subgroups":

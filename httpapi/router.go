@@ -119,6 +119,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 	}
 	allowed[path] = append(allowed[path], r.method)
 	gates := realm.ParamGates(r.method, r.path)
+	renames := realm.ParamRenames(r.method, r.path)
 	mux.Handle(r.method+" "+path, serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
 		if !s.realm.HasEndpoint(r.method, r.path) {
 			// Newer than the advertised feature level: as a server of
@@ -178,6 +179,7 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		c.p = p
 		noteParams(w, p)
 		p.dropAfterLevel(s.realm, gates)
+		p.renameBeforeLevel(s.realm, renames)
 		result, err := r.h(c)
 		if err != nil {
 			if c.spectator != nil {

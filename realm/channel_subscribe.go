@@ -404,6 +404,9 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 
 // checkGroupSettingValue checks one group-setting value against its rule.
 func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) error {
+	if err := r.checkSettingForm("channel", rule.name, v); err != nil {
+		return err
+	}
 	if v.GroupID == 0 {
 		for _, id := range v.DirectMembers {
 			if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {

@@ -201,6 +201,9 @@ func (t *channelTable) loadChannels(r *Realm, f *fixture.Document) error {
 			if err := r.checkFixtureGroupSetting(at+".permissions."+name, v); err != nil {
 				return err
 			}
+			if err := r.checkSettingForm("channel", name, v); err != nil {
+				return badItem(at+".permissions."+name, "%s at this feature level", err.(*Error).Msg)
+			}
 			if perms == nil {
 				perms = map[string]GroupSetting{}
 			}

@@ -297,3 +297,61 @@ func ParamGates(method, path string) []ParamGate {
 // the parameter g. Gates come newest first (ParamGates): when a realm
 // has the first, it has them all.
 func (r *Realm) HasParam(g ParamGate) bool { return r.has(Change{name: g.Name, level: g.Level}) }
+
+// paramRenamePrefix starts the Honour of the table's rows about a
+// renamed request parameter: "parameter rename (old_name)".
+const paramRenamePrefix = "parameter rename ("
+
+// ParamRename is a request parameter the table says was renamed at
+// Level from Old to New: a server of a lower level knows it as Old only,
+// from Since (the level of New's "parameter gate" row, 0 when older than
+// the table).
+type ParamRename struct {
+	Old, New     string
+	Level, Since int
+}
+
+// paramRenames maps endpoints (path wildcards unnamed) to the renames of
+// their parameters.
+var paramRenames = func() map[string][]ParamRename {
+	m := map[string][]ParamRename{}
+	for _, c := range featureChanges {
+		old, ok := strings.CutPrefix(c.Honour, paramRenamePrefix)
+		name, isParam := strings.CutPrefix(c.Field, "?")
+		if !ok || !isParam {
+			continue
+		}
+		old = strings.TrimSuffix(old, ")")
+		k := endpointKey(c.Where)
+		rn := ParamRename{Old: old, New: name, Level: c.Level}
+		for _, g := range paramGates[k] {
+			if g.Name == name {
+				rn.Since = g.Level
+			}
+		}
+		if rn.Since >= rn.Level {
+			panic(fmt.Sprintf("feature_changes.tsv: %q renamed at %d but added at %d", name, rn.Level, rn.Since))
+		}
+		m[k] = append(m[k], rn)
+	}
+	return m
+}()
+
+// ParamRenames lists the renamed parameters of the endpoint (method and
+// path pattern below /api/v1, wildcards named in any way); nil when none.
+func ParamRenames(method, path string) []ParamRename {
+	return paramRenames[endpointKey(method+" "+path)]
+}
+
+// ParamName is the name a server of the realm's feature level knows the
+// renamed parameter rn by: New from its level on, Old below it, "" below
+// Since, where it knows neither.
+func (r *Realm) ParamName(rn ParamRename) string {
+	switch {
+	case r.has(Change{name: rn.New, level: rn.Level}):
+		return rn.New
+	case r.has(Change{name: rn.Old, level: rn.Since}):
+		return rn.Old
+	}
+	return ""
+}

@@ -165,6 +165,13 @@ var (
 
 // The feature levels of channels and subscriptions.
 var (
+	// changeRemoveSubscribersGroupName: a channel's
+	// can_remove_subscribers_group_id took its name without _id (Zulip
+	// 8.0).
+	changeRemoveSubscribersGroupName = newChange("removeSubscribersGroupName")
+	// changeMentionGroupName: a user group's can_mention_group_id took its
+	// name without _id (Zulip 8.0).
+	changeMentionGroupName = newChange("mentionGroupName")
 	// changeStreamDeleteIDs: stream delete events list stream_ids, and
 	// their streams hold only IDs (Zulip 10.0).
 	changeStreamDeleteIDs = newChange("streamDeleteIDs")

@@ -160,6 +160,10 @@ type UpdateGroupRequest struct {
 	// Deactivated may only be set to false, to reactivate the group.
 	Deactivated *bool
 	Settings    map[string]int
+	// OldSettings are the values the client believes current, for some
+	// of Settings: if one is not, nothing changes and the call fails
+	// with EXPECTATION_MISMATCH.
+	OldSettings map[string]int
 }
 
 // UpdateUserGroup renames, describes, reactivates or changes permission
@@ -199,6 +203,12 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 			data["deactivated"] = false
 		}
 		settings := g.Settings
+		for name, old := range req.OldSettings {
+			if cur, ok := settings.Get(name); ok && cur != old {
+				return &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
+					Msg: "'old' value does not match the expected value."}
+			}
+		}
 		if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
 			return err
 		}

@@ -260,6 +260,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		if !ok {
 			continue
 		}
+		if err := r.checkSettingForm("realm", g.name, change.New); err != nil {
+			return s, nil, err
+		}
 		newValue := r.normalizeGroupSetting(change.New)
 		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), *g.id) {
 			return s, nil, &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,

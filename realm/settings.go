@@ -248,6 +248,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 		if err := r.checkFixtureGroupSetting(at+".group_settings."+name, fs.GroupSettings[name]); err != nil {
 			return err
 		}
+		if err := r.checkSettingForm("realm", name, fs.GroupSettings[name]); err != nil {
+			return badItem(at+".group_settings."+name, "%s at this feature level", err.(*Error).Msg)
+		}
 		*dst = fs.GroupSettings[name].Clone()
 	}
 	*s = c

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -169,9 +170,17 @@ type wireRename struct {
 	value            func(json.RawMessage) json.RawMessage
 }
 
-// wireRenames are the gated fields that replaced an older one: below the
-// field's level, the older one is sent in its place.
+// wireRenames are the fields that replaced an older one: below the
+// rename's level, the older one is sent in its place (a value kept as
+// is when value is nil); a field gated at a lower level than its rename
+// is left out below its gate.
 var wireRenames = []wireRename{
+	// can_mention_group_id (191) and can_remove_subscribers_group_id
+	// (older than the table) took their names without _id.
+	{kind: "user_group", field: "can_mention_group", old: "can_mention_group_id", level: changeMentionGroupName.Level()},
+	{kind: "user_group_data", field: "can_mention_group", old: "can_mention_group_id", level: changeMentionGroupName.Level()},
+	{kind: "stream", field: "can_remove_subscribers_group", old: "can_remove_subscribers_group_id", level: changeRemoveSubscribersGroupName.Level()},
+	{kind: "subscription", field: "can_remove_subscribers_group", old: "can_remove_subscribers_group_id", level: changeRemoveSubscribersGroupName.Level()},
 	// url_template (196) replaced url_prefix, which the code was
 	// appended to.
 	{kind: "playground", field: "url_template", old: "url_prefix", level: 196, value: func(v json.RawMessage) json.RawMessage {
@@ -185,18 +194,63 @@ var wireRenames = []wireRename{
 	}},
 }
 
+// wireGateLevels maps a kind and field ("user_group can_mention_group")
+// to the level of its field gate row.
+var wireGateLevels = func() map[string]int {
+	m := map[string]int{}
+	for _, w := range wireFields {
+		for _, k := range w.kinds {
+			m[k+" "+w.field] = w.level
+		}
+	}
+	return m
+}()
+
+// renamedAt reports whether a server of level sends rn's field by its
+// older name: below the rename, unless the field is not sent at all yet
+// (its gate is newer than level, and older than the rename).
+func renamedAt(rn wireRename, level int) bool {
+	if level >= rn.level {
+		return false
+	}
+	gate, ok := wireGateLevels[rn.kind+" "+rn.field]
+	return !ok || level >= gate || gate == rn.level
+}
+
+// WireFieldName is the name a server of level sends a kind's field by
+// (FieldPlace.Kind): its older name where a rename says so.
+func WireFieldName(kind, field string, level int) string {
+	for _, rn := range wireRenames {
+		if rn.kind == kind && rn.field == field && renamedAt(rn, level) {
+			return rn.old
+		}
+	}
+	return field
+}
+
+// newestWireRename is the newest level of wireRenames.
+var newestWireRename = func() int {
+	n := 0
+	for _, rn := range wireRenames {
+		n = max(n, rn.level)
+	}
+	return n
+}()
+
 // wireFilter is what a feature level leaves out: per answer, the edits.
 type wireFilter struct {
 	edits map[string][]wireEdit
-	// kindOmit is, per kind, the fields left out.
-	kindOmit map[string][]string
+	// kindOmit is, per kind, the fields left out; kindRename the fields
+	// sent by their older names.
+	kindOmit   map[string][]string
+	kindRename map[string][]wireRename
 }
 
 var wireFilters sync.Map // feature level -> *wireFilter
 
 // wire is the realm's filter, nil at and above the newest gated level.
 func (r *Realm) wire() *wireFilter {
-	if r.has(Change{name: fieldGate, level: newestWireLevel}) {
+	if r.has(Change{name: fieldGate, level: newestWireLevel}) && r.has(Change{name: fieldGate, level: newestWireRename}) {
 		return nil
 	}
 	if f, ok := wireFilters.Load(r.opts.FeatureLevel); ok {
@@ -209,7 +263,7 @@ func (r *Realm) wire() *wireFilter {
 // newWireFilter gathers the fields newer than the realm's level by kind
 // and places them in the answers.
 func (r *Realm) newWireFilter() *wireFilter {
-	f := &wireFilter{edits: map[string][]wireEdit{}, kindOmit: map[string][]string{}}
+	f := &wireFilter{edits: map[string][]wireEdit{}, kindOmit: map[string][]string{}, kindRename: map[string][]wireRename{}}
 	for _, w := range wireFields {
 		if r.has(Change{name: fieldGate, level: w.level}) {
 			continue
@@ -220,19 +274,19 @@ func (r *Realm) newWireFilter() *wireFilter {
 			}
 		}
 	}
+	for _, rn := range wireRenames {
+		if !renamedAt(rn, r.opts.FeatureLevel) {
+			continue
+		}
+		f.kindOmit[rn.kind] = slices.DeleteFunc(f.kindOmit[rn.kind], func(field string) bool { return field == rn.field })
+		f.kindRename[rn.kind] = append(f.kindRename[rn.kind], rn)
+	}
 	for answer, places := range wirePlaces {
 		for _, p := range places {
 			e := wireEdit{path: strings.Split(p.path, ".")}
 			for _, k := range p.kinds {
-				for _, field := range f.kindOmit[k] {
-					if i := slices.IndexFunc(wireRenames, func(rn wireRename) bool {
-						return rn.kind == k && rn.field == field && !r.has(Change{name: fieldGate, level: rn.level})
-					}); i >= 0 {
-						e.rename = append(e.rename, wireRenames[i])
-					} else {
-						e.omit = append(e.omit, field)
-					}
-				}
+				e.omit = append(e.omit, f.kindOmit[k]...)
+				e.rename = append(e.rename, f.kindRename[k]...)
 			}
 			if len(e.omit)+len(e.rename) > 0 {
 				f.edits[answer] = append(f.edits[answer], e)
@@ -404,7 +458,10 @@ func editMembers(m map[string]json.RawMessage, e *wireEdit) bool {
 	for _, r := range e.rename {
 		if v, ok := m[r.field]; ok {
 			delete(m, r.field)
-			m[r.old] = r.value(v)
+			if r.value != nil {
+				v = r.value(v)
+			}
+			m[r.old] = v
 			changed = true
 		}
 	}
@@ -426,21 +483,55 @@ func (r *Realm) wirePayload(p EventPayload) (_ EventPayload, ok bool) {
 	case RealmUpdateDictEvent:
 		ev.Data, ok = withoutKeys(ev.Data, f.kindOmit["realm_data"])
 		return ev, ok
-	case RealmUpdateEvent:
-		return p, !slices.Contains(f.kindOmit["realm_data"], ev.Property)
 	case UserGroupUpdateEvent:
 		ev.Data, ok = withoutKeys(ev.Data, f.kindOmit["user_group_data"])
+		ev.Data = withOlderNames(ev.Data, f.kindRename["user_group_data"])
 		return ev, ok
+	case StreamUpdateEvent:
+		ev.Property = olderName(ev.Property, f.kindRename["stream"])
+		return ev, !slices.Contains(f.kindOmit["stream"], p.(StreamUpdateEvent).Property)
+	case SubscriptionUpdateEvent:
+		ev.Property = olderName(ev.Property, f.kindRename["subscription"])
+		return ev, !slices.Contains(f.kindOmit["subscription"], p.(SubscriptionUpdateEvent).Property)
+	case RealmUpdateEvent:
+		return p, !slices.Contains(f.kindOmit["realm_data"], ev.Property)
 	case UserSettingsEvent:
 		return p, !slices.Contains(f.kindOmit["user_settings"], ev.Property)
 	case RealmUserSettingsDefaultsEvent:
 		return p, !slices.Contains(f.kindOmit["user_settings_defaults"], ev.Property)
-	case StreamUpdateEvent:
-		return p, !slices.Contains(f.kindOmit["stream"], ev.Property)
-	case SubscriptionUpdateEvent:
-		return p, !slices.Contains(f.kindOmit["subscription"], ev.Property)
 	}
 	return p, true
+}
+
+// olderName is the name a property is sent by, renamed or not.
+func olderName(property string, renames []wireRename) string {
+	for _, rn := range renames {
+		if rn.field == property {
+			return rn.old
+		}
+	}
+	return property
+}
+
+// withOlderNames is m with its renamed keys sent by their older names (a
+// copy when one is).
+func withOlderNames(m map[string]any, renames []wireRename) map[string]any {
+	var out map[string]any
+	for _, rn := range renames {
+		v, ok := m[rn.field]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(m)
+		}
+		delete(out, rn.field)
+		out[rn.old] = v
+	}
+	if out == nil {
+		return m
+	}
+	return out
 }
 
 // withoutKeys is m without the omitted keys (a copy when one goes), and
@@ -484,6 +575,8 @@ type FieldPlace struct {
 	Answer string
 	Path   []string
 	Field  string
+	// Kind is the kind of object that carries the field (WireFieldName).
+	Kind string
 }
 
 // FieldPlaces lists where a "field gate" row's field is sent, for tests
@@ -499,17 +592,17 @@ func FieldPlaces(c FeatureChange) []FieldPlace {
 		}
 		for _, k := range w.kinds {
 			if isEndpoint(k) {
-				out = append(out, FieldPlace{Answer: k, Field: w.field})
+				out = append(out, FieldPlace{Answer: k, Field: w.field, Kind: k})
 			}
 			for answer, places := range wirePlaces {
 				for _, p := range places {
 					if slices.Contains(p.kinds, k) {
-						out = append(out, FieldPlace{Answer: answer, Path: strings.Split(p.path, "."), Field: w.field})
+						out = append(out, FieldPlace{Answer: answer, Path: strings.Split(p.path, "."), Field: w.field, Kind: k})
 					}
 				}
 			}
 			if ev := wirePropertyEvents[k]; ev != "" {
-				out = append(out, FieldPlace{Answer: ev, Path: []string{"=property"}, Field: w.field})
+				out = append(out, FieldPlace{Answer: ev, Path: []string{"=property"}, Field: w.field, Kind: k})
 			}
 		}
 		break

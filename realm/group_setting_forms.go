@@ -1,0 +1,61 @@
+package realm
+
+// The older forms of group-setting values. Anonymous groups (a setting
+// holding {"direct_members", "direct_subgroups"}) came to each setting
+// at its own level; below it a server held, took and sent only a group
+// ID, for some settings only a system group's. A realm advertising such
+// a level refuses the newer forms (in requests and in fixtures), so that
+// every value it holds has the form it sends.
+
+// The changes that let settings hold any group.
+var (
+	// ChangeRemoveSubscribersAnyGroup: a channel's
+	// can_remove_subscribers_group may be any group-setting value, and
+	// PATCH /streams takes it as {"new", "old"}; before it, the ID of a
+	// system group, sent as a plain integer (Zulip 10.0).
+	ChangeRemoveSubscribersAnyGroup = newChange("removeSubscribersAnyGroup")
+	// changeRealmAccessSettingsAnonymous: the realm's
+	// can_access_all_users_group and create_multiuse_invite_group may be
+	// anonymous groups (Zulip 10.0).
+	changeRealmAccessSettingsAnonymous = newChange("realmAccessSettingsAnonymous")
+	// ChangeGroupSettingChangeObjects: PATCH /user_groups/{id} takes a
+	// group setting as {"new", "old"}; before it, as a plain value
+	// (Zulip 9.0).
+	ChangeGroupSettingChangeObjects = newChange("groupSettingChangeObjects")
+)
+
+// olderSettingForm is how a setting was held below change: a group ID
+// only, and with systemOnly the ID of a system group.
+type olderSettingForm struct {
+	change     Change
+	systemOnly bool
+}
+
+// olderSettingForms are the settings whose values were restricted, by
+// scope ("channel", "realm") and API name.
+var olderSettingForms = map[string]olderSettingForm{
+	"channel can_remove_subscribers_group": {ChangeRemoveSubscribersAnyGroup, true},
+	"realm can_access_all_users_group":     {changeRealmAccessSettingsAnonymous, false},
+	"realm create_multiuse_invite_group":   {changeRealmAccessSettingsAnonymous, false},
+}
+
+// checkSettingForm refuses a value of the setting (scope and API name)
+// that the realm's level cannot hold, with the message a server of that
+// level gave: an anonymous group where it took an integer, another group
+// than a system one where it required one.
+func (r *Realm) checkSettingForm(scope, name string, v GroupSetting) error {
+	form, ok := olderSettingForms[scope+" "+name]
+	if !ok || r.has(form.change) {
+		return nil
+	}
+	if form.systemOnly {
+		if g := r.groups.byID[v.GroupID]; v.GroupID == 0 || g == nil || !g.IsSystem {
+			return BadRequest("'%s' must be a system user group.", name)
+		}
+		return nil
+	}
+	if v.GroupID == 0 {
+		return BadRequest("%s is not an integer", name)
+	}
+	return nil
+}
