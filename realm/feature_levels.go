@@ -148,6 +148,11 @@ var (
 	// topics (Zulip 8.0); below it neither a request nor the automatic
 	// rules make a topic followed.
 	changeFollowedTopics = newChange("followedTopics")
+	// changeDesktopIconCountFollowed: desktop_icon_count_display gained
+	// "DMs, mentions, and followed topics" as 2, the later options
+	// renumbered (Zulip 8.0); below it requests and answers use the old
+	// numbering (settings_numbering.go).
+	changeDesktopIconCountFollowed = newChange("desktopIconCountFollowed")
 	// changeEmptyTopicOnly: a channel's topics_policy may be
 	// "empty_topic_only" (Zulip 11.0).
 	changeEmptyTopicOnly = newChange("emptyTopicOnly")

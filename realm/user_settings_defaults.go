@@ -41,10 +41,7 @@ func (a *Actor) UpdateUserSettingsDefaults(ctx context.Context, values map[strin
 				continue
 			}
 			c.def.Set(&r.settingsDefaults.values, c.value)
-			value := c.def.Get(&r.settingsDefaults.values)
-			if c.def.Name == "web_home_view" {
-				value = user.WebHomeViewName(value.(string), r.opts.FeatureLevel)
-			}
+			value := r.settingToWire(c.def.Name, c.def.Get(&r.settingsDefaults.values))
 			r.emit("realm_user_settings_defaults", RealmUserSettingsDefaultsEvent{Op: "update", Property: c.def.Name, Value: value},
 				r.activeUserIDs()...)
 		}
@@ -107,9 +104,6 @@ func (t *settingsDefaultsTable) register(r *Realm, me *user.User, req *RegisterR
 
 func fillUserSettingsDefaults(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	s := r.userSettingsDefaults()
-	view := s.View("", s.EmailAddressVisibility, r.opts.FeatureLevel)
-	if !r.has(changeDenseModeRemoved) {
-		view = view.WithDenseMode()
-	}
+	view := r.settingsView(s, "", s.EmailAddressVisibility)
 	out.UserSettingsDefaultsState = &UserSettingsDefaultsState{UserSettingsDefaults: UserSettingsDefaultsView{SettingsView: view}}
 }

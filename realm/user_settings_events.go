@@ -37,9 +37,7 @@ func (r *Realm) emitSettingEvent(u *user.User, def user.SettingDef, value any) {
 	if def.Name == "default_language" {
 		language, _ = user.LanguageName(value.(string))
 	}
-	if def.Name == "web_home_view" {
-		value = user.WebHomeViewName(value.(string), r.opts.FeatureLevel)
-	}
+	value = r.settingToWire(def.Name, value)
 	r.emit("user_settings", UserSettingsEvent{Op: "update", Property: def.Name, Value: value, LanguageName: language}, u.ID)
 	legacyOnly := func(q *Queue) bool { return !q.Config().opts.Capabilities.UserSettingsObject }
 	switch def.Legacy {

@@ -135,8 +135,9 @@ func (r *Realm) checkSettingValues(values map[string]any) ([]settingChange, erro
 		if !ok {
 			continue
 		}
-		if err := d.Check(v, r.opts.FeatureLevel); err != nil {
-			return nil, BadRequest("%s", err.Error())
+		v, err := r.settingFromWire(d, v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, settingChange{def: d, value: v})
 	}

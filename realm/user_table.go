@@ -274,10 +274,7 @@ func (t *userTable) register(r *Realm, me *user.User, req *RegisterRequest, out 
 	if !req.fetches("user_settings") && !display && !notification {
 		return
 	}
-	view := me.Settings.View(me.Timezone, r.emailVisibilityOf(me), r.opts.FeatureLevel)
-	if !r.has(changeDenseModeRemoved) {
-		view = view.WithDenseMode()
-	}
+	view := r.settingsView(me.Settings, me.Timezone, r.emailVisibilityOf(me))
 	if req.fetches("user_settings") {
 		out.UserSettingsState = &UserSettingsState{UserSettings: view}
 	}

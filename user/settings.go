@@ -36,6 +36,31 @@ func ResolvedNoticeRead(policy string, followsTopic bool) bool {
 	return !followsTopic
 }
 
+// DesktopIconCountFromOld maps a desktop_icon_count_display value of the
+// numbering before Zulip 8.0 (1 all unread messages, 2 DMs and mentions,
+// 3 none) to the one Settings keep (1 all, 2 DMs, mentions and followed
+// topics, 3 DMs and mentions, 4 none); ok is false for a value the old
+// numbering lacks.
+func DesktopIconCountFromOld(v int) (_ int, ok bool) {
+	switch v {
+	case 1:
+		return 1, true
+	case 2, 3:
+		return v + 1, true
+	}
+	return 0, false
+}
+
+// DesktopIconCountToOld is a desktop_icon_count_display value in the
+// numbering before Zulip 8.0, which lacks the followed topics option:
+// that one is sent as "DMs and mentions".
+func DesktopIconCountToOld(v int) int {
+	if v >= 3 {
+		return v - 1
+	}
+	return v
+}
+
 // Settings are a user's personal settings (PATCH /settings), each under
 // the Go name of its API name. The time zone and the full name live on
 // User. Settings is comparable: the zero value means "not set up yet".
