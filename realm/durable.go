@@ -130,6 +130,12 @@ type durability struct {
 	// or the journal holds, which a tables record leaves out; dumpWithout
 	// is it while a tables record is dumped (durable_tables.go).
 	filesOnDisk, dumpWithout map[string]bool
+	// tablesReplays counts the tables records of the journal a replay
+	// loads (a record followed by another may be skipped), and lastTables
+	// is set when the journal's last record is one the next tables record
+	// supersedes (durable_tables.go).
+	tablesReplays int
+	lastTables    bool
 }
 
 // resetState is the state Reset goes back to: the one the realm was
@@ -369,7 +375,9 @@ func (d *durability) replayJournal(r *Realm) error {
 		}
 		if tables, _ := isTablesRecord(p); tables {
 			tablesReplayed = true
+			d.tablesReplays++
 		}
+		d.lastTables = !isAdding(p)
 		if err := d.replay(r, p); err != nil {
 			d.replaying = false
 			return &DataError{File: path, Offset: scan.offsets[i+1], Msg: "replaying: " + err.Error()}
@@ -500,6 +508,7 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 		return syncPoint{}, err
 	}
 	end, err := j.append(rec)
+	d.lastTables = false
 	if err != nil {
 		// The operation took effect and its record may not have: refuse
 		// it and every change after it.
@@ -532,6 +541,7 @@ func (d *durability) compact(r *Realm) error {
 	}
 	d.seq = seq
 	d.noteFiles(r)
+	d.tablesReplays, d.lastTables = 0, false
 	old := d.j
 	j, err := d.writeJournalHeader()
 	if err != nil {

@@ -99,12 +99,12 @@ func BenchmarkDataChannelCreate(b *testing.B) {
 }
 
 // BenchmarkDataRestartTables is BenchmarkDataRestart with a journal of
-// 100 tables records (durable_tables.go), each followed by a send so
-// that none is skipped: the worst a replay of such records costs, against
-// the same realm with none in the same run.
+// as many tables records as it may hold (maxTablesReplays, durable_tables.go),
+// each followed by a send so that none is skipped: the worst a replay of
+// such records costs, against the same realm with none in the same run.
 func BenchmarkDataRestartTables(b *testing.B) {
 	n := dataRestartMessages(b)
-	for _, records := range []int{0, 100} {
+	for _, records := range []int{0, maxTablesReplays} {
 		b.Run(fmt.Sprintf("messages=%d/tables=%d", n, records), func(b *testing.B) {
 			dir := b.TempDir()
 			c := clock.NewManual(t0)

@@ -244,3 +244,43 @@ func TestDataDirTablesRecordsCompactPastTheLimit(t *testing.T) {
 		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
 	}
 }
+
+// The tables records a replay would load are bounded (maxTablesReplays):
+// past the bound a change compacts, whatever the journal's size. Records
+// that a later one supersedes do not count.
+func TestDataDirBoundsTheTablesRecordsToReplay(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c, WithJournalLimit(1<<40))
+	seq := r.dur.seq
+	for i := range maxTablesReplays + 20 { // each superseded by the next
+		must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"word" + itoa(i)})))
+	}
+	if r.dur.seq != seq || r.dur.tablesReplays != 1 {
+		t.Fatalf("after %d tables records in a row: snapshot %d (want %d), %d to replay (want 1)", maxTablesReplays+20, r.dur.seq, seq, r.dur.tablesReplays)
+	}
+	crash(r)
+	r, _ = openTestDir(t, dir, clock.NewManual(c.Now()), WithJournalLimit(1<<40))
+	if r.dur.tablesReplays != 1 || !r.dur.lastTables {
+		t.Fatalf("after the replay: %d tables records to replay, last superseded %v; want 1, true", r.dur.tablesReplays, r.dur.lastTables)
+	}
+	for i := 1; i < maxTablesReplays; i++ { // each kept by the send after it
+		must(t, errOf(r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "between")))
+		must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"kept" + itoa(i)})))
+	}
+	if r.dur.seq != seq || r.dur.tablesReplays != maxTablesReplays {
+		t.Fatalf("snapshot %d (want %d), %d tables records to replay (want %d)", r.dur.seq, seq, r.dur.tablesReplays, maxTablesReplays)
+	}
+	must(t, errOf(r.As(idIago).SendChannelMessage(bg, "Verona", "castle", "between")))
+	must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"past the bound"})))
+	if r.dur.seq != seq+1 || r.dur.tablesReplays != 0 {
+		t.Errorf("past the bound: snapshot %d (want %d), %d tables records to replay (want 0)", r.dur.seq, seq+1, r.dur.tablesReplays)
+	}
+	want := dumpOf(t, r)
+	crash(r)
+	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r2.Close()
+	if got := dumpOf(t, r2); got != want {
+		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
+	}
+}
