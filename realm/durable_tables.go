@@ -73,22 +73,27 @@ func (d *durability) mutateByTables(r *Realm, fn func() error) (syncPoint, error
 		return syncPoint{}, err
 	}
 	only, added := r.messages.onlyAdded(mark)
-	if !only {
+	var rec []byte
+	if only {
+		from := int64(-1)
+		if added {
+			from = mark.nextID
+		}
+		var err error
+		if rec, err = d.tablesRecord(r, from); err != nil {
+			d.rollback(r, before)
+			return syncPoint{}, fmt.Errorf("journal: encoding the tables: %w", err)
+		}
+	}
+	if !only || len(rec)-recordHeaderSize > maxTablesRecord {
+		// A change to stored messages, or a record longer than the
+		// journal takes (large files), is written as a snapshot.
 		d.snapshots.Add(1)
 		if err := d.compact(r); err != nil {
 			d.rollback(r, before)
 			return syncPoint{}, diskError("writing the snapshot", err)
 		}
 		return syncPoint{}, nil
-	}
-	from := int64(-1)
-	if added {
-		from = mark.nextID
-	}
-	rec, err := d.tablesRecord(r, from)
-	if err != nil {
-		d.rollback(r, before)
-		return syncPoint{}, fmt.Errorf("journal: encoding the tables: %w", err)
 	}
 	j := d.j
 	if err := j.reserve(len(rec)); err != nil {
@@ -199,6 +204,10 @@ func isAdding(payload []byte) bool {
 	tables, adding := isTablesRecord(payload)
 	return !tables || adding
 }
+
+// maxTablesRecord is the longest tables record's payload: the journal's
+// bound on a record (a variable for the tests).
+var maxTablesRecord = maxRecordSize
 
 // maxTablesReplays bounds the tables records a replay loads (each costs a
 // load of the realm's tables, about 6 ms of a core for the dev realm, 40

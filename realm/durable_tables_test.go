@@ -284,3 +284,33 @@ func TestDataDirBoundsTheTablesRecordsToReplay(t *testing.T) {
 		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
 	}
 }
+
+// A tables record longer than the journal takes (maxRecordSize: large
+// files) is written as a snapshot instead.
+func TestDataDirSnapshotsATablesRecordTooLong(t *testing.T) {
+	defer func(n int) { maxTablesRecord = n }(maxTablesRecord)
+	maxTablesRecord = 200 << 10
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c)
+	seq := r.dur.seq
+	must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"ghost"})))
+	if r.dur.seq != seq {
+		t.Fatalf("a short tables record wrote a snapshot")
+	}
+	big := strings.Repeat("a large file. ", 20_000) // 280 kB
+	must(t, errOf(r.As(idHamlet).Upload(bg, UploadRequest{Name: "big.txt", ContentType: "text/plain", Body: strings.NewReader(big)})))
+	if r.dur.seq != seq+1 {
+		t.Errorf("a tables record past the bound did not write a snapshot (snapshot %d, want %d)", r.dur.seq, seq+1)
+	}
+	want, wantFiles := dumpOf(t, r), filesOf(t, r)
+	crash(r)
+	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r2.Close()
+	if got := dumpOf(t, r2); got != want {
+		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
+	}
+	if got := filesOf(t, r2); got != wantFiles {
+		t.Errorf("after a crash the files differ")
+	}
+}
