@@ -93,6 +93,7 @@ func controlRoutes() []controlRoute {
 		{"POST", "/minizulip/fixture", nil, (*Server).postFixture},
 		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
 		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
+		{"POST", "/minizulip/push_notifications_enabled", []string{"enabled", "end_timestamp"}, (*Server).setPushNotificationsEnabled},
 		{"GET", "/minizulip/outbox", nil, (*Server).listOutbox},
 		{"DELETE", "/minizulip/outbox", nil, (*Server).clearOutbox},
 		{"POST", "/minizulip/confirmations/{key}", []string{"full_name", "password", "email"}, (*Server).postConfirmation},

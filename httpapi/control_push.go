@@ -40,3 +40,29 @@ func (s *Server) listPushNotifications(_ *http.Request, p *params) (any, error) 
 	}
 	return map[string]any{"push_notifications": s.realm.PushNotifications(id)}, nil
 }
+
+// setPushNotificationsEnabled answers POST
+// /minizulip/push_notifications_enabled: whether the realm's mobile push
+// notifications work (`enabled`, JSON boolean, required) and when that is
+// expected to end (`end_timestamp`, UNIX seconds or null; absent: null),
+// as a Zulip server's administrators and push bouncer set them
+// (realm.SetPushNotificationsEnabled). Users are told with realm events.
+func (s *Server) setPushNotificationsEnabled(_ *http.Request, p *params) (any, error) {
+	enabled, set, err := p.optBoolSet("enabled")
+	if err != nil {
+		return nil, err
+	}
+	if !set {
+		return nil, realm.VariableMissing("enabled")
+	}
+	var end *int64
+	if raw, ok := p.str("end_timestamp"); ok && !isJSONNull([]byte(raw)) {
+		n, err := parseJSONInt(raw)
+		if err != nil {
+			return nil, realm.BadRequest("end_timestamp is not an integer")
+		}
+		v := int64(n)
+		end = &v
+	}
+	return nil, s.realm.SetPushNotificationsEnabled(enabled, end)
+}

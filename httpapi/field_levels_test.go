@@ -115,6 +115,26 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 		}
 	}
 	do("PATCH", "/realm", "/realm", url.Values{"jitsi_server_url": {`"https://jitsi.example.com"`}})
+	// The realm's plain settings, each changed and changed back (a
+	// level without one ignores it), and the edit history policy under
+	// its two names.
+	for _, set := range []struct{ name, value, back string }{
+		{"enable_guest_user_indicator", "false", "true"},
+		{"enable_guest_user_dm_warning", "false", "true"},
+		{"require_unique_names", "true", "false"},
+		{"require_e2ee_push_notifications", "true", "false"},
+		{"welcome_message_custom_text", "Welcome aboard!", ""},
+		{"message_edit_history_visibility_policy", "moves", "all"},
+		{"allow_edit_history", "false", "true"},
+	} {
+		do("PATCH", "/realm", "/realm", url.Values{set.name: {set.value}})
+		do("PATCH", "/realm", "/realm", url.Values{set.name: {set.back}})
+	}
+	// Push notifications turned on by the server, with an end in view.
+	end := int64(1900000000)
+	if err := ts.Realm.SetPushNotificationsEnabled(true, &end); err != nil {
+		t.Fatal(err)
+	}
 	trying = false
 	if level >= 290 { // the endpoint's level
 		do("POST", "/user_groups/"+strconv.Itoa(gid)+"/deactivate", "/user_groups/{}/deactivate", nil)

@@ -63,6 +63,41 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 			dst  **bool
 		}{"mandatory_topics", &req.MandatoryTopics})
 	}
+	for _, f := range []struct {
+		name string
+		dst  **bool
+	}{
+		{"enable_guest_user_indicator", &req.EnableGuestUserIndicator},
+		{"enable_guest_user_dm_warning", &req.EnableGuestUserDMWarning},
+		{"require_unique_names", &req.RequireUniqueNames},
+		{"require_e2ee_push_notifications", &req.RequireE2EEPushNotifications},
+	} {
+		if c.actor.Realm().HasRealmSetting(f.name) {
+			bools = append(bools, f)
+		}
+	}
+	if c.actor.Realm().Has(realm.ChangeEditHistoryPolicy) {
+		if v, ok := c.p.str("message_edit_history_visibility_policy"); ok {
+			req.EditHistoryPolicy = &v
+		}
+	} else {
+		bools = append(bools, struct {
+			name string
+			dst  **bool
+		}{"allow_edit_history", &req.AllowEditHistory})
+	}
+	if c.actor.Realm().HasRealmSetting("welcome_message_custom_text") {
+		if v, ok := c.p.str("welcome_message_custom_text"); ok {
+			req.WelcomeMessageCustomText = &v
+		}
+	}
+	if c.actor.Realm().HasRealmSetting("jitsi_server_url") {
+		v, err := jsonStringParam(c, "jitsi_server_url")
+		if err != nil {
+			return req, err
+		}
+		req.JitsiServerURL = v
+	}
 	for _, f := range bools {
 		v, set, err := c.p.optBoolSet(f.name)
 		if err != nil {
@@ -144,6 +179,22 @@ func timeLimitParam(c *call, name string) (*realm.TimeLimit, error) {
 		return nil, realm.VariableInvalid(name, s)
 	}
 	return &realm.TimeLimit{Unlimited: true}, nil
+}
+
+// jsonStringParam reads a parameter Zulip takes as a JSON string.
+func jsonStringParam(c *call, name string) (*string, error) {
+	raw, ok := c.p.str(name)
+	if !ok {
+		return nil, nil
+	}
+	if !json.Valid([]byte(raw)) {
+		return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	var v string
+	if json.Unmarshal([]byte(raw), &v) != nil || isJSONNull([]byte(raw)) {
+		return nil, realm.BadRequest("%s is not a string", name)
+	}
+	return &v, nil
 }
 
 func isJSONNull(b []byte) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }

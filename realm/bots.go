@@ -62,9 +62,9 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 		if !botShortName.MatchString(short) {
 			return BadRequest("Bad name or username")
 		}
-		name, err := user.CheckFullName(req.FullName)
+		name, err := r.checkFullName(req.FullName, 0)
 		if err != nil {
-			return BadRequest("%s", err.Error())
+			return err
 		}
 		email := short + "-bot@" + user.FakeEmailDomain
 		if utf8.RuneCountInString(email) > user.MaxEmailLength {

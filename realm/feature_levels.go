@@ -66,6 +66,11 @@ var (
 	// realm_topics_policy, PATCH /realm's topics_policy) replaced
 	// mandatory_topics (Zulip 11.0).
 	ChangeTopicsPolicy = newChange("topicsPolicy")
+	// ChangeEditHistoryPolicy: the realm's
+	// message_edit_history_visibility_policy (all, moves, none) replaced
+	// the allow_edit_history boolean in register, events and PATCH
+	// /realm (Zulip 10.0).
+	ChangeEditHistoryPolicy = newChange("editHistoryPolicy")
 	// ChangeMessageIDsFetch: GET /messages's message_ids (Zulip 10.0).
 	ChangeMessageIDsFetch = newChange("messageIDsFetch")
 	// ChangeIdleQueueTimeout: register's idle_queue_timeout, and

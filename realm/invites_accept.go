@@ -131,9 +131,9 @@ func (r *Realm) acceptInvitation(key string, s Signup) (*user.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, err := user.CheckFullName(s.FullName)
+	name, err := r.checkFullName(s.FullName, 0)
 	if err != nil {
-		return nil, BadRequest("%s", err.Error())
+		return nil, err
 	}
 	if n := utf8.RuneCountInString(s.Password); n > MaxPasswordLength {
 		return nil, BadRequest("Ensure this value has at most %d characters (it has %d).", MaxPasswordLength, n)
@@ -155,7 +155,9 @@ func (r *Realm) acceptInvitation(key string, s Signup) (*user.User, error) {
 		}
 		r.emitInvitesChanged(inv.referrerID)
 	}
-	custom := ""
+	// An invitation without its own text gets the realm's (an empty one
+	// sends none).
+	custom := r.settings.WelcomeMessageCustomText
 	if inv.hasWelcome {
 		custom = inv.welcome
 	}

@@ -28,11 +28,15 @@ type MessageSnapshot struct {
 }
 
 // MessageHistory answers GET /messages/{message_id}/history: every
-// version of a message the caller may read, oldest (as sent) first.
+// version of a message the caller may read, oldest (as sent) first, as
+// the realm's edit history policy shows them (edit_history_policy.go).
 func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicName bool) ([]MessageSnapshot, error) {
 	r := a.r
 	var out []MessageSnapshot
 	err := a.read(ctx, func(me *user.User) error {
+		if r.settings.EditHistoryPolicy == EditHistoryNone {
+			return BadRequest("Message edit history is disabled in this organization")
+		}
 		m := r.accessibleMessage(me, id)
 		if m == nil {
 			return invalidMessage()
@@ -70,6 +74,7 @@ func (a *Actor) MessageHistory(ctx context.Context, id int64, allowEmptyTopicNam
 		for i, s := range newestFirst {
 			out[len(out)-1-i] = s
 		}
+		out = visibleHistory(r.settings.EditHistoryPolicy, out)
 		return nil
 	})
 	return out, err

@@ -80,6 +80,20 @@ type RealmUpdate struct {
 	EmailChangesDisabled  *bool
 	NameChangesDisabled   *bool
 	AvatarChangesDisabled *bool
+
+	// JitsiServerURL is an http(s) URL, or "default" for the server's.
+	JitsiServerURL *string
+	// The plain settings (realm_plain_settings.go).
+	EnableGuestUserIndicator     *bool
+	EnableGuestUserDMWarning     *bool
+	RequireUniqueNames           *bool
+	RequireE2EEPushNotifications *bool
+	WelcomeMessageCustomText     *string
+	// EditHistoryPolicy is message_edit_history_visibility_policy (from
+	// feature level 358); AllowEditHistory the boolean it replaced
+	// (below it): true "all", false "none".
+	EditHistoryPolicy *string
+	AllowEditHistory  *bool
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -178,6 +192,19 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	if req.TopicsPolicy != nil && *req.TopicsPolicy != TopicsPolicyAllowEmpty && *req.TopicsPolicy != TopicsPolicyDisableEmpty {
 		return s, nil, BadRequest("Invalid topics_policy")
 	}
+	if req.JitsiServerURL != nil && *req.JitsiServerURL != "default" {
+		if err := checkJitsiServerURL(*req.JitsiServerURL); err != nil {
+			return s, nil, err
+		}
+	}
+	if req.WelcomeMessageCustomText != nil {
+		if err := checkWelcomeMessageCustomText(*req.WelcomeMessageCustomText); err != nil {
+			return s, nil, err
+		}
+	}
+	if req.EditHistoryPolicy != nil && !validEditHistoryPolicy(*req.EditHistoryPolicy) {
+		return s, nil, BadRequest("Invalid %s", editHistoryPolicyProperty)
+	}
 	for name := range req.GroupSettings {
 		if _, ok := realmGroupRules[name]; !ok {
 			return s, nil, BadRequest("Invalid realm setting: %s", name)
@@ -247,6 +274,30 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	setBool("email_changes_disabled", req.EmailChangesDisabled, &s.EmailChangesDisabled)
 	setBool("name_changes_disabled", req.NameChangesDisabled, &s.NameChangesDisabled)
 	setBool("avatar_changes_disabled", req.AvatarChangesDisabled, &s.AvatarChangesDisabled)
+	setBool("enable_guest_user_dm_warning", req.EnableGuestUserDMWarning, &s.EnableGuestUserDMWarning)
+	setBool("enable_guest_user_indicator", req.EnableGuestUserIndicator, &s.EnableGuestUserIndicator)
+	setBool("require_e2ee_push_notifications", req.RequireE2EEPushNotifications, &s.RequireE2EEPushNotifications)
+	setBool("require_unique_names", req.RequireUniqueNames, &s.RequireUniqueNames)
+	setString("welcome_message_custom_text", req.WelcomeMessageCustomText, &s.WelcomeMessageCustomText)
+	if v := req.JitsiServerURL; v != nil {
+		switch {
+		case *v == "default" && s.JitsiServerURL != nil:
+			s.JitsiServerURL = nil
+			changes["jitsi_server_url"] = nil
+		case *v != "default" && (s.JitsiServerURL == nil || *s.JitsiServerURL != *v):
+			s.JitsiServerURL = ptr(*v)
+			changes["jitsi_server_url"] = "updated"
+		}
+	}
+	if p := req.EditHistoryPolicy; p != nil && *p != s.EditHistoryPolicy {
+		s.EditHistoryPolicy = *p
+		// Zulip answers with the enum's number.
+		changes[editHistoryPolicyProperty] = editHistoryPolicyNumbers[*p]
+	}
+	if v := req.AllowEditHistory; v != nil && *v != allowEditHistory(s.EditHistoryPolicy) {
+		s.EditHistoryPolicy = editHistoryPolicyOf(*v)
+		changes["allow_edit_history"] = *v
+	}
 	if req.TopicsPolicy != nil {
 		if mandatory := *req.TopicsPolicy == TopicsPolicyDisableEmpty; mandatory != s.MandatoryTopics {
 			s.MandatoryTopics = mandatory

@@ -69,6 +69,7 @@ type RegisterResult struct {
 	*NavigationViewsState
 	*UserSettingsDefaultsState
 	*PushDevicesState
+	*RealmBillingState
 
 	// omit are the fields newer than the realm's feature level (the
 	// table's "register gate" rows), left out of the JSON.

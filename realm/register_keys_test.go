@@ -65,6 +65,7 @@ var wantSectionKeys = map[string][]string{
 	"push_device":                  {"push_devices"},
 	"realm":                        realmSectionKeys,
 	"realm_bot":                    {"realm_bots"},
+	"realm_billing":                {"realm_billing"},
 	"realm_domains":                {"realm_domains"},
 	"realm_emoji":                  {"realm_emoji"},
 	"realm_filters":                {"realm_filters"},
@@ -141,4 +142,7 @@ var realmSectionKeys = []string{
 	"zulip_plan_is_not_limited",
 	"max_bulk_new_subscription_messages", "max_reminder_note_length", "password_max_length",
 	"server_max_deactivated_realm_deletion_days", "server_min_deactivated_realm_deletion_days",
+	"realm_enable_guest_user_dm_warning", "realm_message_edit_history_visibility_policy",
+	"realm_require_e2ee_push_notifications", "realm_require_unique_names", "realm_welcome_message_custom_text",
+	"realm_push_notifications_enabled_end_timestamp",
 }

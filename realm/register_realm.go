@@ -129,6 +129,18 @@ type RealmState struct {
 	PasswordMaxLength                     int  `json:"password_max_length"`
 	MaxBulkNewSubscriptionMessages        int  `json:"max_bulk_new_subscription_messages"`
 	MaxReminderNoteLength                 int  `json:"max_reminder_note_length"`
+
+	// The realm's plain settings newer than Zulip 7.0 (the register
+	// gate leaves each out below its level); the edit history policy is
+	// sent from feature level 358 on, next to realm_allow_edit_history.
+	RealmRequireUniqueNames                 bool    `json:"realm_require_unique_names"`
+	RealmEnableGuestUserDMWarning           bool    `json:"realm_enable_guest_user_dm_warning"`
+	RealmRequireE2EEPushNotifications       bool    `json:"realm_require_e2ee_push_notifications"`
+	RealmWelcomeMessageCustomText           string  `json:"realm_welcome_message_custom_text"`
+	RealmMessageEditHistoryVisibilityPolicy *string `json:"realm_message_edit_history_visibility_policy,omitempty"`
+	// RealmPushNotificationsEnabledEndTimestamp is null when no end is
+	// known (231).
+	RealmPushNotificationsEnabledEndTimestamp *int64 `json:"realm_push_notifications_enabled_end_timestamp"`
 }
 
 // AuthenticationMethodState is one entry of realm_authentication_methods.

@@ -200,7 +200,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmMandatoryTopics:                           s.MandatoryTopics,
 		RealmEmptyTopicDisplayName:                     s.EmptyTopicDisplayName,
 		RealmEnableSpectatorAccess:                     s.EnableSpectatorAccess,
-		RealmAllowEditHistory:                          true,
+		RealmAllowEditHistory:                          allowEditHistory(s.EditHistoryPolicy),
 		RealmEnableReadReceipts:                        s.EnableReadReceipts,
 		RealmInviteRequired:                            false,
 		RealmEmailsRestrictedToDomains:                 s.EmailsRestrictedToDomains,
@@ -221,7 +221,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmNightLogoSource:                           "D",
 		RealmBotDomain:                                 host,
 		RealmPresenceDisabled:                          s.PresenceDisabled,
-		RealmPushNotificationsEnabled:                  false,
+		RealmPushNotificationsEnabled:                  s.PushNotificationsEnabled,
 		RealmEmailAuthEnabled:                          true,
 		RealmPasswordAuthEnabled:                       true,
 		RealmAuthenticationMethods:                     map[string]AuthenticationMethodState{"Email": {Enabled: true, Available: true}, "Dev": {Enabled: true, Available: true}},
@@ -241,8 +241,8 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		ServerTypingStartedWaitPeriodMilliseconds:      10000,
 		ServerPresencePingIntervalSeconds:              PresencePingIntervalSeconds,
 		ServerPresenceOfflineThresholdSeconds:          PresenceOfflineThresholdSeconds,
-		JitsiServerURL:                                 "https://meet.jit.si",
-		ServerJitsiServerURL:                           "https://meet.jit.si",
+		JitsiServerURL:                                 cmp.Or(derefString(s.JitsiServerURL), serverJitsiServerURL),
+		ServerJitsiServerURL:                           serverJitsiServerURL,
 		DevelopmentEnvironment:                         true,
 		PasswordMinLength:                              0,
 		PasswordMinGuesses:                             0,
@@ -250,6 +250,12 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		ServerMinDeactivatedRealmDeletionDays:          intPtr(minDeactivatedRealmDeletionDays),
 		MaxBulkNewSubscriptionMessages:                 MaxBulkNewSubscriptionMessages,
 		MaxReminderNoteLength:                          MaxReminderNoteLength,
+		RealmJitsiServerURL:                            s.JitsiServerURL,
+		RealmRequireUniqueNames:                        s.RequireUniqueNames,
+		RealmEnableGuestUserDMWarning:                  s.EnableGuestUserDMWarning,
+		RealmRequireE2EEPushNotifications:              s.RequireE2EEPushNotifications,
+		RealmWelcomeMessageCustomText:                  s.WelcomeMessageCustomText,
+		RealmPushNotificationsEnabledEndTimestamp:      s.PushNotificationsEnabledEnd,
 		GiphyRatingOptions:                             map[string]GiphyRatingOption{"disabled": {Name: "GIPHY integration disabled", ID: -1}},
 		ServerEmojiDataURL:                             r.opts.URL + ServerEmojiDataPath,
 		ServerInlineImagePreview:                       true,
@@ -262,7 +268,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		UpgradeTextForWideOrganizationLogo:             "",
 		RealmDefaultExternalAccounts:                   map[string]ExternalAccountType{},
 		RealmIsZephyrMirrorRealm:                       false,
-		RealmEnableGuestUserIndicator:                  true,
+		RealmEnableGuestUserIndicator:                  s.EnableGuestUserIndicator,
 		RealmWantAdvertiseInCommunitiesDirectory:       false,
 		RealmDigestEmailsEnabled:                       false,
 		RealmDigestWeekday:                             1,
@@ -282,6 +288,9 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 	if r.has(changeChannelFolderLimits) {
 		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
 		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description
+	}
+	if r.has(ChangeEditHistoryPolicy) {
+		state.RealmMessageEditHistoryVisibilityPolicy = ptr(s.EditHistoryPolicy)
 	}
 	if r.has(ChangeTopicsPolicy) {
 		state.RealmTopicsPolicy = topicsPolicy(s.MandatoryTopics)

@@ -218,5 +218,8 @@ func defaultSettings() Settings {
 		EnableReadReceipts:                     true,
 		DisallowDisposableEmailAddresses:       true,
 		MaxInvites:                             DefaultMaxInvites,
+		EnableGuestUserIndicator:               true,
+		EnableGuestUserDMWarning:               true,
+		EditHistoryPolicy:                      EditHistoryAll,
 	}
 }

@@ -79,6 +79,34 @@ type Settings struct {
 	// presence answers list nobody, and reports are kept but not
 	// announced (presence_disabled.go).
 	PresenceDisabled bool
+
+	// JitsiServerURL is the realm's Jitsi server (jitsi_server_url);
+	// nil: the server's (the API's "default").
+	JitsiServerURL *string
+	// EnableGuestUserIndicator and EnableGuestUserDMWarning ask clients
+	// to mark guests' names and to warn before a direct message to a
+	// guest; they are stored and sent.
+	EnableGuestUserIndicator bool
+	EnableGuestUserDMWarning bool
+	// RequireUniqueNames refuses a full name another account has
+	// (unique_names.go).
+	RequireUniqueNames bool
+	// RequireE2EEPushNotifications keeps message content out of push
+	// notifications to devices without end-to-end encryption; stored
+	// and sent.
+	RequireE2EEPushNotifications bool
+	// WelcomeMessageCustomText is what Welcome Bot also sends new users
+	// whose invitation does not say otherwise.
+	WelcomeMessageCustomText string
+	// EditHistoryPolicy is message_edit_history_visibility_policy
+	// (edit_history_policy.go): "all", "moves" or "none".
+	EditHistoryPolicy string
+
+	// PushNotificationsEnabled and PushNotificationsEnabledEnd (a UNIX
+	// time, nil when no end is known) say whether mobile push works
+	// (push_enablement.go); server administrators set them.
+	PushNotificationsEnabled    bool
+	PushNotificationsEnabledEnd *int64
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -163,6 +191,12 @@ func (s Settings) clone() Settings {
 	s.MoveMessagesWithinStreamLimitSeconds = cloneIntPtr(s.MoveMessagesWithinStreamLimitSeconds)
 	s.MoveMessagesBetweenStreamsLimitSeconds = cloneIntPtr(s.MoveMessagesBetweenStreamsLimitSeconds)
 	s.MessageContentDeleteLimitSeconds = cloneIntPtr(s.MessageContentDeleteLimitSeconds)
+	if s.JitsiServerURL != nil {
+		s.JitsiServerURL = ptr(*s.JitsiServerURL)
+	}
+	if s.PushNotificationsEnabledEnd != nil {
+		s.PushNotificationsEnabledEnd = ptr(*s.PushNotificationsEnabledEnd)
+	}
 	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
 		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
 		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
@@ -191,6 +225,11 @@ func (s Settings) fixture() fixture.Settings {
 	for _, g := range c.groupSettings() {
 		out.GroupSettings[g.name] = *g.id
 	}
+	out.JitsiServerURL, out.RequireUniqueNames = c.JitsiServerURL, c.RequireUniqueNames
+	out.EnableGuestUserIndicator, out.EnableGuestUserDMWarning = ptr(c.EnableGuestUserIndicator), ptr(c.EnableGuestUserDMWarning)
+	out.RequireE2EEPushNotifications, out.WelcomeMessageCustomText = c.RequireE2EEPushNotifications, c.WelcomeMessageCustomText
+	out.MessageEditHistoryVisibilityPolicy = c.EditHistoryPolicy
+	out.PushNotificationsEnabled, out.PushNotificationsEnabledEndTimestamp = c.PushNotificationsEnabled, c.PushNotificationsEnabledEnd
 	return out
 }
 
@@ -236,6 +275,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 	c.MaxInvites = fs.MaxInvites
 	c.EmailChangesDisabled, c.NameChangesDisabled, c.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
 	c.PresenceDisabled = fs.PresenceDisabled
+	if err := loadPlainSettings(&c, fs, at); err != nil {
+		return err
+	}
 	known := map[string]*GroupSetting{}
 	for _, g := range c.groupSettings() {
 		known[g.name] = g.id
@@ -260,5 +302,8 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 func (s *Settings) register(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	if req.fetches("realm") {
 		fillRealmState(r, me, req, out)
+	}
+	if req.fetches("realm_billing") {
+		out.RealmBillingState = &RealmBillingState{RealmBilling: RealmBilling{}}
 	}
 }

@@ -30,6 +30,14 @@ func (s *Settings) apiValues() map[string]any {
 	for _, g := range s.groupSettings() {
 		out[g.name] = *g.id
 	}
+	out["jitsi_server_url"] = jitsiServerURLValue(s)
+	out["enable_guest_user_indicator"] = s.EnableGuestUserIndicator
+	out["enable_guest_user_dm_warning"] = s.EnableGuestUserDMWarning
+	out["require_unique_names"] = s.RequireUniqueNames
+	out["require_e2ee_push_notifications"] = s.RequireE2EEPushNotifications
+	out["welcome_message_custom_text"] = s.WelcomeMessageCustomText
+	out[editHistoryPolicyProperty] = s.EditHistoryPolicy
+	out["allow_edit_history"] = allowEditHistory(s.EditHistoryPolicy)
 	return out
 }
 
@@ -85,6 +93,13 @@ var realmSettingForms = []struct {
 	{"message_content_edit_limit_seconds", true},
 	{"move_messages_within_stream_limit_seconds", false},
 	{"move_messages_between_streams_limit_seconds", false},
+	{"enable_guest_user_dm_warning", false},
+	{"enable_guest_user_indicator", false},
+	{"jitsi_server_url", true},
+	{editHistoryPolicyProperty, false},
+	{"require_e2ee_push_notifications", false},
+	{"require_unique_names", false},
+	{"welcome_message_custom_text", false},
 }
 
 // isTimeLimitSetting reports the four time-limit settings, which Zulip
@@ -111,6 +126,14 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 	announce := func(name string, dict bool) {
 		if dict {
 			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: map[string]any{name: after[name]}}, to...)
+			return
+		}
+		if name == editHistoryPolicyProperty && !r.has(ChangeEditHistoryPolicy) {
+			// Below 358 the setting was the allow_edit_history boolean,
+			// which "all" and "moves" both read as true.
+			if changed("allow_edit_history") {
+				r.emit("realm", RealmUpdateEvent{Op: "update", Property: "allow_edit_history", Value: after["allow_edit_history"]}, to...)
+			}
 			return
 		}
 		if name == "mandatory_topics" && r.has(ChangeTopicsPolicy) {

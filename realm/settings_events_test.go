@@ -51,6 +51,9 @@ func TestEverySettingIsAnnounced(t *testing.T) {
 	var s Settings
 	announced := map[string]bool{"topics_policy": true, moderationRequestChannelProperty: true, signupAnnouncementsProperty: true,
 		newChannelAnnouncementsProperty: true}
+	// allow_edit_history is announced for the edit history policy below
+	// feature level 358.
+	announced["allow_edit_history"] = true
 	for _, f := range realmSettingForms {
 		announced[f.name] = true
 	}

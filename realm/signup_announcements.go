@@ -14,7 +14,8 @@ const signupsTopic = "signups"
 // announces them in the signup announcements channel's "signups" topic
 // ("@_**Name|ID** joined this organization."), then Welcome Bot sends
 // them its welcome message, starred for them, and, when there is one,
-// the invitation's custom message. The caller holds the write lock.
+// the custom message (the invitation's, else the realm's). The caller
+// holds the write lock.
 func (r *Realm) welcomeNewUser(u *user.User, customText string) {
 	if ch := r.channels.byID[r.settings.SignupAnnouncementsStreamID]; ch != nil && !ch.IsArchived && r.humanCount() > 1 {
 		r.sendNotice(ch, signupsTopic, silentMention(u)+" joined this organization.", nil)

@@ -84,6 +84,12 @@ var emptyInDevRealm = []string{
 	"settings.SignupAnnouncementsStreamID",    // the dev realm announces no signups
 	"settings.NewStreamAnnouncementsStreamID", // nor new channels
 	"settings.PresenceDisabled",
+	"settings.JitsiServerURL", // the server's
+	"settings.RequireUniqueNames",
+	"settings.RequireE2EEPushNotifications",
+	"settings.WelcomeMessageCustomText",
+	"settings.PushNotificationsEnabled",
+	"settings.PushNotificationsEnabledEnd",
 	"presence.lastUpdateID",
 	"presence.byUser",
 	"statuses.byUser",

@@ -135,9 +135,9 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 		if !me.CanCreateUsers {
 			return BadRequest("User not authorized to create users")
 		}
-		name, err := user.CheckFullName(*p.FullName)
+		name, err := r.checkFullName(*p.FullName, 0)
 		if err != nil {
-			return BadRequest("%s", err.Error())
+			return err
 		}
 		email := strings.TrimSpace(*p.Email)
 		if !user.ValidNewEmail(email) {
@@ -153,7 +153,7 @@ func (a *Actor) CreateUser(ctx context.Context, p CreateUserRequest) (ans int, e
 			PasswordHash: user.HashPassword(*p.Password), JoinsOnFirstLogin: true})
 		r.announceNewUser(u)
 		r.emitExportConsent(u)
-		r.welcomeNewUser(u, "")
+		r.welcomeNewUser(u, r.settings.WelcomeMessageCustomText)
 		ans = u.ID
 		return nil
 	})

@@ -86,8 +86,8 @@ func (a *Actor) UpdateSettings(ctx context.Context, req SettingsUpdate) error {
 			req.FullName = nil
 		}
 		if req.FullName != nil {
-			if fullName, err = user.CheckFullName(*req.FullName); err != nil {
-				return BadRequest("%s", err.Error())
+			if fullName, err = r.checkFullName(*req.FullName, me.ID); err != nil {
+				return err
 			}
 		}
 

@@ -51,8 +51,8 @@ func (a *Actor) updateUser(ctx context.Context, req UserUpdate, find func(me *us
 		}
 		var fullName string
 		if req.FullName != nil && *req.FullName != target.FullName && !user.IsBlankName(*req.FullName) {
-			if fullName, err = user.CheckFullName(*req.FullName); err != nil {
-				return BadRequest("%s", err.Error())
+			if fullName, err = r.checkFullName(*req.FullName, target.ID); err != nil {
+				return err
 			}
 		}
 		profile, err := r.checkAdminProfileData(req.ProfileData)
