@@ -29,6 +29,7 @@ type exchange struct {
 // under its name.
 type levelRun struct {
 	level     int
+	realm     *realm.Realm
 	exchanges []exchange
 	answers   map[string][]map[string]any
 }
@@ -42,7 +43,7 @@ type levelRun struct {
 func runAtLevel(t *testing.T, level int) *levelRun {
 	t.Helper()
 	ts := RunT(t, realm.WithFeatureLevel(level, ""))
-	s := &levelRun{level: level, answers: map[string][]map[string]any{}}
+	s := &levelRun{level: level, realm: ts.Realm, answers: map[string][]map[string]any{}}
 	const me = "desdemona@zulip.com"
 	// trying: a change a level may lack (its parameter refused or ignored).
 	trying := false
@@ -204,7 +205,7 @@ func (s *levelRun) carries(places []realm.FieldPlace, byLevelName bool) bool {
 	for _, p := range places {
 		name := p.Field
 		if byLevelName {
-			name = realm.WireFieldName(p.Kind, p.Field, s.level)
+			name = s.realm.WireFieldName(p.Kind, p.Field)
 		}
 		for _, a := range s.answers[p.Answer] {
 			if objectsHave(a, p.Path, name) {

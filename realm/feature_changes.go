@@ -329,9 +329,6 @@ var paramRenames = func() map[string][]ParamRename {
 				rn.Since = g.Level
 			}
 		}
-		if rn.Since >= rn.Level {
-			panic(fmt.Sprintf("feature_changes.tsv: %q renamed at %d but added at %d", name, rn.Level, rn.Since))
-		}
 		m[k] = append(m[k], rn)
 	}
 	return m

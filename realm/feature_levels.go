@@ -173,6 +173,24 @@ var (
 	changeIgnoredChannels = newChange("ignoredChannels")
 )
 
+// The changes that let group settings hold any group
+// (group_setting_forms.go).
+var (
+	// ChangeRemoveSubscribersAnyGroup: a channel's
+	// can_remove_subscribers_group may be any group-setting value, and
+	// PATCH /streams takes it as {"new", "old"}; before it, the ID of a
+	// system group, sent as a plain integer (Zulip 10.0).
+	ChangeRemoveSubscribersAnyGroup = newChange("removeSubscribersAnyGroup")
+	// changeRealmAccessSettingsAnonymous: the realm's
+	// can_access_all_users_group and create_multiuse_invite_group may be
+	// anonymous groups (Zulip 10.0).
+	changeRealmAccessSettingsAnonymous = newChange("realmAccessSettingsAnonymous")
+	// ChangeGroupSettingChangeObjects: PATCH /user_groups/{id} takes a
+	// group setting as {"new", "old"}; before it, as a plain value
+	// (Zulip 9.0).
+	ChangeGroupSettingChangeObjects = newChange("groupSettingChangeObjects")
+)
+
 // The feature levels of channels and subscriptions.
 var (
 	// changeRemoveSubscribersGroupName: a channel's
@@ -182,6 +200,10 @@ var (
 	// changeMentionGroupName: a user group's can_mention_group_id took its
 	// name without _id (Zulip 8.0).
 	changeMentionGroupName = newChange("mentionGroupName")
+	// changeManageAllGroupsAnyGroup: the members of can_manage_all_groups
+	// manage every group; before it, only those they belong to unless
+	// they are moderators or above (Zulip 10.0).
+	changeManageAllGroupsAnyGroup = newChange("manageAllGroupsAnyGroup")
 	// changeStreamDeleteIDs: stream delete events list stream_ids, and
 	// their streams hold only IDs (Zulip 10.0).
 	changeStreamDeleteIDs = newChange("streamDeleteIDs")

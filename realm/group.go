@@ -535,11 +535,16 @@ func (r *Realm) groupForUpdate(me *user.User, id int) (*group.Group, error) {
 
 // canManageGroup: members of can_manage_all_groups (role:owners unless
 // changed), the creator, and members of the group's can_manage_group.
+// Below changeManageAllGroupsAnyGroup, can_manage_all_groups lets its
+// members manage only the groups they belong to, unless they are
+// moderators or above.
 func (r *Realm) canManageGroup(me *user.User, g *group.Group) bool {
 	if g.IsSystem {
 		return false
 	}
-	return r.settingHas(r.settings.CanManageAllGroups, me.ID) || g.CreatorID == me.ID || r.inGroup(g.Settings.CanManage, me.ID)
+	all := r.settingHas(r.settings.CanManageAllGroups, me.ID) &&
+		(r.has(changeManageAllGroupsAnyGroup) || me.Role.IsModeratorOrAbove() || r.inGroup(g.ID, me.ID))
+	return all || g.CreatorID == me.ID || r.inGroup(g.Settings.CanManage, me.ID)
 }
 
 // usableGroup returns an active group that may be used as a subgroup or a

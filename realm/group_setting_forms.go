@@ -7,23 +7,6 @@ package realm
 // a level refuses the newer forms (in requests and in fixtures), so that
 // every value it holds has the form it sends.
 
-// The changes that let settings hold any group.
-var (
-	// ChangeRemoveSubscribersAnyGroup: a channel's
-	// can_remove_subscribers_group may be any group-setting value, and
-	// PATCH /streams takes it as {"new", "old"}; before it, the ID of a
-	// system group, sent as a plain integer (Zulip 10.0).
-	ChangeRemoveSubscribersAnyGroup = newChange("removeSubscribersAnyGroup")
-	// changeRealmAccessSettingsAnonymous: the realm's
-	// can_access_all_users_group and create_multiuse_invite_group may be
-	// anonymous groups (Zulip 10.0).
-	changeRealmAccessSettingsAnonymous = newChange("realmAccessSettingsAnonymous")
-	// ChangeGroupSettingChangeObjects: PATCH /user_groups/{id} takes a
-	// group setting as {"new", "old"}; before it, as a plain value
-	// (Zulip 9.0).
-	ChangeGroupSettingChangeObjects = newChange("groupSettingChangeObjects")
-)
-
 // olderSettingForm is how a setting was held below change: a group ID
 // only, and with systemOnly the ID of a system group.
 type olderSettingForm struct {

@@ -2,6 +2,8 @@ package realm
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -97,4 +99,74 @@ func TestRealmAccessSettingsFormFollowsFeatureLevel(t *testing.T) {
 func newRealmForIDs(t *testing.T) *Realm {
 	r, _ := newTestRealm(t)
 	return r
+}
+
+// Below feature level 305 the members of can_manage_all_groups manage
+// only the groups they belong to, unless moderators or above.
+func TestManageAllGroupsFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeManageAllGroupsAnyGroup, func(t *testing.T, r *Realm, has bool) {
+		if _, err := r.As(idDesdemona).UpdateRealm(bg, RealmUpdate{GroupSettings: map[string]GroupSettingChange{
+			"can_manage_all_groups": {New: NamedGroupSetting(groupID(t, r, "role:members"))}}}); err != nil {
+			t.Fatal(err)
+		}
+		characters := groupID(t, r, "hamletcharacters")
+		describe := func(userID int, text string) error {
+			return r.As(userID).UpdateUserGroup(bg, characters, UpdateGroupRequest{Description: &text})
+		}
+		if err := describe(idHamlet, "by a member"); err != nil {
+			t.Fatalf("a member of the group: %v", err)
+		}
+		err := describe(idOthello, "by another")
+		if has && err != nil {
+			t.Fatalf("a member of can_manage_all_groups outside the group: %v", err)
+		} else if !has {
+			wantCode(t, err, CodeBadRequest, "Insufficient permission")
+		}
+	})
+}
+
+// From feature level 303 (deactivated users hidden from memberships) a
+// reactivation tells every user that the user is back in each group it
+// is a direct member of, and gives the new value of each realm setting
+// set to an anonymous group holding it; below it, neither.
+func TestReactivationMembershipEventsFollowFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeDeactivatedMembersHidden, func(t *testing.T, r *Realm, has bool) {
+		anonymous := GroupSetting{DirectMembers: []int{idHamlet, idOthello}}
+		if _, err := r.As(idDesdemona).UpdateRealm(bg, RealmUpdate{GroupSettings: map[string]GroupSettingChange{
+			"can_create_groups": {New: anonymous}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+			t.Fatal(err)
+		}
+		q := mustQueue(t, r, idIago, QueueOptions{})
+		if err := r.As(idIago).ReactivateUser(bg, idHamlet); err != nil {
+			t.Fatal(err)
+		}
+		var added []float64
+		for _, ev := range eventsOf(t, r, idIago, q, "user_group") {
+			if ev["op"] == "add_members" && slices.Equal(ev["user_ids"].([]any), []any{float64(idHamlet)}) {
+				added = append(added, ev["group_id"].(float64))
+			}
+		}
+		var settings []any
+		for _, ev := range eventsOf(t, r, idIago, q, "realm") {
+			if data, ok := ev["data"].(map[string]any); ok && ev["op"] == "update_dict" {
+				settings = append(settings, data["can_create_groups"])
+			}
+		}
+		if !has {
+			if len(added)+len(settings) > 0 {
+				t.Fatalf("add_members of %v, realm updates %v", added, settings)
+			}
+			return
+		}
+		want := []float64{float64(groupID(t, r, "role:fullmembers")), float64(groupID(t, r, "role:members")), float64(groupID(t, r, "hamletcharacters"))}
+		if !slices.Equal(added, want) {
+			t.Errorf("add_members of groups %v, want %v", added, want)
+		}
+		if len(settings) != 1 || !reflect.DeepEqual(settings[0], map[string]any{"direct_members": []any{float64(idHamlet), float64(idOthello)}, "direct_subgroups": []any{}}) {
+			t.Errorf("realm updates %v", settings)
+		}
+	})
 }

@@ -2,6 +2,8 @@ package realm
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/minizulip/minizulip/user"
 )
@@ -97,8 +99,32 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 		target.IsActive = true
 		r.emitActiveChange(target)
 		r.emitExportConsent(target)
+		if r.has(changeDeactivatedMembersHidden) {
+			r.emitReturningMember(target)
+		}
 		return nil
 	})
+}
+
+// emitReturningMember tells every active user that a reactivated user
+// is again a member of what deactivation hid them from (from
+// changeDeactivatedMembersHidden): an add_members of each group they are
+// a direct member of, by group ID, and the new value of each realm
+// setting set to an anonymous group they are a direct member of. (The
+// matching events of a deactivation go only to users who cannot access
+// the deactivated user, and every user accesses every user here.)
+func (r *Realm) emitReturningMember(u *user.User) {
+	for _, id := range slices.Sorted(maps.Keys(r.groups.byID)) {
+		if _, ok := r.groups.byID[id].Members[u.ID]; ok {
+			r.emitGroupChange(true, UserGroupMembersEvent{Op: "add_members", GroupID: id, UserIDs: []int{u.ID}})
+		}
+	}
+	for _, g := range r.settings.groupSettings() {
+		if g.id.GroupID == 0 && slices.Contains(g.id.DirectMembers, u.ID) {
+			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default",
+				Data: map[string]any{g.name: r.apiGroupSetting(*g.id)}}, r.activeUserIDs()...)
+		}
+	}
 }
 
 func (r *Realm) activeOwnerCount() int {

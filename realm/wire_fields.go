@@ -167,7 +167,10 @@ type wireEdit struct {
 type wireRename struct {
 	kind, field, old string
 	level            int
-	value            func(json.RawMessage) json.RawMessage
+	// replacesGate: the field's gate row is the rename's, and below it
+	// the older field is sent in its place.
+	replacesGate bool
+	value        func(json.RawMessage) json.RawMessage
 }
 
 // wireRenames are the fields that replaced an older one: below the
@@ -183,7 +186,7 @@ var wireRenames = []wireRename{
 	{kind: "subscription", field: "can_remove_subscribers_group", old: "can_remove_subscribers_group_id", level: changeRemoveSubscribersGroupName.Level()},
 	// url_template (196) replaced url_prefix, which the code was
 	// appended to.
-	{kind: "playground", field: "url_template", old: "url_prefix", level: 196, value: func(v json.RawMessage) json.RawMessage {
+	{kind: "playground", field: "url_template", old: "url_prefix", level: 196, replacesGate: true, value: func(v json.RawMessage) json.RawMessage {
 		var t string
 		if json.Unmarshal(v, &t) != nil {
 			return v
@@ -194,34 +197,34 @@ var wireRenames = []wireRename{
 	}},
 }
 
-// wireGateLevels maps a kind and field ("user_group can_mention_group")
-// to the level of its field gate row.
-var wireGateLevels = func() map[string]int {
-	m := map[string]int{}
+// wireGates maps a kind and field ("user_group can_mention_group") to
+// its field gate row's change.
+var wireGates = func() map[string]Change {
+	m := map[string]Change{}
 	for _, w := range wireFields {
 		for _, k := range w.kinds {
-			m[k+" "+w.field] = w.level
+			m[k+" "+w.field] = Change{name: fieldGate, level: w.level}
 		}
 	}
 	return m
 }()
 
-// renamedAt reports whether a server of level sends rn's field by its
-// older name: below the rename, unless the field is not sent at all yet
-// (its gate is newer than level, and older than the rename).
-func renamedAt(rn wireRename, level int) bool {
-	if level >= rn.level {
+// renamed reports whether the realm sends rn's field by its older name:
+// below the rename, unless the field is not sent at all yet (its gate,
+// older than the rename, is newer than the realm's level).
+func (r *Realm) renamed(rn wireRename) bool {
+	if r.has(Change{name: fieldGate, level: rn.level}) {
 		return false
 	}
-	gate, ok := wireGateLevels[rn.kind+" "+rn.field]
-	return !ok || level >= gate || gate == rn.level
+	gate, ok := wireGates[rn.kind+" "+rn.field]
+	return !ok || rn.replacesGate || r.has(gate)
 }
 
-// WireFieldName is the name a server of level sends a kind's field by
+// WireFieldName is the name the realm sends a kind's field by
 // (FieldPlace.Kind): its older name where a rename says so.
-func WireFieldName(kind, field string, level int) string {
+func (r *Realm) WireFieldName(kind, field string) string {
 	for _, rn := range wireRenames {
-		if rn.kind == kind && rn.field == field && renamedAt(rn, level) {
+		if rn.kind == kind && rn.field == field && r.renamed(rn) {
 			return rn.old
 		}
 	}
@@ -275,7 +278,7 @@ func (r *Realm) newWireFilter() *wireFilter {
 		}
 	}
 	for _, rn := range wireRenames {
-		if !renamedAt(rn, r.opts.FeatureLevel) {
+		if !r.renamed(rn) {
 			continue
 		}
 		f.kindOmit[rn.kind] = slices.DeleteFunc(f.kindOmit[rn.kind], func(field string) bool { return field == rn.field })
