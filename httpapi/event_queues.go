@@ -10,7 +10,8 @@ func eventRoutes() []route {
 		{method: "DELETE", path: "/events", h: deleteQueue},
 		{method: "POST", path: "/typing", h: setTyping},
 		{method: "POST", path: "/messages/{message_id}/typing", h: setEditTyping},
-		// The name the endpoint had at feature levels 351 to 360.
+		// The name the endpoint had at feature levels 351 to 360 (unknown
+		// from 361 on: realm.HasEndpoint).
 		{method: "POST", path: "/message_edit_typing", h: setEditTyping},
 	}
 }

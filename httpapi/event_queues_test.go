@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"sync"
 	"testing"
@@ -150,8 +151,7 @@ func TestHTTPEditTyping(t *testing.T) {
 	_, sent := e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"direct"}, "to": {"[11]"}, "content": {"draft"}})
 	id := strconv.Itoa(int(sent["id"].(float64)))
 	e.wantSuccess(e.do("hamlet@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"start"}}))
-	// The name of feature levels 351 to 360, message_id in the body.
-	e.wantSuccess(e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"stop"}, "message_id": {id}}))
+	e.wantSuccess(e.do("hamlet@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"stop"}}))
 	evs := e.events("iago@zulip.com", qid, -1, false)
 	if len(evs) != 2 || evs[0].(map[string]any)["op"] != "start" || evs[1].(map[string]any)["op"] != "stop" {
 		t.Fatalf("edit typing events %v", evs)
@@ -160,8 +160,46 @@ func TestHTTPEditTyping(t *testing.T) {
 	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'op' argument")
 	status, body = e.do("iago@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"start"}})
 	e.wantError(status, body, http.StatusBadRequest, "BAD_REQUEST", "You don't have permission to edit this message")
-	status, body = e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"start"}})
-	e.wantError(status, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'message_id' argument")
+}
+
+// Row 361: the endpoint was POST /message_edit_typing, message_id in the
+// body, at levels 351 to 360; from 361 on it is POST
+// /messages/{message_id}/typing, and the old path is unknown. Below 351
+// neither exists.
+func TestEditTypingPathFollowsLevel(t *testing.T) {
+	rename := realm.ChangeEditTypingPath.Level()
+	for _, level := range []int{350, rename - 1, rename} {
+		e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+		_, unknown := e.do("iago@zulip.com", "GET", "/no_such_endpoint", nil)
+		qid, _ := e.register("iago@zulip.com", url.Values{"event_types": {`["typing_edit_message"]`}})
+		_, sent := e.do("hamlet@zulip.com", "POST", "/messages", url.Values{"type": {"direct"}, "to": {"[11]"}, "content": {"draft"}})
+		id := strconv.Itoa(int(sent["id"].(float64)))
+		st1, body1 := e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"start"}, "message_id": {id}})
+		st2, body2 := e.do("hamlet@zulip.com", "POST", "/messages/"+id+"/typing", url.Values{"op": {"stop"}})
+		oldPath, newPath := level >= 351 && level < rename, level >= rename
+		for _, c := range []struct {
+			path   string
+			st     int
+			body   map[string]any
+			served bool
+		}{{"/message_edit_typing", st1, body1, oldPath}, {"/messages/{id}/typing", st2, body2, newPath}} {
+			if c.served && c.st != 200 {
+				t.Errorf("level %d: POST %s answered %d %v", level, c.path, c.st, c.body)
+			}
+			if !c.served && (c.st != 404 || !reflect.DeepEqual(c.body, unknown)) {
+				t.Errorf("level %d: POST %s answered %d %v; want it unknown (404 %v)", level, c.path, c.st, c.body, unknown)
+			}
+		}
+		if level >= 351 {
+			if evs := e.events("iago@zulip.com", qid, -1, false); len(evs) != 1 {
+				t.Errorf("level %d: edit typing events %v", level, evs)
+			}
+		}
+		if oldPath {
+			st, body := e.do("hamlet@zulip.com", "POST", "/message_edit_typing", url.Values{"op": {"start"}})
+			e.wantError(st, body, http.StatusBadRequest, "REQUEST_VARIABLE_MISSING", "Missing 'message_id' argument")
+		}
+	}
 }
 
 // A user at the per-user queue cap who registers again loses the queue

@@ -140,7 +140,11 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 	if level >= 290 { // the endpoint's level
 		do("POST", "/user_groups/"+strconv.Itoa(gid)+"/deactivate", "/user_groups/{}/deactivate", nil)
 	}
-	do("POST", "/realm/playgrounds", "/realm/playgrounds", url.Values{"name": {"Go"}, "pygments_language": {"Go"}, "url_template": {"https://go.dev/play/?code={code}"}})
+	playground := url.Values{"name": {"Go"}, "pygments_language": {"Go"}, "url_template": {"https://go.dev/play/?code={code}"}}
+	if level < realm.ChangePlaygroundURLTemplate.Level() {
+		playground = url.Values{"name": {"Go"}, "pygments_language": {"Go"}, "url_prefix": {"https://go.dev/play/?code="}}
+	}
+	do("POST", "/realm/playgrounds", "/realm/playgrounds", playground)
 	do("POST", "/realm/profile_fields", "/realm/profile_fields", url.Values{"name": {"Shoe size"}, "field_type": {"1"}})
 	do("POST", "/bots", "/bots", url.Values{"full_name": {"Helper"}, "short_name": {"helper"}})
 	sent := do("POST", "/messages", "/messages", url.Values{"type": {"stream"}, "to": {"levels"}, "topic": {"a new topic"}, "content": {"first"}})

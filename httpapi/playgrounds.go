@@ -1,5 +1,7 @@
 package httpapi
 
+import "github.com/minizulip/minizulip/realm"
+
 func playgroundRoutes() []route {
 	return []route{
 		{method: "POST", path: "/realm/playgrounds", h: addPlayground},
@@ -13,10 +15,14 @@ type playgroundID struct {
 }
 
 // addPlayground is POST /realm/playgrounds: name, pygments_language and
-// url_template, all required.
+// url_template (url_prefix below feature level 196), all required.
 func addPlayground(c *call) (any, error) {
 	var fields [3]string
-	for i, name := range []string{"name", "pygments_language", "url_template"} {
+	url := "url_template"
+	if !c.actor.Realm().Has(realm.ChangePlaygroundURLTemplate) {
+		url = "url_prefix"
+	}
+	for i, name := range []string{"name", "pygments_language", url} {
 		v, err := c.p.mustStr(name)
 		if err != nil {
 			return nil, err

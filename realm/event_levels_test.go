@@ -403,3 +403,37 @@ func TestSubscribeRevealsChannelsFollowingLevel(t *testing.T) {
 		}
 	})
 }
+
+// Row 284 "schema MessagesBase edit_history": a content edit's entry in
+// a message object's edit_history carries prev_rendered_content_version
+// (1) below 284, not from it; a topic edit's never does.
+func TestEditHistoryRenderedVersionFollowsLevel(t *testing.T) {
+	atLevels(t, []int{changePrevRenderedVersionRemoved.Level() - 1, changePrevRenderedVersionRemoved.Level()}, func(t *testing.T, r *Realm, level int) {
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", "t", "before")
+		if err != nil {
+			t.Fatal(err)
+		}
+		content, topicName := "after", "t2"
+		if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, Content: &content}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.As(idIago).UpdateMessage(bg, UpdateMessageRequest{MessageID: sent.ID, Topic: &topicName}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.As(idIago).Messages(bg, FetchRequest{Anchor: Anchor{ID: sent.ID}, IncludeAnchor: true})
+		if err != nil || len(res.Messages) != 1 {
+			t.Fatalf("fetch: %v %v", res, err)
+		}
+		hist := res.Messages[0].EditHistory
+		if len(hist) != 2 || hist[0].PrevTopic == nil || hist[1].PrevContent == nil {
+			t.Fatalf("level %d: edit_history %+v", level, hist)
+		}
+		below := level < changePrevRenderedVersionRemoved.Level()
+		if v := hist[1].PrevRenderedContentVersion; (v != nil) != below || v != nil && *v != 1 {
+			t.Errorf("level %d: the content edit's prev_rendered_content_version %v", level, v)
+		}
+		if hist[0].PrevRenderedContentVersion != nil {
+			t.Errorf("level %d: a topic edit has prev_rendered_content_version", level)
+		}
+	})
+}

@@ -168,8 +168,30 @@ func endpointKey(endpoint string) string {
 // the endpoint (method and path pattern below /api/v1, wildcards named
 // in any way): an endpoint added after it answers as an unknown one.
 func (r *Realm) HasEndpoint(method, path string) bool {
-	level, ok := endpointLevels[endpointKey(method+" "+path)]
+	key := endpointKey(method + " " + path)
+	for _, rn := range renamedEndpoints {
+		switch key {
+		case rn.old:
+			// From the endpoint's first level up to the rename.
+			return r.has(Change{name: "endpoint", level: endpointLevels[rn.new]}) && !r.has(rn.rename)
+		case rn.new:
+			if !r.has(rn.rename) {
+				return false
+			}
+		}
+	}
+	level, ok := endpointLevels[key]
 	return !ok || r.has(Change{name: "endpoint", level: level})
+}
+
+// renamedEndpoints are the endpoints Zulip moved to another path: the
+// table dates the endpoint by its new path; a server before the rename
+// has it at the old one only, a server from it on at the new one only.
+var renamedEndpoints = []struct {
+	old, new string
+	rename   Change
+}{
+	{"POST /message_edit_typing", "POST /messages/{}/typing", ChangeEditTypingPath},
 }
 
 // gatedFields maps "where" (an endpoint or event) and a generic gate of

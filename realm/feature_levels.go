@@ -443,3 +443,26 @@ var (
 	// inviter may add subscribers to.
 	changeInviteDefaultChannels = newChange("inviteDefaultChannels")
 )
+
+// The changes of messages, typing and bots' requests.
+var (
+	// ChangePlaygroundURLTemplate: POST /realm/playgrounds reads
+	// url_template, an RFC 6570 template; before, url_prefix, a URL the
+	// code was appended to (Zulip 8.0).
+	ChangePlaygroundURLTemplate = newChange("playgroundURLTemplate")
+	// changeDirectMessageTrigger: outgoing webhooks say "direct_message"
+	// for a direct message's trigger; before, "private_message" (Zulip
+	// 8.0).
+	changeDirectMessageTrigger = newChange("directMessageTrigger")
+	// changeWildcardMentionFlags: the stream_wildcard_mentioned and
+	// topic_wildcard_mentioned flags exist (Zulip 8.0); before, a request
+	// naming one names an unknown flag.
+	changeWildcardMentionFlags = newChange("wildcardMentionFlags")
+	// changeChannelMessageType: "channel" is a message type of requests
+	// (sending, scheduling, typing; Zulip 9.0); before, only "stream".
+	changeChannelMessageType = newChange("channelMessageType")
+	// ChangeEditTypingPath: typing notifications for message edits go to
+	// POST /messages/{message_id}/typing (Zulip 10.0); before, to POST
+	// /message_edit_typing with message_id in the body.
+	ChangeEditTypingPath = newChange("editTypingPath")
+)

@@ -23,12 +23,15 @@ var editableFlags = map[string]message.Flags{
 
 // nonEditableFlags are the other flag names Zulip knows: changing one is
 // "Flag not editable", any other name "Invalid flag". wildcard_mentioned
-// is the name this realm reports (Zulip split it in two at feature level
-// 224; both spellings are refused the same way).
+// is the name this realm reports.
 var nonEditableFlags = []string{
 	message.FlagMentioned, message.FlagWildcardMentioned, "stream_wildcard_mentioned", "topic_wildcard_mentioned",
 	"group_mentioned", message.FlagHasAlertWord, message.FlagHistorical, "force_expand", "force_collapse",
 }
+
+// splitWildcardFlags are the names Zulip split wildcard_mentioned into at
+// feature level 224: below it, unknown flags.
+var splitWildcardFlags = []string{"stream_wildcard_mentioned", "topic_wildcard_mentioned"}
 
 // historicalFlags are the flags a channel message the user never received
 // has: what fetches show for it, and what a copy created for it starts from.
@@ -325,10 +328,11 @@ type flagPlan struct {
 
 // parseFlagOp checks a flag name, then the operation, with Zulip's
 // messages and in its order.
-func parseFlagOp(op, flag string) (bit message.Flags, add bool, err error) {
+func (r *Realm) parseFlagOp(op, flag string) (bit message.Flags, add bool, err error) {
 	bit, ok := editableFlags[flag]
 	if !ok {
-		if slices.Contains(nonEditableFlags, flag) {
+		known := r.has(changeWildcardMentionFlags) || !slices.Contains(splitWildcardFlags, flag)
+		if known && slices.Contains(nonEditableFlags, flag) {
 			return 0, false, BadRequest("Flag not editable: '%s'", flag)
 		}
 		return 0, false, BadRequest("Invalid flag: '%s'", flag)
@@ -342,7 +346,7 @@ func parseFlagOp(op, flag string) (bit message.Flags, add bool, err error) {
 // planFlags validates a flag update of the listed messages and works out
 // what it changes, changing nothing. The caller holds the write lock.
 func (r *Realm) planFlags(me *user.User, ids []int64, op, flag string) (*flagPlan, error) {
-	bit, add, err := parseFlagOp(op, flag)
+	bit, add, err := r.parseFlagOp(op, flag)
 	if err != nil {
 		return nil, err
 	}

@@ -47,12 +47,22 @@ type SendResult struct {
 
 // SendChannelMessage sends a message to a channel by name.
 func (a *Actor) SendChannelMessage(ctx context.Context, channel, topicName, content string) (SendResult, error) {
-	return a.SendMessage(ctx, SendRequest{Type: "channel", To: message.To{ChannelName: channel}, Topic: &topicName, Content: content})
+	return a.SendMessage(ctx, SendRequest{Type: "stream", To: message.To{ChannelName: channel}, Topic: &topicName, Content: content})
 }
 
 // SendDirectMessage sends a direct message to the given users.
 func (a *Actor) SendDirectMessage(ctx context.Context, userIDs []int, content string) (SendResult, error) {
 	return a.SendMessage(ctx, SendRequest{Type: "direct", To: message.To{UserIDs: userIDs, IsList: true}, Content: content})
+}
+
+// messageType reads a request's message type (sending, scheduling) as a
+// server of the realm's level does: "channel" is one from feature level
+// 248 on.
+func (r *Realm) messageType(s string) (message.Type, bool) {
+	if s == "channel" && !r.has(changeChannelMessageType) {
+		return 0, false
+	}
+	return message.ParseType(s)
 }
 
 // SendMessage sends a message as the actor, applying every rule of
@@ -66,7 +76,7 @@ func (a *Actor) SendMessage(ctx context.Context, req SendRequest) (ans SendResul
 	// state generation and prepares again when it moved; after
 	// maxSendPreparations tries the send is prepared under the write lock, so
 	// a busy realm cannot starve it.
-	kind, ok := message.ParseType(req.Type)
+	kind, ok := a.r.messageType(req.Type)
 	if !ok {
 		return SendResult{}, BadRequest("Invalid type")
 	}

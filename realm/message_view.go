@@ -43,10 +43,13 @@ type EditHistoryEntry struct {
 	Timestamp           int64   `json:"timestamp"`
 	PrevContent         *string `json:"prev_content,omitempty"`
 	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
-	PrevTopic           *string `json:"prev_topic,omitempty"`
-	Topic               *string `json:"topic,omitempty"`
-	PrevStream          int     `json:"prev_stream,omitempty"`
-	Stream              int     `json:"stream,omitempty"`
+	// PrevRenderedContentVersion is the Markdown processor's version of
+	// prev_rendered_content (Zulip's 1), sent below feature level 284.
+	PrevRenderedContentVersion *int    `json:"prev_rendered_content_version,omitempty"`
+	PrevTopic                  *string `json:"prev_topic,omitempty"`
+	Topic                      *string `json:"topic,omitempty"`
+	PrevStream                 int     `json:"prev_stream,omitempty"`
+	Stream                     int     `json:"stream,omitempty"`
 }
 
 // TopicLink is a link a linkifier found in a topic name.
@@ -142,6 +145,10 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 	return v
 }
 
+// renderedContentVersion is Zulip's rendered_content_version, the
+// version of the Markdown processor messages are rendered by.
+var renderedContentVersion = 1
+
 // editHistoryView lists a message's edits newest first, as message objects carry
 // them.
 func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditHistoryEntry {
@@ -150,6 +157,9 @@ func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditH
 		v := EditHistoryEntry{UserID: ed.UserID, Timestamp: ed.Timestamp, PrevStream: ed.PrevChannelID, Stream: ed.ChannelID}
 		if ed.ContentChanged {
 			v.PrevContent, v.PrevRenderedContent = &ed.PrevContent, &ed.PrevRendered
+			if !e.has(changePrevRenderedVersionRemoved) {
+				v.PrevRenderedContentVersion = &renderedContentVersion
+			}
 		}
 		if ed.TopicChanged {
 			v.PrevTopic = ptr(e.topics.Display(ed.PrevTopic, o.AllowEmptyTopicName))

@@ -30,11 +30,20 @@ type RealmPlaygroundsEvent struct {
 // AddPlayground answers POST /realm/playgrounds (administrators): the
 // fields are trimmed and checked by Zulip's rules, and a language may
 // have one playground of each name. It returns the new playground's ID.
-func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTemplate string) (id int, err error) {
+// Below feature level 196 the URL is a prefix the code is appended to
+// (url_prefix), stored as the template it stands for.
+func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, url string) (id int, err error) {
 	r := a.r
+	url = strings.TrimSpace(url)
 	err = a.writeAdmin(ctx, func(me *user.User) error {
+		if !r.has(ChangePlaygroundURLTemplate) {
+			if !user.ValidURL(url) {
+				return BadRequest("url_prefix is not a URL")
+			}
+			url = playgroundPrefixTemplate(url)
+		}
 		p := RealmPlayground{Name: strings.TrimSpace(name), PygmentsLanguage: strings.TrimSpace(pygmentsLanguage),
-			URLTemplate: strings.TrimSpace(urlTemplate)}
+			URLTemplate: url}
 		if err := linkifier.CheckPlayground(p.Name, p.PygmentsLanguage, p.URLTemplate); err != nil {
 			var ve linkifier.ValidationError
 			if errors.As(err, &ve) {
@@ -55,6 +64,12 @@ func (a *Actor) AddPlayground(ctx context.Context, name, pygmentsLanguage, urlTe
 		return nil
 	})
 	return id, err
+}
+
+// playgroundPrefixTemplate is the URL template of a url_prefix: the
+// prefix, its braces escaped so that they stay literal, then the code.
+func playgroundPrefixTemplate(prefix string) string {
+	return strings.NewReplacer("{", "%7B", "}", "%7D").Replace(prefix) + "{code}"
 }
 
 // DeletePlayground answers DELETE /realm/playgrounds/{playground_id}

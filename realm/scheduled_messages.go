@@ -141,7 +141,7 @@ func (it *scheduledItem) sendRequest() SendRequest {
 	req := SendRequest{Content: it.content, Client: it.client, ReadBySender: &it.readBySender}
 	if it.kind == message.Channel {
 		t := it.topic
-		req.Type, req.To, req.Topic = "channel", message.To{ChannelID: it.channelID}, &t
+		req.Type, req.To, req.Topic = "stream", message.To{ChannelID: it.channelID}, &t
 	} else {
 		req.Type, req.To = "direct", message.To{UserIDs: it.dmUserIDs, IsList: true}
 	}
@@ -212,7 +212,7 @@ func compareDelivery(a, b *scheduledItem) int {
 // CreateScheduledMessage answers POST /scheduled_messages: the message is
 // checked as a send would be and stored for delivery at in.DeliverAt.
 func (a *Actor) CreateScheduledMessage(ctx context.Context, in ScheduledMessageInput) (id int, err error) {
-	kind, ok := message.ParseType(in.Type)
+	kind, ok := a.r.messageType(in.Type)
 	if !ok {
 		return 0, BadRequest("Invalid type")
 	}
@@ -250,7 +250,7 @@ func (r *Realm) checkScheduled(me *user.User, kind message.Type, rawTo string, t
 		if err != nil {
 			return nil, BadRequest("%s", err.Error())
 		}
-		req.Type, req.To = "channel", message.To{ChannelID: id}
+		req.Type, req.To = "stream", message.To{ChannelID: id}
 	} else {
 		ids, err := message.ScheduledUserIDs(rawTo)
 		if err != nil {
@@ -312,7 +312,7 @@ func (a *Actor) UpdateScheduledMessage(ctx context.Context, id int, e ScheduledM
 	}
 	var newKind *message.Type
 	if e.Type != nil {
-		kind, ok := message.ParseType(*e.Type)
+		kind, ok := a.r.messageType(*e.Type)
 		if !ok {
 			return BadRequest("Invalid type")
 		}

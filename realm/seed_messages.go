@@ -72,7 +72,7 @@ func (r *Realm) seedMessages(n int) {
 			}
 			sender = subs[(i/len(channels))%len(subs)]
 			t := seedTopics[(i/len(channels))%len(seedTopics)]
-			req = SendRequest{Type: "channel", To: message.To{ChannelName: ch.Name}, Topic: &t}
+			req = SendRequest{Type: "stream", To: message.To{ChannelName: ch.Name}, Topic: &t}
 		}
 		req.Content = content
 		res, err := r.As(sender).SendMessage(ctx, req)

@@ -10,7 +10,8 @@ import (
 
 // TypingRequest is a typing notification (POST /typing).
 type TypingRequest struct {
-	// Type is "direct" (the default), "stream" or "channel".
+	// Type is "direct" (the default), "stream" or "channel" (from
+	// feature level 248); "private" below 215.
 	Type string
 	// Op is "start" or "stop".
 	Op string
@@ -45,6 +46,10 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 		return BadRequest("Invalid op")
 	}
 	r := a.r
+	if req.Type == "private" && r.has(changeTypingStreamID) || req.Type == "channel" && !r.has(changeChannelMessageType) {
+		// "private" went at feature level 215, "channel" came at 248.
+		return BadRequest("Invalid type")
+	}
 	return a.writeVolatile(ctx, func(me *user.User) error {
 		sender := TypingUser{UserID: me.ID, Email: r.apiEmail(me)}
 		switch req.Type {
