@@ -437,3 +437,51 @@ func TestEditHistoryRenderedVersionFollowsLevel(t *testing.T) {
 		}
 	})
 }
+
+// Queues without the empty_topic_name capability hear the empty topic by
+// the realm's display name in delete_message (bulk and single), typing
+// and user_topic events, as Zulip sends to such clients; queues with it
+// hear "". A named topic is the same for both.
+func TestEventsNameTheEmptyTopicByCapability(t *testing.T) {
+	r, _ := newTestRealm(t)
+	display := r.topicRules().Display("", false)
+	if display == "" {
+		t.Fatal("no display name for the empty topic")
+	}
+	caps := func(empty, bulk bool) *Queue {
+		return mustQueue(t, r, idIago, QueueOptions{Capabilities: ClientCapabilities{EmptyTopicName: empty,
+			BulkMessageDeletion: bulk, StreamTypingNotifications: true}})
+	}
+	modern, legacy, legacySingle := caps(true, true), caps(false, true), caps(false, false)
+	for _, topicName := range []string{"", "named"} {
+		want := map[*Queue]string{modern: topicName, legacy: topicName, legacySingle: topicName}
+		if topicName == "" {
+			want[legacy], want[legacySingle] = display, display
+		}
+		sent, err := r.As(idIago).SendChannelMessage(bg, "Denmark", topicName, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idHamlet).SetTyping(bg, TypingRequest{Type: "stream", Op: "start", StreamID: 2, Topic: str(topicName)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idIago).SetUserTopic(bg, UserTopicRequest{ChannelID: 2, Topic: topicName, Policy: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.As(idIago).DeleteMessage(bg, sent.ID); err != nil {
+			t.Fatal(err)
+		}
+		for q, w := range want {
+			for typ, member := range map[string]string{"typing": "topic", "user_topic": "topic_name", "delete_message": "topic"} {
+				evs := eventsOf(t, r, idIago, q, typ)
+				if len(evs) == 0 {
+					t.Fatalf("topic %q: queue %s has no %s event", topicName, q.ID(), typ)
+				}
+				if got := evs[len(evs)-1][member]; got != w {
+					t.Errorf("topic %q: queue (empty_topic_name %v) got %s %s %q, want %q", topicName,
+						q.Config().opts.Capabilities.EmptyTopicName, typ, member, got, w)
+				}
+			}
+		}
+	}
+}

@@ -62,28 +62,37 @@ func (r *Realm) emitDeleteMessages(msgs []*message.Message, holders []int) {
 		t := first.Topic
 		base.StreamID, base.Topic = first.ChannelID, &t
 	}
+	// Queues without the empty_topic_name capability hear the empty
+	// topic by its display name.
+	legacyTopic := func(ev DeleteMessageEvent) EventPayload {
+		if ev.Topic == nil || *ev.Topic != "" {
+			return nil
+		}
+		ev.Topic = ptr(r.topicRules().Display("", false))
+		return ev
+	}
 	bulk := base
 	bulk.MessageIDs = ids
 	// Queues without bulk_message_deletion get one event per message;
 	// the bulk pass notes whether any such queue is listening, so the
 	// per-message events are built only when one is.
 	legacyListening := false
-	r.emitChange(&change{typ: "delete_message", payload: bulk,
+	r.emitNamingTopic(&change{typ: "delete_message", payload: bulk,
 		filter: func(q *Queue) bool {
 			if !q.Config().opts.Capabilities.BulkMessageDeletion {
 				legacyListening = true
 				return false
 			}
 			return true
-		}}, holders)
+		}}, legacyTopic(bulk), holders)
 	if !legacyListening {
 		return
 	}
 	for _, id := range ids {
 		single := base
 		single.MessageID = id
-		r.emitChange(&change{typ: "delete_message", payload: single,
-			filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.BulkMessageDeletion }}, holders)
+		r.emitNamingTopic(&change{typ: "delete_message", payload: single,
+			filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.BulkMessageDeletion }}, legacyTopic(single), holders)
 	}
 }
 
@@ -106,8 +115,37 @@ func (r *Realm) emitFirstMessageID(ch *storedChannel) {
 func (r *Realm) emitUserTopic(userID, channelID int, name string, policy int) {
 	r.emitChange(&change{typ: "muted_topics", payload: MutedTopicsEvent{MutedTopics: r.mutedTopicsList(userID)},
 		filter: func(q *Queue) bool { return q.Config().legacyMutedTopics }}, []int{userID})
-	r.emit("user_topic", UserTopicEvent{StreamID: channelID, TopicName: name,
-		LastUpdated: r.clock.Now().Unix(), VisibilityPolicy: policy}, userID)
+	ev := UserTopicEvent{StreamID: channelID, TopicName: name, LastUpdated: r.clock.Now().Unix(), VisibilityPolicy: policy}
+	var legacy EventPayload
+	if name == "" {
+		old := ev
+		old.TopicName = r.topicRules().Display("", false)
+		legacy = old
+	}
+	r.emitNamingTopic(&change{typ: "user_topic", payload: ev}, legacy, []int{userID})
+}
+
+// emitNamingTopic sends c, an event naming a channel topic, to the users
+// of uids; when the topic is the empty one, legacy is the event naming it
+// by the realm's display name (realm_empty_topic_display_name), which
+// queues without the empty_topic_name capability get instead, as Zulip
+// sends to such clients. A nil legacy sends c to every queue.
+func (r *Realm) emitNamingTopic(c *change, legacy EventPayload, uids []int) {
+	if legacy == nil {
+		r.emitChange(c, uids)
+		return
+	}
+	filter := c.filter
+	with, without := *c, *c
+	with.filter = func(q *Queue) bool {
+		return (filter == nil || filter(q)) && q.Config().opts.Capabilities.EmptyTopicName
+	}
+	without.payload = legacy
+	without.filter = func(q *Queue) bool {
+		return (filter == nil || filter(q)) && !q.Config().opts.Capabilities.EmptyTopicName
+	}
+	r.emitChange(&with, uids)
+	r.emitChange(&without, uids)
 }
 
 // mutedTopicsList is the legacy [[channel name, topic, timestamp], …] list.

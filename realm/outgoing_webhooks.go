@@ -20,6 +20,9 @@ import (
 const (
 	triggerMention       = "mention"
 	triggerDirectMessage = "direct_message"
+	// triggerPrivateMessage is a direct message's trigger below feature
+	// level 201.
+	triggerPrivateMessage = "private_message"
 )
 
 // serviceCall is one call a committed message triggers, with everything
@@ -72,6 +75,9 @@ func (r *Realm) triggerServices(sender *user.User, m *message.Message, rendered 
 	}
 	var bots []int
 	trigger := triggerDirectMessage
+	if !r.has(changeDirectMessageTrigger) {
+		trigger = triggerPrivateMessage
+	}
 	if m.Type == message.Channel {
 		trigger = triggerMention
 		bots = slices.Clone(rendered.MentionedUserIDs)

@@ -512,3 +512,34 @@ func TestOutgoingWebhookReplyWidget(t *testing.T) {
 		t.Fatalf("reply %+v", reply)
 	}
 }
+
+// Row 201 (POST /zulip-outgoing-webhook trigger): a direct message
+// triggers the bot with "private_message" below 201, "direct_message"
+// from it on; a mention is "mention" at both.
+func TestOutgoingWebhookDirectTriggerFollowsFeatureLevel(t *testing.T) {
+	for _, level := range []int{changeDirectMessageTrigger.Level() - 1, changeDirectMessageTrigger.Level()} {
+		svc := newFakeService(t, 200, `{"response_not_required": true}`)
+		r, _ := newTestRealm(t, WithOutgoingWebhookCaller(httpCaller{svc.Client()}), WithFeatureLevel(level, "test"))
+		bot := newServiceBot(t, r, svc.URL, 0)
+		if _, err := r.As(idOthello).SendDirectMessage(bg, []int{bot.UserID}, "hi bot"); err != nil {
+			t.Fatal(err)
+		}
+		r.WaitForOutgoingWebhooks()
+		send(t, r, idOthello, "Verona", "t", "hello @**Echo**")
+		r.WaitForOutgoingWebhooks()
+		reqs := svc.got()
+		if len(reqs) != 2 {
+			t.Fatalf("level %d: %d calls", level, len(reqs))
+		}
+		want := map[bool]string{true: "direct_message", false: "private_message"}[level >= changeDirectMessageTrigger.Level()]
+		for i, w := range []string{want, "mention"} {
+			var p map[string]any
+			if err := json.Unmarshal(reqs[i].body, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p["trigger"] != w {
+				t.Errorf("level %d: call %d's trigger %v, want %q", level, i, p["trigger"], w)
+			}
+		}
+	}
+}

@@ -49,6 +49,7 @@ type RegisterResult struct {
 	*RealmPlaygroundsState
 	*RealmDomainsState
 	*RealmBotState
+	*IncomingWebhookBotsState
 	*RealmUserState
 	*RealmUserGroupsState
 	*RecentPrivateConversationsState

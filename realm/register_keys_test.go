@@ -66,6 +66,7 @@ var wantSectionKeys = map[string][]string{
 	"realm":                        realmSectionKeys,
 	"realm_bot":                    {"realm_bots"},
 	"realm_billing":                {"realm_billing"},
+	"realm_incoming_webhook_bots":  {"realm_incoming_webhook_bots"},
 	"realm_domains":                {"realm_domains"},
 	"realm_emoji":                  {"realm_emoji"},
 	"realm_filters":                {"realm_filters"},

@@ -91,6 +91,24 @@ type RealmBotState struct {
 	RealmBots []Bot `json:"realm_bots"`
 }
 
+// IncomingWebhookBotsState is the realm_incoming_webhook_bots section:
+// the incoming webhook integrations the server offers. The fake serves
+// no integration (no /api/v1/external/ endpoint), so the list is empty.
+type IncomingWebhookBotsState struct {
+	RealmIncomingWebhookBots []IncomingWebhookIntegration `json:"realm_incoming_webhook_bots"`
+}
+
+// IncomingWebhookIntegration is one integration of
+// realm_incoming_webhook_bots, as Zulip describes it: display_name and
+// all_event_types from feature level 207, url_options from 403.
+type IncomingWebhookIntegration struct {
+	Name          string   `json:"name"`
+	DisplayName   string   `json:"display_name"`
+	AllEventTypes []string `json:"all_event_types"`
+	ConfigOptions []any    `json:"config_options"`
+	URLOptions    []any    `json:"url_options"`
+}
+
 // RealmUserState is the realm_user section: every account as the user
 // sees it, and the user's own account and rights.
 type RealmUserState struct {

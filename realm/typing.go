@@ -110,10 +110,16 @@ func (a *Actor) SetTyping(ctx context.Context, req TypingRequest) error {
 			if err != nil {
 				return BadRequest("%s", err.Error())
 			}
-			r.emitChange(&change{typ: "typing",
-				payload: TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name},
-				filter:  func(q *Queue) bool { return q.Config().opts.Capabilities.StreamTypingNotifications },
-			}, r.typingAudience(r.subscriberIDs(ch.ID)))
+			ev := TypingEvent{Op: req.Op, MessageType: "stream", Sender: sender, StreamID: ch.ID, Topic: &name}
+			var legacy EventPayload
+			if name == "" {
+				old := ev
+				old.Topic = ptr(rules.Display("", false))
+				legacy = old
+			}
+			r.emitNamingTopic(&change{typ: "typing", payload: ev,
+				filter: func(q *Queue) bool { return q.Config().opts.Capabilities.StreamTypingNotifications },
+			}, legacy, r.typingAudience(r.subscriberIDs(ch.ID)))
 		default:
 			return BadRequest("Invalid type")
 		}

@@ -269,6 +269,10 @@ func (t *userTable) register(r *Realm, me *user.User, req *RegisterRequest, out 
 	if req.fetches("realm_bot") {
 		fillRealmBots(r, me, req, out)
 	}
+	if req.fetches("realm_incoming_webhook_bots") {
+		// No integration is served: an honest empty list.
+		out.IncomingWebhookBotsState = &IncomingWebhookBotsState{RealmIncomingWebhookBots: []IncomingWebhookIntegration{}}
+	}
 	legacy := !req.Queue.Capabilities.UserSettingsObject
 	display, notification := legacy && req.fetches("update_display_settings"), legacy && req.fetches("update_global_notifications")
 	if !req.fetches("user_settings") && !display && !notification {
