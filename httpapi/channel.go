@@ -219,16 +219,24 @@ type subscriptionsAnswer struct {
 	Subscriptions []realm.SubscriptionView `json:"subscriptions"`
 }
 
-func listSubscriptions(c *call) (any, error) {
-	include := true
-	// "partial" (feature level 412) may be answered with full lists.
-	if raw, ok := c.p.str("include_subscribers"); !ok || unquote(raw) != "partial" {
-		var err error
-		if include, err = c.p.optBool("include_subscribers", false); err != nil {
-			return nil, err
-		}
+// includeSubscribers reads include_subscribers: a boolean, or from
+// feature level 412 "partial" (include, partially for large channels);
+// below 412 "partial" is refused as any other non-boolean.
+func includeSubscribers(c *call) (include, partial bool, err error) {
+	if raw, ok := c.p.str("include_subscribers"); ok && unquote(raw) == "partial" && c.srv.realm.Has(realm.ChangePartialSubscribers) {
+		return true, true, nil
 	}
-	subs, err := c.actor.Subscriptions(c.ctx(), realm.SubscriptionsRequest{IncludeSubscribers: include})
+	include, err = c.p.optBool("include_subscribers", false)
+	return include, false, err
+}
+
+func listSubscriptions(c *call) (any, error) {
+	var req realm.SubscriptionsRequest
+	var err error
+	if req.IncludeSubscribers, req.PartialSubscribers, err = includeSubscribers(c); err != nil {
+		return nil, err
+	}
+	subs, err := c.actor.Subscriptions(c.ctx(), req)
 	if err != nil {
 		return nil, err
 	}

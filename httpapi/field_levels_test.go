@@ -42,7 +42,11 @@ type levelRun struct {
 // events, read back over GET /events.
 func runAtLevel(t *testing.T, level int) *levelRun {
 	t.Helper()
-	ts := RunT(t, realm.WithFeatureLevel(level, ""))
+	// Channels of two subscribers or more are large enough for
+	// partial_subscribers (include_subscribers "partial", 412).
+	limits := realm.DefaultLimits()
+	limits.PartialSubscribersAt = 2
+	ts := RunT(t, realm.WithFeatureLevel(level, ""), realm.WithLimits(limits))
 	s := &levelRun{level: level, realm: ts.Realm, answers: map[string][]map[string]any{}}
 	const me = "desdemona@zulip.com"
 	// trying: a change a level may lack (its parameter refused or ignored).
@@ -78,6 +82,10 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 		do("GET", "/streams/"+strconv.Itoa(id), "/streams/{}", nil)
 	}
 	do("GET", "/users/me/subscriptions", "/users/me/subscriptions", nil)
+	trying = true // "partial" is not a boolean below 412
+	do("GET", "/users/me/subscriptions", "/users/me/subscriptions", url.Values{"include_subscribers": {"partial"}})
+	do("POST", "/register", "/register", url.Values{"fetch_event_types": {`["subscription"]`}, "include_subscribers": {"partial"}})
+	trying = false
 	groups := do("GET", "/user_groups", "/user_groups", nil)
 	system := map[string]int{}
 	for _, g := range groups["user_groups"].([]any) {

@@ -49,9 +49,7 @@ func register(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	if raw, ok := c.p.str("include_subscribers"); ok && raw == "partial" {
-		req.IncludeSubscribers = true
-	} else if req.IncludeSubscribers, err = c.p.optBool("include_subscribers", false); err != nil {
+	if req.IncludeSubscribers, req.PartialSubscribers, err = includeSubscribers(c); err != nil {
 		return nil, err
 	}
 	if raw, ok := c.p.str("client_capabilities"); ok {

@@ -515,8 +515,10 @@ func (r *Realm) resolvePrincipals(p Principals) ([]*user.User, error) {
 
 // SubscriptionsRequest is GET /users/me/subscriptions.
 type SubscriptionsRequest struct {
-	// IncludeSubscribers adds each channel's subscriber IDs.
-	IncludeSubscribers bool
+	// IncludeSubscribers adds each channel's subscriber IDs;
+	// PartialSubscribers with it asks for partial lists of large
+	// channels (include_subscribers "partial", feature level 412).
+	IncludeSubscribers, PartialSubscribers bool
 }
 
 // Subscriptions answers GET /users/me/subscriptions: the caller's active
@@ -524,7 +526,7 @@ type SubscriptionsRequest struct {
 func (a *Actor) Subscriptions(ctx context.Context, req SubscriptionsRequest) (ans []SubscriptionView, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
-		ans = r.userSubscriptions(me, req.IncludeSubscribers, false)
+		ans = r.userSubscriptions(me, wantedSubscribers(req.IncludeSubscribers, req.PartialSubscribers), false)
 		return nil
 	})
 	return ans, err

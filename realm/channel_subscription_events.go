@@ -41,7 +41,7 @@ func (r *Realm) emitSubscriptionsAdded(u *user.User, channels []*storedChannel) 
 	}
 	subs := make([]SubscriptionView, len(channels))
 	for i, c := range channels {
-		subs[i] = r.subscriptionView(r.channels.subs[c.ID][u.ID], true)
+		subs[i] = r.subscriptionView(r.channels.subs[c.ID][u.ID], allSubscribers)
 	}
 	r.emit("subscription", SubscriptionAddEvent{Op: "add", Subscriptions: subs}, u.ID)
 	for _, c := range channels {

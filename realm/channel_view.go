@@ -216,8 +216,11 @@ type SubscriptionView struct {
 	PushNotifications      *bool  `json:"push_notifications"`
 	AudibleNotifications   *bool  `json:"audible_notifications"`
 	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
-	// Subscribers is sent only when asked for (include_subscribers).
-	Subscribers []int `json:"subscribers,omitzero"`
+	// Subscribers is sent only when asked for (include_subscribers);
+	// PartialSubscribers instead of it for a large channel when asked
+	// include_subscribers "partial".
+	Subscribers        []int `json:"subscribers,omitzero"`
+	PartialSubscribers []int `json:"partial_subscribers,omitzero"`
 	// EmailAddress is the channel's email address, sent below feature
 	// level 226 only (legacyEmailAddress).
 	EmailAddress string `json:"email_address,omitempty"`
@@ -226,7 +229,8 @@ type SubscriptionView struct {
 // NeverSubscribedView is a channel of register's never_subscribed list.
 type NeverSubscribedView struct {
 	Stream
-	Subscribers []int `json:"subscribers,omitzero"`
+	Subscribers        []int `json:"subscribers,omitzero"`
+	PartialSubscribers []int `json:"partial_subscribers,omitzero"`
 }
 
 // streamPostPolicies maps can_send_message_group's system groups to the
@@ -312,25 +316,23 @@ func (r *Realm) activeSubscriberIDs(channelID int) []int {
 }
 
 // subscriptionView builds a user's subscription object.
-func (r *Realm) subscriptionView(s *storedSubscription, withSubscribers bool) SubscriptionView {
+func (r *Realm) subscriptionView(s *storedSubscription, want subscribersWanted) SubscriptionView {
 	c := r.channels.byID[s.ChannelID]
 	v := SubscriptionView{Stream: r.streamView(c), Color: s.Color, IsMuted: s.IsMuted, InHomeView: !s.IsMuted,
 		PinToTop: s.PinToTop, DesktopNotifications: s.DesktopNotifications, EmailNotifications: s.EmailNotifications,
 		PushNotifications: s.PushNotifications, AudibleNotifications: s.AudibleNotifications,
 		WildcardMentionsNotify: s.WildcardMentionsNotify, EmailAddress: r.legacyEmailAddress(r.users.byID[s.UserID], c)}
-	if withSubscribers {
-		v.Subscribers = r.activeSubscriberIDs(c.ID)
-	}
+	v.Subscribers, v.PartialSubscribers = r.channelSubscribers(c.ID, want)
 	return v
 }
 
 // userSubscriptions lists u's active subscriptions sorted by channel name,
 // archived channels only when asked.
-func (r *Realm) userSubscriptions(u *user.User, withSubscribers, withArchived bool) []SubscriptionView {
+func (r *Realm) userSubscriptions(u *user.User, want subscribersWanted, withArchived bool) []SubscriptionView {
 	out := []SubscriptionView{}
 	for _, c := range r.channelsByNameOrder() {
 		if s := r.channels.subs[c.ID][u.ID]; s != nil && s.Active && (withArchived || !c.IsArchived) {
-			out = append(out, r.subscriptionView(s, withSubscribers))
+			out = append(out, r.subscriptionView(s, want))
 		}
 	}
 	return out
@@ -341,7 +343,8 @@ func (r *Realm) userSubscriptions(u *user.User, withSubscribers, withArchived bo
 // channels the user can see, each sorted by name.
 func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	withArchived := req.Queue.Capabilities.ArchivedChannels
-	state := &SubscriptionState{Subscriptions: r.userSubscriptions(me, req.IncludeSubscribers, withArchived)}
+	want := wantedSubscribers(req.IncludeSubscribers, req.PartialSubscribers)
+	state := &SubscriptionState{Subscriptions: r.userSubscriptions(me, want, withArchived)}
 	unsubscribed, never := []SubscriptionView{}, []NeverSubscribedView{}
 	for _, c := range r.channelsByNameOrder() {
 		if c.IsArchived && !withArchived {
@@ -350,14 +353,12 @@ func fillSubscriptionState(r *Realm, me *user.User, req *RegisterRequest, out *R
 		s := r.channels.subs[c.ID][me.ID]
 		switch {
 		case s != nil && !s.Active && r.hasMetadataAccess(me, c):
-			unsubscribed = append(unsubscribed, r.subscriptionView(s, req.IncludeSubscribers))
+			unsubscribed = append(unsubscribed, r.subscriptionView(s, want))
 		case s == nil && c.IsArchived && !r.has(changeArchivedNeverSubscribed):
 			// Before 362 archived channels were never listed here.
 		case s == nil && r.hasMetadataAccess(me, c):
 			v := NeverSubscribedView{Stream: r.streamView(c)}
-			if req.IncludeSubscribers {
-				v.Subscribers = r.activeSubscriberIDs(c.ID)
-			}
+			v.Subscribers, v.PartialSubscribers = r.channelSubscribers(c.ID, want)
 			never = append(never, v)
 		}
 	}

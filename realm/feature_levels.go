@@ -466,3 +466,9 @@ var (
 	// /message_edit_typing with message_id in the body.
 	ChangeEditTypingPath = newChange("editTypingPath")
 )
+
+// ChangePartialSubscribers: include_subscribers may be "partial" (GET
+// /users/me/subscriptions, POST /register), and large channels' listings
+// then carry partial_subscribers (Zulip 11.0); before, "partial" is not a
+// boolean and is refused.
+var ChangePartialSubscribers = newChange("partialSubscribers")

@@ -16,6 +16,10 @@ type RegisterRequest struct {
 	// Queue.EventTypes (and nil there means every section).
 	FetchEventTypes    []string
 	IncludeSubscribers bool
+	// PartialSubscribers with IncludeSubscribers asks for partial lists
+	// of large channels (include_subscribers "partial", feature level
+	// 412).
+	PartialSubscribers bool
 	// PresenceHistoryLimitDays bounds the age of the presence fetched
 	// (feature level 288); nil means 14 days.
 	PresenceHistoryLimitDays *int

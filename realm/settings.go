@@ -118,6 +118,9 @@ type Limits struct {
 	MaxFileUploadSizeMiB int
 	MaxMessagesPerFetch  int
 	WildcardMentionLarge int // more than this many subscribers makes a channel "large"
+	// PartialSubscribersAt: channels with at least this many subscribers
+	// get partial_subscribers when asked (0: DefaultPartialSubscribersAt).
+	PartialSubscribersAt int
 }
 
 // DefaultLimits are Zulip's defaults.
@@ -130,6 +133,7 @@ func DefaultLimits() Limits {
 		MaxFileUploadSizeMiB: 25,
 		MaxMessagesPerFetch:  5000,
 		WildcardMentionLarge: 15,
+		PartialSubscribersAt: DefaultPartialSubscribersAt,
 	}
 }
 
