@@ -71,6 +71,9 @@ var (
 	// the allow_edit_history boolean in register, events and PATCH
 	// /realm (Zulip 10.0).
 	ChangeEditHistoryPolicy = newChange("editHistoryPolicy")
+	// changeOnboardingSteps: register's hotspots became onboarding_steps
+	// (Zulip 8.0).
+	changeOnboardingSteps = newChange("onboardingSteps")
 	// ChangeMessageIDsFetch: GET /messages's message_ids (Zulip 10.0).
 	ChangeMessageIDsFetch = newChange("messageIDsFetch")
 	// ChangeIdleQueueTimeout: register's idle_queue_timeout, and

@@ -185,3 +185,34 @@ func fmtJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// Register's onboarding steps (none: the tutorial is off) are named
+// hotspots below 233 and onboarding_steps from it; the navigation tour
+// video is sent from 369.
+func TestOnboardingStepsAtTheirLevels(t *testing.T) {
+	for _, c := range []struct {
+		level         int
+		there, absent []string
+	}{
+		{changeOnboardingSteps.Level() - 1, []string{"hotspots"}, []string{"onboarding_steps", "navigation_tour_video_url"}},
+		{changeOnboardingSteps.Level(), []string{"onboarding_steps"}, []string{"hotspots", "navigation_tour_video_url"}},
+		{369, []string{"onboarding_steps", "navigation_tour_video_url"}, []string{"hotspots"}},
+	} {
+		r, _ := newTestRealm(t, WithFeatureLevel(c.level, ""))
+		state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"onboarding_steps"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := jsonKeys(t, state.Wire())
+		for _, k := range c.there {
+			if !keys[k] {
+				t.Errorf("level %d: %s missing", c.level, k)
+			}
+		}
+		for _, k := range c.absent {
+			if keys[k] {
+				t.Errorf("level %d: %s sent", c.level, k)
+			}
+		}
+	}
+}

@@ -75,6 +75,7 @@ type RegisterResult struct {
 	*UserSettingsDefaultsState
 	*PushDevicesState
 	*RealmBillingState
+	*OnboardingStepsState
 
 	// omit are the fields newer than the realm's feature level (the
 	// table's "register gate" rows), left out of the JSON.

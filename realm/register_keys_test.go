@@ -73,6 +73,7 @@ var wantSectionKeys = map[string][]string{
 	"realm_linkifiers":             {"realm_linkifiers"},
 	"realm_playgrounds":            {"realm_playgrounds"},
 	"navigation_views":             {"navigation_views"},
+	"onboarding_steps":             {"navigation_tour_video_url", "onboarding_steps"},
 	"realm_user_settings_defaults": {"realm_user_settings_defaults"},
 	"realm_user":                   {"avatar_source", "avatar_url", "avatar_url_medium", "can_create_private_streams", "can_create_public_streams", "can_create_streams", "can_create_web_public_streams", "can_invite_others_to_realm", "can_subscribe_other_users", "cross_realm_bots", "delivery_email", "email", "full_name", "is_admin", "is_guest", "is_moderator", "is_owner", "realm_non_active_users", "realm_users", "user_id"},
 	"realm_user_groups":            {"realm_user_groups"},
