@@ -184,6 +184,17 @@ var wireRenames = []wireRename{
 	{kind: "user_group_data", field: "can_mention_group", old: "can_mention_group_id", level: changeMentionGroupName.Level()},
 	{kind: "stream", field: "can_remove_subscribers_group", old: "can_remove_subscribers_group_id", level: changeRemoveSubscribersGroupName.Level()},
 	{kind: "subscription", field: "can_remove_subscribers_group", old: "can_remove_subscribers_group_id", level: changeRemoveSubscribersGroupName.Level()},
+	// web_home_view and web_escape_navigates_to_home_view (219) were
+	// default_view and escape_navigates_to_default_view: in the
+	// personal settings, their defaults, and the legacy top-level key of
+	// register for clients without user_settings_object.
+	{kind: "user_settings", field: "web_home_view", old: "default_view", replacesGate: true, level: gateLevel("user_settings", "web_home_view")},
+	{kind: "user_settings_defaults", field: "web_home_view", old: "default_view", replacesGate: true, level: gateLevel("user_settings", "web_home_view")},
+	{kind: "POST /register", field: "web_home_view", old: "default_view", replacesGate: true, level: gateLevel("user_settings", "web_home_view")},
+	{kind: "user_settings", field: "web_escape_navigates_to_home_view", old: "escape_navigates_to_default_view", replacesGate: true,
+		level: gateLevel("user_settings", "web_escape_navigates_to_home_view")},
+	{kind: "user_settings_defaults", field: "web_escape_navigates_to_home_view", old: "escape_navigates_to_default_view", replacesGate: true,
+		level: gateLevel("user_settings", "web_escape_navigates_to_home_view")},
 	// url_template (196) replaced url_prefix, which the code was
 	// appended to.
 	{kind: "playground", field: "url_template", old: "url_prefix", level: 196, replacesGate: true, value: func(v json.RawMessage) json.RawMessage {
@@ -195,6 +206,16 @@ var wireRenames = []wireRename{
 		out, _ := encodeUnescaped(prefix)
 		return out
 	}},
+}
+
+// gateLevel is the level of the field gate row of a kind's field.
+func gateLevel(kind, field string) int {
+	for _, w := range wireFields {
+		if w.field == field && slices.Contains(w.kinds, kind) {
+			return w.level
+		}
+	}
+	panic(fmt.Sprintf("feature_changes.tsv: no field gate row for %s %s", kind, field))
 }
 
 // wireGates maps a kind and field ("user_group can_mention_group") to
@@ -298,7 +319,12 @@ func (r *Realm) newWireFilter() *wireFilter {
 	}
 	for k, omit := range f.kindOmit {
 		if isEndpoint(k) {
-			f.edits[k] = append(f.edits[k], wireEdit{path: []string{""}, omit: omit})
+			f.edits[k] = append(f.edits[k], wireEdit{path: []string{""}, omit: omit, rename: f.kindRename[k]})
+		}
+	}
+	for k, renames := range f.kindRename {
+		if _, done := f.kindOmit[k]; isEndpoint(k) && !done {
+			f.edits[k] = append(f.edits[k], wireEdit{path: []string{""}, rename: renames})
 		}
 	}
 	return f
@@ -499,9 +525,14 @@ func (r *Realm) wirePayload(p EventPayload) (_ EventPayload, ok bool) {
 	case RealmUpdateEvent:
 		return p, !slices.Contains(f.kindOmit["realm_data"], ev.Property)
 	case UserSettingsEvent:
-		return p, !slices.Contains(f.kindOmit["user_settings"], ev.Property)
+		ev.Property = olderName(ev.Property, f.kindRename["user_settings"])
+		return ev, !slices.Contains(f.kindOmit["user_settings"], p.(UserSettingsEvent).Property)
+	case UpdateDisplaySettingsEvent:
+		ev.SettingName = olderName(ev.SettingName, f.kindRename["user_settings"])
+		return ev, true
 	case RealmUserSettingsDefaultsEvent:
-		return p, !slices.Contains(f.kindOmit["user_settings_defaults"], ev.Property)
+		ev.Property = olderName(ev.Property, f.kindRename["user_settings_defaults"])
+		return ev, !slices.Contains(f.kindOmit["user_settings_defaults"], p.(RealmUserSettingsDefaultsEvent).Property)
 	}
 	return p, true
 }
