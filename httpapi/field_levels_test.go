@@ -113,7 +113,11 @@ func runAtLevel(t *testing.T, level int) *levelRun {
 		if !strings.HasPrefix(c.Honour, "field gate") {
 			continue
 		}
-		for _, g := range []string{"role:administrators", "role:moderators"} {
+		values := []string{"role:administrators", "role:moderators"}
+		if c.Field == "can_access_all_users_group" { // role:everyone or role:members only
+			values = []string{"role:members", "role:everyone"}
+		}
+		for _, g := range values {
 			setting := fmt.Sprintf(`{"new":%d}`, system[g])
 			switch {
 			case c.Where == "event user_group update data" && strings.Contains(c.Field, "_group"):

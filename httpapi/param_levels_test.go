@@ -100,6 +100,7 @@ var paramEndpoints = map[string]paramEndpoint{
 	}},
 	"GET /users":                          {path: "/users"},
 	"PATCH /messages/{message_id}":        {path: "/messages/1", base: url.Values{"content": {"edited"}}, setup: sendHi},
+	"PATCH /realm":                        {path: "/realm", as: "desdemona@zulip.com"},
 	"PATCH /realm/user_settings_defaults": {path: "/realm/user_settings_defaults"},
 	"PATCH /settings":                     {path: "/settings"},
 	"PATCH /streams/{stream_id}":          {path: "/streams/2", base: url.Values{"description": {"moved"}}},
@@ -141,6 +142,18 @@ var paramEndpoints = map[string]paramEndpoint{
 // what the request does, by "where ?name" or "?name"; paramNoEffect
 // names the parameters whose effect the dev realm does not show.
 var paramValues = map[string]string{
+	// PATCH /realm's group settings, each to a system group other than
+	// its default (role:members 14, role:moderators 12, role:administrators 11).
+	"PATCH /realm ?can_access_all_users_group":                     `{"new":14}`,
+	"PATCH /realm ?direct_message_initiator_group":                 `{"new":14}`,
+	"PATCH /realm ?direct_message_permission_group":                `{"new":14}`,
+	"PATCH /realm ?can_create_web_public_channel_group":            `{"new":12}`,
+	"PATCH /realm ?can_create_bots_group":                          `{"new":12}`,
+	"PATCH /realm ?can_create_write_only_bots_group":               `{"new":12}`,
+	"PATCH /realm ?can_summarize_topics_group":                     `{"new":12}`,
+	"PATCH /realm ?can_manage_billing_group":                       `{"new":12}`,
+	"PATCH /realm ?can_set_topics_policy_group":                    `{"new":12}`,
+	"PATCH /realm ?can_set_delete_message_policy_group":            `{"new":11}`,
 	"?enable_followed_topic_audible_notifications":                 "false",
 	"?enable_followed_topic_desktop_notifications":                 "false",
 	"?enable_followed_topic_email_notifications":                   "false",

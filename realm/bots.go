@@ -55,7 +55,7 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 		if req.BotType == user.NotABot {
 			req.BotType = user.GenericBot
 		}
-		if req.BotType < user.GenericBot || req.BotType > user.EmbeddedBot {
+		if req.BotType < user.GenericBot || req.BotType > user.EmbeddedBot || !r.mayCreateBot(me, req.BotType) {
 			return BadRequest("Invalid bot type")
 		}
 		short := strings.TrimSpace(req.ShortName)
@@ -95,4 +95,18 @@ func (a *Actor) CreateBot(ctx context.Context, req BotRequest) (ans CreatedBot, 
 		return nil
 	})
 	return ans, err
+}
+
+// mayCreateBot reports whether u may create a bot of type t: from feature
+// level 344, members of can_create_bots_group any bot, members of
+// can_create_write_only_bots_group incoming webhook bots (Zulip's
+// allowed_bot_types); before, bot_creation_policy's default let every
+// user but guests create any bot.
+func (r *Realm) mayCreateBot(u *user.User, t user.BotType) bool {
+	if !r.has(changeBotCreationGroups) {
+		return true
+	}
+	s := r.settings
+	return r.hasRealmPermission("can_create_bots_group", s.CanCreateBotsGroup, u) ||
+		t == user.IncomingWebhook && r.hasRealmPermission("can_create_write_only_bots_group", s.CanCreateWriteOnlyBotsGroup, u)
 }

@@ -304,7 +304,7 @@ func (r *Realm) planPrivacy(me *user.User, req ChannelUpdate, p *channelPlan) er
 		if !r.settings.EnableSpectatorAccess {
 			return BadRequest("Web-public channels are not enabled.")
 		}
-		if me.Role != user.RoleOwner { // can_create_web_public_channel_group
+		if !r.mayCreateWebPublicChannel(me) {
 			return BadRequest("Insufficient permission")
 		}
 	}
@@ -335,7 +335,7 @@ func (r *Realm) planChannelGroupSettings(me *user.User, req ChannelUpdate, p *ch
 		}
 		switch rule.name {
 		case "can_delete_any_message_group", "can_delete_own_message_group":
-			if v.GroupID != r.groups.byName[group.Nobody].ID && !r.inGroup(r.groups.byName[group.Moderators].ID, me.ID) {
+			if v.GroupID != r.groups.byName[group.Nobody].ID && !r.canSetDeleteMessagePolicy(me) {
 				return BadRequest("Insufficient permission")
 			}
 		case "can_send_message_group":

@@ -329,10 +329,27 @@ func checkChannelName(name string, maxLen int) error {
 	return nil
 }
 
-// canSetTopicsPolicy is Zulip's can_set_topics_policy_group (role:members
-// by default); administrators always may.
+// canSetTopicsPolicy is Zulip's can_set_topics_policy_group; administrators
+// always may.
 func (r *Realm) canSetTopicsPolicy(u *user.User) bool {
-	return u.Role.IsAdmin() || r.inGroup(r.groups.byName[group.Members].ID, u.ID)
+	return u.Role.IsAdmin() || r.hasRealmPermission("can_set_topics_policy_group", r.settings.CanSetTopicsPolicyGroup, u)
+}
+
+// canSetDeleteMessagePolicy is Zulip's can_set_delete_message_policy_group,
+// which lets its members change a channel's can_delete_any_message_group
+// and can_delete_own_message_group; administrators always may.
+func (r *Realm) canSetDeleteMessagePolicy(u *user.User) bool {
+	return u.Role.IsAdmin() || r.hasRealmPermission("can_set_delete_message_policy_group", r.settings.CanSetDeleteMessagePolicyGroup, u)
+}
+
+// mayCreateWebPublicChannel is Zulip's can_create_web_public_channel_group
+// from feature level 280; before, create_web_public_stream_policy's
+// default: owners only.
+func (r *Realm) mayCreateWebPublicChannel(u *user.User) bool {
+	if !r.has(changeWebPublicChannelGroup) {
+		return u.Role == user.RoleOwner
+	}
+	return r.hasRealmPermission("can_create_web_public_channel_group", r.settings.CanCreateWebPublicChannelGroup, u)
 }
 
 // checkChannelCreation applies the permissions to create channels with
@@ -350,8 +367,7 @@ func (r *Realm) checkChannelCreation(me *user.User, req SubscribeRequest) error 
 		if !r.settings.EnableSpectatorAccess {
 			return BadRequest("Web-public channels are not enabled.")
 		}
-		// can_create_web_public_channel_group is role:owners.
-		if me.Role != user.RoleOwner {
+		if !r.mayCreateWebPublicChannel(me) {
 			return BadRequest("Insufficient permission")
 		}
 	}
@@ -384,7 +400,7 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 			return nil, err
 		}
 		if (rule.name == "can_delete_any_message_group" || rule.name == "can_delete_own_message_group") &&
-			v.GroupID != r.groups.byName[group.Nobody].ID && !r.inGroup(r.groups.byName[group.Moderators].ID, me.ID) {
+			v.GroupID != r.groups.byName[group.Nobody].ID && !r.canSetDeleteMessagePolicy(me) {
 			return nil, BadRequest("Insufficient permission")
 		}
 		if rule.name == "can_send_message_group" && v.GroupID == 0 {

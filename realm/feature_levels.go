@@ -377,6 +377,21 @@ var (
 	// changeModeratorOrAbove: register's is_moderator is true for
 	// administrators and owners too (Zulip 11.0).
 	changeModeratorOrAbove = newChange("moderatorOrAbove")
+	// changeDirectMessageGroups: direct_message_initiator_group and
+	// direct_message_permission_group decide who may send direct
+	// messages; before, private_message_policy, whose default let anyone.
+	changeDirectMessageGroups = newChange("directMessageGroups")
+	// changeWebPublicChannelGroup: can_create_web_public_channel_group
+	// decides who may create web-public channels; before, owners only
+	// (create_web_public_stream_policy's default).
+	changeWebPublicChannelGroup = newChange("webPublicChannelGroup")
+	// changeDeleteAnyMessageGroup: can_delete_any_message_group decides
+	// who may delete any message; before, administrators.
+	changeDeleteAnyMessageGroup = newChange("deleteAnyMessageGroup")
+	// changeBotCreationGroups: can_create_bots_group and
+	// can_create_write_only_bots_group decide who may create which bots;
+	// before, every user but guests (bot_creation_policy's default).
+	changeBotCreationGroups = newChange("botCreationGroups")
 )
 
 // The changes of behaviour of direct messages, subscriptions and

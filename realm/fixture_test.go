@@ -263,6 +263,12 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 		{name: "realm group setting", change: func(d map[string]any) {
 			d["settings"] = map[string]any{"group_settings": map[string]any{"can_create_groups": 555}}
 		}, want: "fixture: settings.group_settings.can_create_groups: no group 555"},
+		{name: "system-only realm group setting", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"group_settings": map[string]any{"can_access_all_users_group": 12}}
+		}, want: "fixture: settings.group_settings.can_access_all_users_group: 'can_access_all_users_group' setting cannot be set to 'role:moderators' group."},
+		{name: "anonymous system-only setting", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"group_settings": map[string]any{"can_create_web_public_channel_group": map[string]any{"direct_members": []any{1}, "direct_subgroups": []any{}}}}
+		}, want: "fixture: settings.group_settings.can_create_web_public_channel_group: 'can_create_web_public_channel_group' must be a system user group."},
 		{name: "bad channel name", change: func(d map[string]any) { item(d, "channels", 0)["name"] = " " },
 			want: "fixture: channels[0].name: Channel name can't be empty."},
 		{name: "duplicate channel name", change: func(d map[string]any) {

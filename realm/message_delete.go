@@ -7,7 +7,8 @@ import (
 	"github.com/minizulip/minizulip/user"
 )
 
-// DeleteMessage deletes a message (DELETE /messages/{id}). Administrators
+// DeleteMessage deletes a message (DELETE /messages/{id}). Members of
+// can_delete_any_message_group (administrators below feature level 281)
 // may delete any message; others only their own (or their bots'), while
 // can_delete_own_message_group allows it and the delete time limit has not
 // passed.
@@ -18,7 +19,7 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 		if m == nil {
 			return invalidMessage()
 		}
-		if !r.settingHas(r.settings.CanDeleteAnyMessageGroup, me.ID) {
+		if !r.mayDeleteAnyMessage(me) {
 			own := m.SenderID == me.ID
 			if sender := r.users.byID[m.SenderID]; sender != nil && sender.IsBot() && sender.BotOwnerID == me.ID {
 				own = true
@@ -39,3 +40,12 @@ func (a *Actor) DeleteMessage(ctx context.Context, id int64) error {
 // removeMessage drops m from every index and keeps the channel's
 // first_message_id current. The caller holds the write lock.
 func (r *Realm) removeMessage(m *message.Message) { r.removeMessages([]*message.Message{m}) }
+
+// mayDeleteAnyMessage is Zulip's can_delete_any_message_group from feature
+// level 281; before, organization administrators.
+func (r *Realm) mayDeleteAnyMessage(u *user.User) bool {
+	if !r.has(changeDeleteAnyMessageGroup) {
+		return u.Role.IsAdmin()
+	}
+	return r.hasRealmPermission("can_delete_any_message_group", r.settings.CanDeleteAnyMessageGroup, u)
+}

@@ -166,6 +166,10 @@ type preparedSend struct {
 	// groupMentionErr refuses a message that also mentions its topic:
 	// its commit reports it once the topic wildcard passes (Zulip's order).
 	groupMentionErr error
+	// mustHaveMessages: the sender may not start a direct message
+	// conversation (direct_message_permissions.go), which its commit
+	// checks against the messages already sent.
+	mustHaveMessages bool
 }
 
 // preparedSends recycles preparedSends and their delivery lists, which
@@ -212,6 +216,9 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 	} else {
 		ids, err := r.directRecipients(sender, req.To)
 		if err != nil {
+			return nil, err
+		}
+		if p.mustHaveMessages, err = r.checkDirectMessagePermission(sender, ids); err != nil {
 			return nil, err
 		}
 		m.DMUserIDs, p.recipients = ids, ids
@@ -273,6 +280,9 @@ func widgetOf(content string, widgetContent *string) (string, error) {
 // current.
 func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) (SendResult, error) {
 	m := p.m
+	if p.mustHaveMessages && !r.conversationHasMessages(m.DMUserIDs) {
+		return SendResult{}, errDirectMessageInitiation()
+	}
 	if p.rendered.TopicWildcard && p.ch != nil {
 		participants, err := r.topicWildcardParticipants(p.ch.ID, m.Topic, p.mayMentionMany)
 		if err != nil {

@@ -100,31 +100,49 @@ type RealmUpdate struct {
 // setting that changed, strings as "updated", other values as sent.
 type RealmChanges map[string]any
 
-// realmGroupRule is how Zulip constrains one group-valued realm setting.
+// realmGroupRule is how Zulip constrains one group-valued realm setting
+// (Realm.REALM_PERMISSION_GROUP_SETTINGS).
 type realmGroupRule struct {
 	allowNobody, allowEveryone bool
 	// ownerOnly settings may only be changed by organization owners.
 	ownerOnly bool
+	// def is the system group a new realm gives the setting.
+	def string
+	// systemOnly settings take a system group only, of those in allowed
+	// when it is not empty.
+	systemOnly bool
+	allowed    []string
 }
 
 // realmGroupRules are Zulip's rules for the group-valued realm settings
-// the realm keeps (REALM_PERMISSION_GROUP_SETTINGS). role:internet is
-// never allowed.
+// the realm keeps. role:internet is never allowed.
 var realmGroupRules = map[string]realmGroupRule{
-	"can_add_custom_emoji_group":               {allowNobody: true},
-	"can_add_subscribers_group":                {allowNobody: true},
-	"can_create_groups":                        {allowNobody: true, ownerOnly: true},
-	"can_create_private_channel_group":         {allowNobody: true},
-	"can_create_public_channel_group":          {allowNobody: true},
-	"can_delete_any_message_group":             {allowNobody: true},
-	"can_delete_own_message_group":             {allowNobody: true, allowEveryone: true},
-	"can_invite_users_group":                   {allowNobody: true},
-	"can_manage_all_groups":                    {ownerOnly: true},
-	"can_mention_many_users_group":             {allowNobody: true, allowEveryone: true},
-	"can_move_messages_between_channels_group": {allowNobody: true},
-	"can_move_messages_between_topics_group":   {allowNobody: true, allowEveryone: true},
-	"can_resolve_topics_group":                 {allowNobody: true, allowEveryone: true},
-	"create_multiuse_invite_group":             {allowNobody: true},
+	"can_access_all_users_group": {allowEveryone: true, def: group.Everyone,
+		systemOnly: true, allowed: []string{group.Everyone, group.Members}},
+	"can_add_custom_emoji_group":       {allowNobody: true, def: group.Members},
+	"can_add_subscribers_group":        {allowNobody: true, def: group.Members},
+	"can_create_bots_group":            {allowNobody: true, def: group.Members},
+	"can_create_groups":                {allowNobody: true, ownerOnly: true, def: group.Members},
+	"can_create_private_channel_group": {allowNobody: true, def: group.Members},
+	"can_create_public_channel_group":  {allowNobody: true, def: group.Members},
+	"can_create_web_public_channel_group": {allowNobody: true, def: group.Owners,
+		systemOnly: true, allowed: []string{group.Moderators, group.Administrators, group.Owners, group.Nobody}},
+	"can_create_write_only_bots_group":         {allowNobody: true, def: group.Members},
+	"can_delete_any_message_group":             {allowNobody: true, def: group.Administrators},
+	"can_delete_own_message_group":             {allowNobody: true, allowEveryone: true, def: group.Everyone},
+	"can_invite_users_group":                   {allowNobody: true, def: group.Members},
+	"can_manage_all_groups":                    {ownerOnly: true, def: group.Owners},
+	"can_manage_billing_group":                 {ownerOnly: true, def: group.Administrators},
+	"can_mention_many_users_group":             {allowNobody: true, allowEveryone: true, def: group.Administrators},
+	"can_move_messages_between_channels_group": {allowNobody: true, def: group.Members},
+	"can_move_messages_between_topics_group":   {allowNobody: true, allowEveryone: true, def: group.Everyone},
+	"can_resolve_topics_group":                 {allowNobody: true, allowEveryone: true, def: group.Everyone},
+	"can_set_delete_message_policy_group":      {allowNobody: true, def: group.Moderators},
+	"can_set_topics_policy_group":              {allowNobody: true, allowEveryone: true, def: group.Members},
+	"can_summarize_topics_group":               {allowNobody: true, allowEveryone: true, def: group.Everyone},
+	"create_multiuse_invite_group":             {allowNobody: true, def: group.Administrators},
+	"direct_message_initiator_group":           {allowNobody: true, allowEveryone: true, def: group.Everyone},
+	"direct_message_permission_group":          {allowNobody: true, allowEveryone: true, def: group.Everyone},
 }
 
 // RealmGroupSettingNames are the API names of the group-valued realm
@@ -140,7 +158,7 @@ func RealmGroupSettingNames() []string {
 
 // UpdateRealm changes realm settings, as PATCH /realm: administrators
 // only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups,
-// can_manage_all_groups and the email rules. Every value is checked before any changes;
+// can_manage_all_groups, can_manage_billing_group and the email rules. Every value is checked before any changes;
 // every active user is then told of each setting that changed, one realm
 // event per setting as Zulip does (emitSettingsChange).
 func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {
@@ -409,6 +427,9 @@ func storedGroupSetting(v GroupSetting) GroupSetting {
 // setting name, with Zulip's messages.
 func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 	rule := realmGroupRules[name]
+	if err := r.checkSystemOnlySetting(name, v); err != nil {
+		return err
+	}
 	if v.GroupID == 0 {
 		for _, id := range v.DirectMembers {
 			if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
@@ -435,6 +456,24 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 	case g.IsSystem && g.Name == group.Internet,
 		g.IsSystem && g.Name == group.Nobody && !rule.allowNobody,
 		g.IsSystem && g.Name == group.Everyone && !rule.allowEveryone:
+		return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
+	}
+	return nil
+}
+
+// checkSystemOnlySetting checks a value of a setting that takes system
+// groups only (can_access_all_users_group,
+// can_create_web_public_channel_group): a system group of those allowed.
+func (r *Realm) checkSystemOnlySetting(name string, v GroupSetting) error {
+	rule := realmGroupRules[name]
+	if !rule.systemOnly {
+		return nil
+	}
+	g := r.groups.byID[v.GroupID]
+	switch {
+	case v.GroupID == 0 || g != nil && !g.IsSystem:
+		return BadRequest("'%s' must be a system user group.", name)
+	case g != nil && len(rule.allowed) > 0 && !slices.Contains(rule.allowed, g.Name):
 		return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
 	}
 	return nil

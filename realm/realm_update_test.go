@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/minizulip/minizulip/group"
 )
 
 // System group IDs of the dev realm.
@@ -287,6 +289,16 @@ func TestUpdateRealmGroupSettings(t *testing.T) {
 		"can_move_messages_between_topics_group":   func(s Settings) GroupSetting { return s.CanMoveMessagesBetweenTopicsGroup },
 		"can_resolve_topics_group":                 func(s Settings) GroupSetting { return s.CanResolveTopicsGroup },
 		"create_multiuse_invite_group":             func(s Settings) GroupSetting { return s.CreateMultiuseInviteGroup },
+		"can_access_all_users_group":               func(s Settings) GroupSetting { return s.CanAccessAllUsersGroup },
+		"direct_message_initiator_group":           func(s Settings) GroupSetting { return s.DirectMessageInitiatorGroup },
+		"direct_message_permission_group":          func(s Settings) GroupSetting { return s.DirectMessagePermissionGroup },
+		"can_create_web_public_channel_group":      func(s Settings) GroupSetting { return s.CanCreateWebPublicChannelGroup },
+		"can_create_bots_group":                    func(s Settings) GroupSetting { return s.CanCreateBotsGroup },
+		"can_create_write_only_bots_group":         func(s Settings) GroupSetting { return s.CanCreateWriteOnlyBotsGroup },
+		"can_summarize_topics_group":               func(s Settings) GroupSetting { return s.CanSummarizeTopicsGroup },
+		"can_manage_billing_group":                 func(s Settings) GroupSetting { return s.CanManageBillingGroup },
+		"can_set_topics_policy_group":              func(s Settings) GroupSetting { return s.CanSetTopicsPolicyGroup },
+		"can_set_delete_message_policy_group":      func(s Settings) GroupSetting { return s.CanSetDeleteMessagePolicyGroup },
 	}
 	if len(field) != len(RealmGroupSettingNames()) {
 		t.Fatalf("settings: %v", RealmGroupSettingNames())
@@ -296,17 +308,29 @@ func TestUpdateRealmGroupSettings(t *testing.T) {
 		if get == nil {
 			t.Fatalf("no field for %s", name)
 		}
-		// A named group: the moderators.
+		// A named group: the moderators (administrators where that is
+		// the default, role:members where only everyone and members are
+		// allowed).
+		gid := gidModerators
+		switch {
+		case name == "can_access_all_users_group":
+			gid = gidMembers
+		case realmGroupRules[name].def == group.Moderators:
+			gid = gidAdministrators
+		}
 		old := get(e.r.Settings())
-		ch := e.update(idDesdemona, RealmUpdate{GroupSettings: map[string]GroupSettingChange{name: {New: NamedGroupSetting(gidModerators), Old: &old}}})
-		if diff := cmp.Diff(RealmChanges{name: NamedGroupSetting(gidModerators)}, ch); diff != "" {
+		ch := e.update(idDesdemona, RealmUpdate{GroupSettings: map[string]GroupSettingChange{name: {New: NamedGroupSetting(gid), Old: &old}}})
+		if diff := cmp.Diff(RealmChanges{name: NamedGroupSetting(gid)}, ch); diff != "" {
 			t.Fatalf("%s: answer (-want +got):\n%s", name, diff)
 		}
-		if diff := cmp.Diff(map[string]any{name: float64(gidModerators)}, e.lastData()); diff != "" {
+		if diff := cmp.Diff(map[string]any{name: float64(gid)}, e.lastData()); diff != "" {
 			t.Fatalf("%s: event data (-want +got):\n%s", name, diff)
 		}
-		if got := get(e.r.Settings()); got.GroupID != gidModerators {
+		if got := get(e.r.Settings()); got.GroupID != gid {
 			t.Fatalf("%s is %+v", name, got)
+		}
+		if realmGroupRules[name].systemOnly {
+			continue // no anonymous group (TestSystemOnlyRealmGroupSettings)
 		}
 		// An anonymous group, stored sorted and without repeats.
 		anon := GroupSetting{DirectMembers: []int{idOthello, idCordelia, idOthello}, DirectSubgroups: []int{gidHamletChars, gidAdministrators}}
@@ -417,6 +441,14 @@ func TestUpdateRealmRefusals(t *testing.T) {
 			"can_resolve_topics_group": {New: NamedGroupSetting(gidModerators), Old: &wrongOld}}}, CodeExpectationMismatch, "'old' value does not match the expected value."},
 		{"owners only: can_create_groups", group("can_create_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
 		{"owners only: can_manage_all_groups", group("can_manage_all_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"owners only: can_manage_billing_group", group("can_manage_billing_group", NamedGroupSetting(gidModerators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"system group only: anonymous", group("can_access_all_users_group", GroupSetting{DirectMembers: []int{idHamlet}}), CodeBadRequest, "'can_access_all_users_group' must be a system user group."},
+		{"system group only: named", group("can_create_web_public_channel_group", NamedGroupSetting(gidHamletChars)), CodeBadRequest, "'can_create_web_public_channel_group' must be a system user group."},
+		{"system groups allowed", group("can_access_all_users_group", NamedGroupSetting(gidModerators)), CodeBadRequest, "'can_access_all_users_group' setting cannot be set to 'role:moderators' group."},
+		{"all users: not nobody", group("can_access_all_users_group", NamedGroupSetting(gidNobody)), CodeBadRequest, "'can_access_all_users_group' setting cannot be set to 'role:nobody' group."},
+		{"web-public: not members", group("can_create_web_public_channel_group", NamedGroupSetting(gidMembers)), CodeBadRequest, "'can_create_web_public_channel_group' setting cannot be set to 'role:members' group."},
+		{"bots: not everyone", group("can_create_bots_group", NamedGroupSetting(gidEveryone)), CodeBadRequest, "'can_create_bots_group' setting cannot be set to 'role:everyone' group."},
+		{"delete policy: not everyone", group("can_set_delete_message_policy_group", NamedGroupSetting(gidEveryone)), CodeBadRequest, "'can_set_delete_message_policy_group' setting cannot be set to 'role:everyone' group."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.t = t
@@ -430,6 +462,10 @@ func TestUpdateRealmRefusals(t *testing.T) {
 		"'can_manage_all_groups' setting cannot be set to 'role:nobody' group.")
 	e.refused(idDesdemona, group("can_create_groups", NamedGroupSetting(gidEveryone)), CodeBadRequest,
 		"'can_create_groups' setting cannot be set to 'role:everyone' group.")
+	e.refused(idDesdemona, group("can_manage_billing_group", NamedGroupSetting(gidNobody)), CodeBadRequest,
+		"'can_manage_billing_group' setting cannot be set to 'role:nobody' group.")
+	e.refused(idDesdemona, group("can_manage_billing_group", NamedGroupSetting(gidEveryone)), CodeBadRequest,
+		"'can_manage_billing_group' setting cannot be set to 'role:everyone' group.")
 	// A mismatched old is refused even when new is the current value.
 	cur := e.r.Settings().CanResolveTopicsGroup
 	e.refused(idIago, RealmUpdate{GroupSettings: map[string]GroupSettingChange{"can_resolve_topics_group": {New: cur, Old: &wrongOld}}},

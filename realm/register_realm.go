@@ -27,6 +27,17 @@ type RealmState struct {
 	RealmCanManageAllGroups                        GroupSetting                         `json:"realm_can_manage_all_groups"`
 	RealmCanInviteUsersGroup                       GroupSetting                         `json:"realm_can_invite_users_group"`
 	RealmCreateMultiuseInviteGroup                 GroupSetting                         `json:"realm_create_multiuse_invite_group"`
+	RealmCanAccessAllUsersGroup                    GroupSetting                         `json:"realm_can_access_all_users_group"`
+	RealmDirectMessageInitiatorGroup               GroupSetting                         `json:"realm_direct_message_initiator_group"`
+	RealmDirectMessagePermissionGroup              GroupSetting                         `json:"realm_direct_message_permission_group"`
+	RealmCanCreateWebPublicChannelGroup            GroupSetting                         `json:"realm_can_create_web_public_channel_group"`
+	RealmCanCreateBotsGroup                        GroupSetting                         `json:"realm_can_create_bots_group"`
+	RealmCanCreateWriteOnlyBotsGroup               GroupSetting                         `json:"realm_can_create_write_only_bots_group"`
+	RealmCanSummarizeTopicsGroup                   GroupSetting                         `json:"realm_can_summarize_topics_group"`
+	RealmCanManageBillingGroup                     GroupSetting                         `json:"realm_can_manage_billing_group"`
+	RealmCanSetTopicsPolicyGroup                   GroupSetting                         `json:"realm_can_set_topics_policy_group"`
+	RealmCanSetDeleteMessagePolicyGroup            GroupSetting                         `json:"realm_can_set_delete_message_policy_group"`
+	ServerCanSummarizeTopics                       bool                                 `json:"server_can_summarize_topics"` // false: the fake has no AI summaries
 	RealmWildcardMentionPolicy                     int                                  `json:"realm_wildcard_mention_policy"`
 	RealmMandatoryTopics                           bool                                 `json:"realm_mandatory_topics"`
 	RealmTopicsPolicy                              string                               `json:"realm_topics_policy,omitempty"` // from feature level 392

@@ -113,20 +113,9 @@ func (r *Realm) seed(s Seed) {
 		r.groups.byName[systemGroups[i].name].Subgroups[sub.ID] = struct{}{}
 	}
 	gid := func(name string) int { return r.groups.byName[name].ID }
-	r.settings.CanMentionManyUsersGroup = NamedGroupSetting(gid(group.Administrators))
-	r.settings.CanMoveMessagesBetweenTopicsGroup = NamedGroupSetting(gid(group.Everyone))
-	r.settings.CanMoveMessagesBetweenChannelsGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CanResolveTopicsGroup = NamedGroupSetting(gid(group.Everyone))
-	r.settings.CanDeleteOwnMessageGroup = NamedGroupSetting(gid(group.Everyone))
-	r.settings.CanDeleteAnyMessageGroup = NamedGroupSetting(gid(group.Administrators))
-	r.settings.CanCreatePublicChannelGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CanCreatePrivateChannelGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CanAddSubscribersGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CanAddCustomEmojiGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CanCreateGroups = NamedGroupSetting(gid(group.Members))
-	r.settings.CanManageAllGroups = NamedGroupSetting(gid(group.Owners))
-	r.settings.CanInviteUsersGroup = NamedGroupSetting(gid(group.Members))
-	r.settings.CreateMultiuseInviteGroup = NamedGroupSetting(gid(group.Administrators))
+	for _, g := range r.settings.groupSettings() {
+		*g.id = NamedGroupSetting(gid(realmGroupRules[g.name].def))
+	}
 	nobody := gid(group.Nobody)
 	for _, g := range r.groups.byID {
 		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,

@@ -54,6 +54,29 @@ type Settings struct {
 	// CreateMultiuseInviteGroup may create reusable invitation links.
 	CanInviteUsersGroup       GroupSetting
 	CreateMultiuseInviteGroup GroupSetting
+	// CanAccessAllUsersGroup may see every user of the realm (role:everyone
+	// or role:members only); DirectMessageInitiatorGroup may start direct
+	// message conversations and DirectMessagePermissionGroup must take
+	// part in each one (direct_message_permissions.go).
+	CanAccessAllUsersGroup       GroupSetting
+	DirectMessageInitiatorGroup  GroupSetting
+	DirectMessagePermissionGroup GroupSetting
+	// CanCreateWebPublicChannelGroup may create web-public channels (a
+	// system group only); CanCreateBotsGroup may create any bot,
+	// CanCreateWriteOnlyBotsGroup incoming webhook bots.
+	CanCreateWebPublicChannelGroup GroupSetting
+	CanCreateBotsGroup             GroupSetting
+	CanCreateWriteOnlyBotsGroup    GroupSetting
+	// CanSummarizeTopicsGroup may use AI summaries, which the fake has
+	// not; CanManageBillingGroup may manage the plan, which it has not
+	// either: both are settings clients read.
+	CanSummarizeTopicsGroup GroupSetting
+	CanManageBillingGroup   GroupSetting
+	// CanSetTopicsPolicyGroup and CanSetDeleteMessagePolicyGroup may
+	// change a channel's topics_policy, and its can_delete_*_message_group
+	// settings, in channels they administer.
+	CanSetTopicsPolicyGroup        GroupSetting
+	CanSetDeleteMessagePolicyGroup GroupSetting
 
 	// EmailsRestrictedToDomains limits new users' addresses to the
 	// realm's domains (GET /realm/domains).
@@ -172,20 +195,30 @@ func (s *Settings) groupSettings() []struct {
 		name string
 		id   *GroupSetting
 	}{
+		{"can_access_all_users_group", &s.CanAccessAllUsersGroup},
 		{"can_add_custom_emoji_group", &s.CanAddCustomEmojiGroup},
 		{"can_add_subscribers_group", &s.CanAddSubscribersGroup},
+		{"can_create_bots_group", &s.CanCreateBotsGroup},
 		{"can_create_groups", &s.CanCreateGroups},
 		{"can_create_private_channel_group", &s.CanCreatePrivateChannelGroup},
 		{"can_create_public_channel_group", &s.CanCreatePublicChannelGroup},
+		{"can_create_web_public_channel_group", &s.CanCreateWebPublicChannelGroup},
+		{"can_create_write_only_bots_group", &s.CanCreateWriteOnlyBotsGroup},
 		{"can_delete_any_message_group", &s.CanDeleteAnyMessageGroup},
 		{"can_delete_own_message_group", &s.CanDeleteOwnMessageGroup},
 		{"can_invite_users_group", &s.CanInviteUsersGroup},
 		{"can_manage_all_groups", &s.CanManageAllGroups},
+		{"can_manage_billing_group", &s.CanManageBillingGroup},
 		{"can_mention_many_users_group", &s.CanMentionManyUsersGroup},
 		{"can_move_messages_between_channels_group", &s.CanMoveMessagesBetweenChannelsGroup},
 		{"can_move_messages_between_topics_group", &s.CanMoveMessagesBetweenTopicsGroup},
 		{"can_resolve_topics_group", &s.CanResolveTopicsGroup},
+		{"can_set_delete_message_policy_group", &s.CanSetDeleteMessagePolicyGroup},
+		{"can_set_topics_policy_group", &s.CanSetTopicsPolicyGroup},
+		{"can_summarize_topics_group", &s.CanSummarizeTopicsGroup},
 		{"create_multiuse_invite_group", &s.CreateMultiuseInviteGroup},
+		{"direct_message_initiator_group", &s.DirectMessageInitiatorGroup},
+		{"direct_message_permission_group", &s.DirectMessagePermissionGroup},
 	}
 }
 
@@ -201,12 +234,8 @@ func (s Settings) clone() Settings {
 	if s.PushNotificationsEnabledEnd != nil {
 		s.PushNotificationsEnabledEnd = ptr(*s.PushNotificationsEnabledEnd)
 	}
-	for _, g := range []*GroupSetting{&s.CanMentionManyUsersGroup, &s.CanMoveMessagesBetweenTopicsGroup,
-		&s.CanMoveMessagesBetweenChannelsGroup, &s.CanResolveTopicsGroup, &s.CanDeleteOwnMessageGroup,
-		&s.CanDeleteAnyMessageGroup, &s.CanCreatePublicChannelGroup, &s.CanCreatePrivateChannelGroup,
-		&s.CanAddSubscribersGroup, &s.CanAddCustomEmojiGroup, &s.CanCreateGroups, &s.CanManageAllGroups,
-		&s.CanInviteUsersGroup, &s.CreateMultiuseInviteGroup} {
-		*g = g.Clone()
+	for _, g := range s.groupSettings() {
+		*g.id = g.id.Clone()
 	}
 	return s
 }
@@ -296,6 +325,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 		}
 		if err := r.checkSettingForm("realm", name, fs.GroupSettings[name]); err != nil {
 			return badItem(at+".group_settings."+name, "%s at this feature level", err.(*Error).Msg)
+		}
+		if err := r.checkSystemOnlySetting(name, fs.GroupSettings[name]); err != nil {
+			return badItem(at+".group_settings."+name, "%s", reason(err))
 		}
 		*dst = fs.GroupSettings[name].Clone()
 	}
