@@ -156,6 +156,8 @@ func TestHTTPUpdateRealmGroupSettings(t *testing.T) {
 	for _, name := range realm.RealmGroupSettingNames() {
 		form.Set(name, `{"new": 12}`)
 	}
+	form.Set("can_access_all_users_group", `{"new": 14}`)          // role:everyone or role:members only
+	form.Set("can_set_delete_message_policy_group", `{"new": 11}`) // role:moderators by default
 	form.Set("can_resolve_topics_group", `{"new": {"direct_members": [12, 8], "direct_subgroups": [17]}, "old": 15}`)
 	form.Set("can_mention_many_users_group", `{"new": {"direct_members": [], "direct_subgroups": [14]}, "old": 11}`)
 	status, body := e.patchRealm("desdemona@zulip.com", form)
