@@ -24,20 +24,20 @@ func TestReactEditDeleteStarMove(t *testing.T) {
 	p.find(p.find(0, "dialog", "Emoji picker"), "button", "octopus")
 	p.axe("the emoji picker")
 	p.click(p.find(p.find(0, "dialog", "Emoji picker"), "button", "octopus"))
-	p.find(p.message("to react to"), "button", "octopus 1")
+	p.inMessage("to react to", "button", "octopus 1")
 	if got := lastMessage(t, ts, "hamlet@zulip.com")["reactions"].([]any); len(got) != 1 {
 		t.Fatalf("server holds %d reactions", len(got))
 	}
 	// Pressing one's own reaction takes it back.
-	p.click(p.find(p.message("to react to"), "button", "octopus 1"))
-	p.gone(p.message("to react to"), "button", "octopus 1")
+	p.click(p.inMessage("to react to", "button", "octopus 1"))
+	p.goneFromMessage("to react to", "button", "octopus 1")
 
 	// Star.
-	p.click(p.find(p.message("to react to"), "button", "Star"))
+	p.click(p.inMessage("to react to", "button", "Star"))
 	waitFor(t, "the star", func() bool { return hasFlag(lastMessage(t, ts, "hamlet@zulip.com"), "starred") })
 
 	// Edit one's own message.
-	p.click(p.find(p.message("to react to"), "button", "Edit"))
+	p.click(p.inMessage("to react to", "button", "Edit"))
 	p.typeIn(p.find(0, "textbox", "Edit message"), "edited in the *page*")
 	p.click(p.find(0, "button", "Save"))
 	art = p.message("edited in the page")
@@ -52,7 +52,7 @@ func TestReactEditDeleteStarMove(t *testing.T) {
 	if err := ts.Realm.AdvanceClock(3600e9); err != nil {
 		t.Fatal(err)
 	}
-	p.click(p.find(p.message("edited in the page"), "button", "Edit"))
+	p.click(p.inMessage("edited in the page", "button", "Edit"))
 	p.typeIn(p.find(0, "textbox", "Edit message"), "too late")
 	p.click(p.find(0, "button", "Save"))
 	p.waitJS("the refusal", `[...document.querySelectorAll("article [role=alert]")].some(e => e.textContent.includes("time limit"))`)
@@ -72,7 +72,7 @@ func TestReactEditDeleteStarMove(t *testing.T) {
 	}
 
 	// Delete one's own message.
-	p.click(p.find(p.message("second in castle"), "button", "Delete"))
+	p.click(p.inMessage("second in castle", "button", "Delete"))
 	p.waitJS("the deletion", `![...document.querySelectorAll("article")].some(a => a.innerText.includes("second in castle"))`)
 	if code := status(t, ts, fmt.Sprintf("/messages/%d", mid)); code != 400 {
 		t.Errorf("deleted message answers %d", code)

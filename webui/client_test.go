@@ -99,6 +99,38 @@ func (p *page) message(text string) cdp.BackendNodeID {
 	}
 }
 
+// inMessage waits for one node of a role and name in the message holding
+// text, finding the message again each time: the page renders a message
+// anew when it changes (a reaction, an edit), and a node found before that
+// is left out of the page.
+func (p *page) inMessage(text, role, name string) cdp.BackendNodeID {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		nodes := p.query(p.message(text), role, name)
+		if len(nodes) == 1 {
+			return nodes[0].backend
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("found %d of %s %q in the message holding %q, want 1", len(nodes), role, name, text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// goneFromMessage waits until the message holding text has no node of a
+// role and name, finding the message again each time (inMessage).
+func (p *page) goneFromMessage(text, role, name string) {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(p.query(p.message(text), role, name)) > 0 {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s %q is still in the message holding %q", role, name, text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (p *page) compose(topic, content string) {
 	p.t.Helper()
 	if topic != "" {
@@ -246,7 +278,7 @@ func TestLiveMessagesAndReregister(t *testing.T) {
 	}
 	api(t, ts, "othello@zulip.com", "POST", fmt.Sprintf("/messages/%d/reactions", id), url.Values{"emoji_name": {"octopus"}})
 	p.waitJS("the reaction", `document.querySelector("article [aria-label='octopus 1']")`)
-	p.find(p.message("edited by othello"), "button", "octopus 1")
+	p.inMessage("edited by othello", "button", "octopus 1")
 	api(t, ts, "iago@zulip.com", "DELETE", fmt.Sprintf("/messages/%d", id), nil)
 	p.waitJS("the deleted message to go", `![...document.querySelectorAll("article")].some(a => a.innerText.includes("edited by othello"))`)
 }
