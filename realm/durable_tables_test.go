@@ -62,12 +62,7 @@ func TestDataDirJournalsTablesWithoutASnapshot(t *testing.T) {
 	want, wantFiles := dumpOf(t, r), filesOf(t, r)
 	crash(r)
 	r2, log := openTestDir(t, dir, clock.NewManual(c.Now()))
-	if got := dumpOf(t, r2); got != want {
-		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
-	}
-	if got := filesOf(t, r2); got != wantFiles {
-		t.Errorf("after a crash the files differ:\n%s", lineDiff(wantFiles, got))
-	}
+	sameState(t, r2, "after a crash", want, wantFiles)
 	if log.Len() != 0 {
 		t.Errorf("log: %s", log)
 	}
@@ -78,12 +73,7 @@ func TestDataDirJournalsTablesWithoutASnapshot(t *testing.T) {
 	must(t, r2.Close())
 	r3, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
 	defer r3.Close()
-	if got := dumpOf(t, r3); got != want {
-		t.Errorf("after a clean restart the dump differs:\n%s", lineDiff(want, got))
-	}
-	if got := filesOf(t, r3); got != wantFiles {
-		t.Errorf("after a clean restart the files differ:\n%s", lineDiff(wantFiles, got))
-	}
+	sameState(t, r3, "after a clean restart", want, wantFiles)
 }
 
 // A tables record leaves out the bytes of the files the snapshot or an
@@ -124,12 +114,7 @@ func TestDataDirTablesRecordsLeaveOutFilesOnDisk(t *testing.T) {
 	crash(r2)
 	r3, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
 	defer r3.Close()
-	if got := dumpOf(t, r3); got != want {
-		t.Errorf("after a second crash the dump differs:\n%s", lineDiff(want, got))
-	}
-	if got := filesOf(t, r3); got != wantFiles {
-		t.Errorf("after a second crash the files differ:\n%.500s", lineDiff(wantFiles, got))
-	}
+	sameState(t, r3, "after a second crash", want, wantFiles)
 }
 
 // A tables record torn by a crash is dropped: the realm is as it was
@@ -307,10 +292,17 @@ func TestDataDirSnapshotsATablesRecordTooLong(t *testing.T) {
 	crash(r)
 	r2, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
 	defer r2.Close()
-	if got := dumpOf(t, r2); got != want {
-		t.Errorf("after a crash the dump differs:\n%s", lineDiff(want, got))
+	sameState(t, r2, "after a crash", want, wantFiles)
+}
+
+// sameState checks that r holds the dump and the files it held before
+// what (a crash, a restart).
+func sameState(t *testing.T, r *Realm, what, want, wantFiles string) {
+	t.Helper()
+	if got := dumpOf(t, r); got != want {
+		t.Errorf("%s the dump differs:\n%s", what, lineDiff(want, got))
 	}
-	if got := filesOf(t, r2); got != wantFiles {
-		t.Errorf("after a crash the files differ")
+	if got := filesOf(t, r); got != wantFiles {
+		t.Errorf("%s the files differ:\n%.500s", what, lineDiff(wantFiles, got))
 	}
 }
