@@ -63,8 +63,10 @@ func TestReactEditDeleteStarMove(t *testing.T) {
 	p.click(p.find(0, "button", "Move topic"))
 	p.typeIn(p.find(0, "textbox", "New topic name"), "keep")
 	p.click(p.find(0, "button", "Move"))
-	p.find(p.find(0, "navigation", "Topics"), "link", "keep")
 	p.find(0, "heading", "Denmark › keep")
+	// The topic's link; Notification Bot's notice of the move may still
+	// count as unread there ("keep 1") until the page has marked it read.
+	p.waitJS("the moved topic's link", `[...document.querySelectorAll("nav[aria-label=Topics] a")].some(a => /^keep( \d+)?$/.test(a.getAttribute("aria-label") || a.innerText.trim().replace(/\s+/g, " ")))`)
 	p.message("second in castle")
 	got := api(t, ts, "hamlet@zulip.com", "GET", fmt.Sprintf("/messages/%d", mid), nil)["message"].(map[string]any)
 	if got["subject"] != "keep" {
