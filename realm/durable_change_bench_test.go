@@ -146,3 +146,43 @@ func BenchmarkDataRestartTables(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDataTopicDelete deletes a topic of 10 messages (one per
+// iteration) in a realm of n other messages (MINIZULIP_RESTART_MESSAGES,
+// as BenchmarkDataRestart), in a data directory and, as the baseline in
+// the same run, in memory.
+func BenchmarkDataTopicDelete(b *testing.B) {
+	for _, mode := range []string{"memory", "data"} {
+		b.Run(fmt.Sprintf("%s/messages=%d", mode, dataRestartMessages(b)), func(b *testing.B) {
+			var r *Realm
+			if mode == "memory" {
+				r, _ = newTestRealm(b)
+			} else {
+				var err error
+				if r, err = Open(b.TempDir(), WithClock(clock.NewManual(t0))); err != nil {
+					b.Fatal(err)
+				}
+				defer r.Close()
+			}
+			r.mu.Lock()
+			ch, rendered, now := r.benchChannel("bench", snapshotBenchSubscribers...)
+			for i := range dataRestartMessages(b) {
+				r.storeBenchMessage(ch, idIago, fmt.Sprintf("topic %d", i%100), rendered, now, message.Read, snapshotBenchSubscribers...)
+			}
+			for i := range b.N {
+				for range 10 {
+					r.storeBenchMessage(ch, idIago, fmt.Sprint("doomed ", i), rendered, now, message.Read, snapshotBenchSubscribers...)
+				}
+			}
+			r.mu.Unlock()
+			b.ResetTimer()
+			for i := range b.N {
+				if res, err := r.As(idIago).DeleteTopic(bg, ch.ID, fmt.Sprint("doomed ", i)); err != nil || !res.Complete {
+					b.Fatal(res, err)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/delete")
+		})
+	}
+}

@@ -59,6 +59,9 @@ type snapshotBody struct {
 	// Messages are, in a tables record, the messages the change added, in
 	// the binary form (durable_messages.go).
 	Messages []byte `json:"messages,omitempty"`
+	// Removed are, in a tables record, the IDs of the messages the change
+	// removed (a topic's deletion), ascending.
+	Removed []int64 `json:"removed_messages,omitempty"`
 }
 
 // snapshotFile is a snapshot as read.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/minizulip/minizulip/message"
@@ -37,8 +36,8 @@ const (
 )
 
 // messageMark is the message table before a change: the change only
-// added messages (and their copies) when the store is the same and its
-// writes touched no message below nextID.
+// added messages (and their copies), or removed some, when the store is
+// the same and its other writes touched no message below nextID.
 type messageMark struct {
 	store  *store.Store
 	nextID int64
@@ -50,14 +49,32 @@ func (t *messageTable) mark() messageMark {
 	return messageMark{store: t.store, nextID: t.nextID}
 }
 
-// onlyAdded reports whether the table changed since m only by messages
-// added (from m.nextID on), and whether it changed at all.
-func (t *messageTable) onlyAdded(m messageMark) (only, changed bool) {
+// storedChange is what a change did to the message table since a mark.
+type storedChange struct {
+	// journaled is set when a tables record can hold the change: it
+	// added messages (from the mark's nextID on, when added is set),
+	// removed the messages removed (IDs below the mark's nextID,
+	// ascending), or left the table as it was.
+	journaled, added bool
+	removed          []int64
+}
+
+// changeSince reports what the table's change since m was, and stops
+// watching.
+func (t *messageTable) changeSince(m messageMark) storedChange {
+	defer t.store.StopWatching()
 	if t.store != m.store {
-		return false, true
+		return storedChange{}
 	}
-	low := t.store.LowestWrite()
-	return low >= m.nextID, low != math.MaxInt64 || t.nextID != m.nextID
+	var removed []int64
+	for _, id := range t.store.Removed() {
+		if id < m.nextID { // (a message added and removed is neither)
+			removed = append(removed, id)
+		}
+	}
+	slices.Sort(removed)
+	return storedChange{journaled: t.store.LowestWrite() >= m.nextID,
+		added: t.nextID != m.nextID, removed: removed}
 }
 
 // mutateByTables runs fn and appends a tables record, or writes a fresh
@@ -72,15 +89,16 @@ func (d *durability) mutateByTables(r *Realm, fn func() error) (syncPoint, error
 	if err := fn(); err != nil {
 		return syncPoint{}, err
 	}
-	only, added := r.messages.onlyAdded(mark)
+	change := r.messages.changeSince(mark)
+	only := change.journaled
 	var rec []byte
 	if only {
 		from := int64(-1)
-		if added {
+		if change.added {
 			from = mark.nextID
 		}
 		var err error
-		if rec, err = d.tablesRecord(r, from); err != nil {
+		if rec, err = d.tablesRecord(r, from, change.removed); err != nil {
 			d.rollback(r, before)
 			return syncPoint{}, fmt.Errorf("journal: encoding the tables: %w", err)
 		}
@@ -145,14 +163,16 @@ func (d *durability) noteFiles(r *Realm) {
 }
 
 // tablesRecord is r's tables record, framed, with the messages of IDs
-// from from on (none for -1); the caller holds r's lock.
-func (d *durability) tablesRecord(r *Realm, from int64) ([]byte, error) {
+// from from on (none for -1) and the IDs of the messages removed; the
+// caller holds r's lock.
+func (d *durability) tablesRecord(r *Realm, from int64, removed []int64) ([]byte, error) {
 	d.dumpWithout = d.filesOnDisk
 	body, err := r.tablesBody()
 	d.dumpWithout = nil
 	if err != nil {
 		return nil, err
 	}
+	body.Removed = removed
 	if from >= 0 {
 		if body.Messages, err = r.encodeMessagesFrom(from, 1<<10); err != nil {
 			return nil, err
@@ -180,7 +200,7 @@ func (d *durability) tablesRecord(r *Realm, from int64) ([]byte, error) {
 		return nil, err
 	}
 	op := &opRecord{Op: tablesOp, args: bytes.TrimSpace(args)}
-	if body.Messages != nil || len(body.KeptFiles) < len(r.files.byPath) {
+	if body.Messages != nil || body.Removed != nil || len(body.KeptFiles) < len(r.files.byPath) {
 		op.Op = tablesAddingOp
 	}
 	return op.record(d.clk.base.Now().UnixNano())
@@ -236,6 +256,9 @@ func (d *durability) replayTables(r *Realm, raw json.RawMessage) error {
 	opts := r.opts
 	if err := r.exclusive(func() error {
 		kept = r.messages.clone()
+		if err := r.removeFrom(&kept, body.Removed); err != nil {
+			return err
+		}
 		for _, p := range body.KeptFiles {
 			if r.files.byPath[p] == nil {
 				return fmt.Errorf("the record keeps the bytes of file %s, which the realm does not have", p)
@@ -276,6 +299,24 @@ func (d *durability) replayTables(r *Realm, raw json.RawMessage) error {
 		r.rearmAfterCopy()
 		return nil
 	})
+}
+
+// removeFrom removes the messages of IDs ids from t, a copy of r's
+// message table, as the change a tables record holds did; the caller
+// holds r's lock.
+func (r *Realm) removeFrom(t *messageTable, ids []int64) error {
+	msgs := make([]*message.Message, 0, len(ids))
+	for _, id := range ids {
+		m, ok := t.store.Message(id)
+		if !ok {
+			return fmt.Errorf("the record removes message %d, which the realm does not have", id)
+		}
+		msgs = append(msgs, m)
+	}
+	if len(msgs) > 0 {
+		t.store.RemoveMany(msgs, r.conversationOf)
+	}
+	return nil
 }
 
 // tablesReplayer is the replayer of tables records (replayers).

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/minizulip/minizulip/message"
 	"github.com/minizulip/minizulip/realm/clock"
 )
 
@@ -305,4 +307,70 @@ func sameState(t *testing.T, r *Realm, what, want, wantFiles string) {
 	if got := filesOf(t, r); got != wantFiles {
 		t.Errorf("%s the files differ:\n%.500s", what, lineDiff(wantFiles, got))
 	}
+}
+
+// A topic's deletion removes stored messages without changing any other:
+// a tables record lists them, with no snapshot of every message; the
+// replay removes them, also when later tables records follow.
+func TestDataDirJournalsATopicDeletion(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(t0)
+	r, _ := openTestDir(t, dir, c)
+	seq := r.dur.seq
+	for i := range 3 {
+		must(t, errOf(r.As(idHamlet).SendChannelMessage(bg, "Verona", "doomed", fmt.Sprint("line ", i))))
+		must(t, errOf(r.As(idOthello).SendChannelMessage(bg, "Verona", "kept", fmt.Sprint("line ", i))))
+	}
+	must(t, errOf(r.As(idHamlet).SendDirectMessage(bg, []int{idOthello}, "aside")))
+	verona := r.channelIDOf(t, "Verona")
+	res, err := r.As(idIago).DeleteTopic(bg, verona, "doomed")
+	if err != nil || !res.Complete {
+		t.Fatalf("DeleteTopic = %+v, %v", res, err)
+	}
+	must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"ghost"}))) // a tables record after it
+	if r.dur.seq != seq || r.dur.snapshots.Load() != 0 {
+		t.Errorf("the deletion wrote %d snapshots (%d by a message change), want none", r.dur.seq-seq, r.dur.snapshots.Load())
+	}
+	ops := journalOps(t, dir)
+	if want := "tables_adding tables"; strings.Join(ops[len(ops)-2:], " ") != want {
+		t.Errorf("journal records: %v, want it to end with %s", ops, want)
+	}
+	want, wantFiles := dumpOf(t, r), filesOf(t, r)
+	if n := topicMessages(r, verona, "doomed"); n != 0 {
+		t.Fatalf("%d messages of the deleted topic are left", n)
+	}
+	crash(r)
+	r2, log := openTestDir(t, dir, clock.NewManual(c.Now()))
+	sameState(t, r2, "after a crash", want, wantFiles)
+	if log.Len() != 0 {
+		t.Errorf("log: %s", log)
+	}
+	checkStore(t, r2)
+	if n := topicMessages(r2, verona, "doomed"); n != 0 || topicMessages(r2, verona, "kept") != 3 {
+		t.Errorf("after the replay: %d messages of the deleted topic, %d of the other", n, topicMessages(r2, verona, "kept"))
+	}
+	must(t, r2.Close())
+	r3, _ := openTestDir(t, dir, clock.NewManual(c.Now()))
+	defer r3.Close()
+	sameState(t, r3, "after a clean restart", want, wantFiles)
+}
+
+// A tables record that removes a message the realm does not have stops
+// the replay with an error naming it.
+func TestDataDirRemovalOfAnUnknownMessageFails(t *testing.T) {
+	r, _ := newTestRealm(t)
+	kept := r.messages.clone()
+	err := r.removeFrom(&kept, []int64{1 << 40})
+	if err == nil || !strings.Contains(err.Error(), "1099511627776") {
+		t.Errorf("removeFrom = %v, want an error naming the message", err)
+	}
+}
+
+// topicMessages counts the stored messages of a channel's topic.
+func topicMessages(r *Realm, channelID int, topic string) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := 0
+	r.messages.store.Topic(channelID, topic).Up(0, func(*message.Message) bool { n++; return true })
+	return n
 }

@@ -68,9 +68,7 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 	if len(msgs) == 0 {
 		return
 	}
-	removed := r.messages.store.RemoveMany(msgs, func(m *message.Message) int {
-		return r.recipients.conversations[conversationKey(m.DMUserIDs)].id
-	})
+	removed := r.messages.store.RemoveMany(msgs, r.conversationOf)
 	audience := make([]int, 0, len(removed))
 	first := msgs[0]
 	// Below changeDeleteEventHolders, a channel message's deletion was
@@ -95,4 +93,9 @@ func (r *Realm) removeMessages(msgs []*message.Message) {
 		r.fixFirstMessageIDs(ch)
 	}
 	r.releaseUploads(msgs)
+}
+
+// conversationOf is the conversation a stored direct message belongs to.
+func (r *Realm) conversationOf(m *message.Message) int {
+	return r.recipients.conversations[conversationKey(m.DMUserIDs)].id
 }

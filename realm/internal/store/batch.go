@@ -86,9 +86,9 @@ func (s *Store) Move(msgs []*message.Message, channelID int, topicName string, r
 // returns, for each user who held a copy of any of them, the IDs of the
 // copies removed, ascending.
 func (s *Store) RemoveMany(msgs []*message.Message, conversationID func(*message.Message) int) map[int][]int64 {
-	s.wroteMessages(msgs)
 	ids := make([]int64, 0, len(msgs))
 	for _, m := range msgs {
+		s.removing(m.ID)
 		s.byID.Delete(m.ID)
 		if m.Type == message.Channel {
 			s.byTopic.remove(m)

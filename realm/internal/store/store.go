@@ -39,19 +39,46 @@ type Store struct {
 	// clients interns client names, so that messages sent from one client
 	// share its name's string.
 	clients map[string]string
-	// lowWrite is the lowest message ID a write touched since WatchWrites.
+	// lowWrite is the lowest message ID a write touched since WatchWrites,
+	// removals left out while watching; removed are the IDs of the
+	// messages removed meanwhile.
 	lowWrite int64
+	watching bool
+	removed  []int64
 }
 
 // WatchWrites starts recording the lowest message ID the store's writes
-// touch (LowestWrite): a data directory learns so whether a change only
-// added messages.
-func (s *Store) WatchWrites() { s.lowWrite = math.MaxInt64 }
+// touch (LowestWrite) and the messages removed (Removed), until
+// StopWatching: a data directory learns so whether a change only added
+// messages, or removed some.
+func (s *Store) WatchWrites() {
+	s.lowWrite, s.watching, s.removed = math.MaxInt64, true, s.removed[:0]
+}
+
+// StopWatching ends what WatchWrites started.
+func (s *Store) StopWatching() { s.watching, s.removed = false, nil }
 
 // LowestWrite is the lowest message ID whose message or copies a write
-// changed since WatchWrites (math.MaxInt64 for none; 0 before any
-// WatchWrites, for a store whose writes are unknown).
+// other than a removal changed since WatchWrites (math.MaxInt64 for none;
+// 0 before any WatchWrites, for a store whose writes are unknown).
 func (s *Store) LowestWrite() int64 { return s.lowWrite }
+
+// Removed are the IDs of the messages removed since WatchWrites, in the
+// order of their removal.
+func (s *Store) Removed() []int64 { return s.removed }
+
+// maxWatchedRemovals bounds the removals a watch lists; past it, a
+// removal counts as a write (LowestWrite).
+const maxWatchedRemovals = 100_000
+
+// removing records the removal of message id.
+func (s *Store) removing(id int64) {
+	if s.watching && len(s.removed) < maxWatchedRemovals {
+		s.removed = append(s.removed, id)
+		return
+	}
+	s.wrote(id)
+}
 
 // wrote records a write touching message id.
 func (s *Store) wrote(id int64) { s.lowWrite = min(s.lowWrite, id) }
@@ -146,7 +173,7 @@ func (s *Store) internClient(name string) string {
 // Remove deletes a message from every index, personal copies included,
 // and returns the users who held a copy, in ascending order.
 func (s *Store) Remove(m *message.Message, conversationID int) (holders []int) {
-	s.wrote(m.ID)
+	s.removing(m.ID)
 	s.byID.Delete(m.ID)
 	if m.Type == message.Channel {
 		s.byTopic.remove(m)
