@@ -148,14 +148,15 @@ func newAt(description string) int {
 	return at
 }
 
-// beforeRE finds the notes saying how a field was before a level.
-var beforeRE = regexp.MustCompile(`(?:Before|Prior to) Zulip [0-9.]+ \(feature level (\d+)\)`)
+// beforeRE finds the notes saying how a field was before a level, or
+// that its values changed at a level.
+var beforeRE = regexp.MustCompile(`(?:Before|Prior to) Zulip [0-9.]+ \(feature level (\d+)\)|In Zulip [0-9.]+ \(feature level (\d+)\),\s+the\s+values\s+in\s+this`)
 
 // changedAfter reports whether a description notes that its field had
 // another shape before a level above level.
 func changedAfter(description string, level int) bool {
 	for _, m := range beforeRE.FindAllStringSubmatch(description, -1) {
-		if n, _ := strconv.Atoi(m[1]); n > level && n >= firstContractLevel {
+		if n, _ := strconv.Atoi(m[1] + m[2]); n > level && n >= firstContractLevel {
 			return true
 		}
 	}

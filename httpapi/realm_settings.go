@@ -141,6 +141,11 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 		}
 		*f.dst = v
 	}
+	if methods, err := authMethodsParam(c); err != nil {
+		return req, err
+	} else if methods != nil {
+		req.AuthenticationMethods = methods
+	}
 	for _, name := range realm.RealmGroupSettingNames() {
 		change, ok, err := groupSettingChangeParam(c, name)
 		if err != nil {
@@ -261,4 +266,23 @@ func groupSettingChangeParam(c *call, name string) (realm.GroupSettingChange, bo
 		change.Old = &old
 	}
 	return change, true, nil
+}
+
+// authMethodsParam reads authentication_methods, a JSON object of
+// booleans by method name (nil when absent). Zulip takes any values and
+// reads them as Python truth values; the fake takes booleans only.
+func authMethodsParam(c *call) (map[string]bool, error) {
+	var raw map[string]any
+	if set, err := c.p.optJSON("authentication_methods", &raw); err != nil || !set {
+		return nil, err
+	}
+	methods := make(map[string]bool, len(raw))
+	for name, v := range raw {
+		on, ok := v.(bool)
+		if !ok {
+			return nil, realm.BadRequest("authentication_methods[%s] is not a boolean", name)
+		}
+		methods[name] = on
+	}
+	return methods, nil
 }

@@ -291,3 +291,36 @@ func TestHTTPUpdateRealmMandatoryTopicsBeforeLevel392(t *testing.T) {
 		t.Fatalf("register %v", st)
 	}
 }
+
+// authentication_methods is a JSON object: an owner's change is
+// answered, announced and turns password login off over HTTP; bad JSON
+// is refused and changes nothing.
+func TestHTTPUpdateRealmAuthenticationMethods(t *testing.T) {
+	e := newChanEnv(t)
+	qid, _ := e.register("hamlet@zulip.com", url.Values{"event_types": {`["realm"]`}})
+	for _, bad := range []struct{ value, msg string }{
+		{`{"Email": false`, `Argument "authentication_methods" is not valid JSON.`},
+		{`["Email"]`, "authentication_methods is not a dict"},
+		{`{"Email": "no"}`, "authentication_methods[Email] is not a boolean"},
+	} {
+		status, body := e.patchRealm("desdemona@zulip.com", url.Values{"authentication_methods": {bad.value}})
+		e.fail(status, body, 400, "BAD_REQUEST", bad.msg)
+	}
+	status, body := e.patchRealm("iago@zulip.com", url.Values{"authentication_methods": {`{"Email": false, "Dev": true}`}})
+	e.fail(status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+	if got := e.realm.Settings().AuthenticationMethods; !got.Email || !got.Dev {
+		t.Fatalf("refused requests changed the methods: %+v", got)
+	}
+	status, body = e.patchRealm("desdemona@zulip.com", url.Values{"authentication_methods": {`{"Email": false, "Dev": true}`}})
+	got := e.ok(status, body)
+	if diff := cmp.Diff(map[string]any{"Email": false, "Dev": true}, got["authentication_methods"]); diff != "" {
+		t.Errorf("answer (-want +got):\n%s", diff)
+	}
+	merged, forms := mergedRealmSettings(t, e.realmEvents("hamlet@zulip.com", qid, -1))
+	wantMethods := map[string]any{"Email": map[string]any{"enabled": false, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}}
+	if diff := cmp.Diff(wantMethods, merged["authentication_methods"]); diff != "" || !slices.Equal(forms, []string{"update_dict:authentication_methods"}) {
+		t.Errorf("events %v (-want +got):\n%s", forms, diff)
+	}
+	status, body = e.do("", "POST", "/fetch_api_key", url.Values{"username": {"hamlet@zulip.com"}, "password": {"x"}})
+	e.fail(status, body, 401, "PASSWORD_AUTH_DISABLED", "Password authentication is disabled in this organization")
+}

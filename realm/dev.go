@@ -44,6 +44,14 @@ func (r *Realm) login(username string, password *string) (DevLogin, error) {
 	incorrect := &Error{Code: CodeAuthenticationFailed, Msg: "Your username or password is incorrect", Status: statusUnauthorized}
 	var login DevLogin
 	err := r.update(func() error {
+		// A method the realm turned off refuses every login its way,
+		// before the account is looked up (auth_methods.go).
+		switch {
+		case password != nil && !r.settings.AuthenticationMethods.Email:
+			return &Error{Code: CodePasswordAuthDisabled, Msg: "Password authentication is disabled in this organization", Status: statusUnauthorized}
+		case password == nil && !r.settings.AuthenticationMethods.Dev:
+			return incorrect
+		}
 		u := r.users.byEmail[user.NormalizeEmail(username)]
 		if u == nil || !strings.EqualFold(u.DeliveryEmail, username) {
 			return incorrect
@@ -171,10 +179,12 @@ func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 		for _, c := range r.channels.byID {
 			webPublic = webPublic || (c.IsWebPublic && !c.IsArchived)
 		}
+		methods := r.settings.AuthenticationMethods
 		s := ServerSettings{
-			// Only the login methods minizulip answers are on.
+			// Only the login methods minizulip answers, and the realm
+			// has on, are on.
 			AuthenticationMethods: map[string]bool{
-				"password": true, "dev": req.DevLogin, "email": true, "ldap": false, "remoteuser": false, "github": false,
+				"password": methods.Email, "dev": req.DevLogin && methods.Dev, "email": methods.Email, "ldap": false, "remoteuser": false, "github": false,
 				"azuread": false, "gitlab": false, "apple": false, "google": false, "saml": false, "openid connect": false,
 			},
 			ExternalAuthenticationMethods: []ExternalAuthMethod{},
@@ -182,7 +192,7 @@ func (r *Realm) ServerSettings(req ServerSettingsRequest) ServerSettings {
 			ZulipVersion:                  r.opts.Version,
 			ZulipMergeBase:                mergeBase(r.opts.Version),
 			IsIncompatible:                req.ClientName == incompatibleClientName,
-			EmailAuthEnabled:              true,
+			EmailAuthEnabled:              methods.Email,
 			RequireEmailFormatUsernames:   true,
 			RealmURI:                      r.opts.URL,
 			RealmName:                     r.settings.Name,

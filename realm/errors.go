@@ -14,6 +14,7 @@ const (
 	CodeRequestVariableInvalid        Code = "REQUEST_VARIABLE_INVALID"
 	CodeUnauthorized                  Code = "UNAUTHORIZED"
 	CodeUserDeactivated               Code = "USER_DEACTIVATED"
+	CodePasswordAuthDisabled          Code = "PASSWORD_AUTH_DISABLED"
 	CodeAuthenticationFailed          Code = "AUTHENTICATION_FAILED"
 	CodeStreamDoesNotExist            Code = "STREAM_DOES_NOT_EXIST"
 	CodeUnauthorizedPrincipal         Code = "UNAUTHORIZED_PRINCIPAL"

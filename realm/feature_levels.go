@@ -490,3 +490,11 @@ var (
 // then carry partial_subscribers (Zulip 11.0); before, "partial" is not a
 // boolean and is refused.
 var ChangePartialSubscribers = newChange("partialSubscribers")
+
+// changeAuthMethodsStates: register's realm_authentication_methods
+// gives each method an object (enabled, available), not a boolean (241);
+// changeAuthMethodsEventStates: so do realm update_dict events (243).
+var (
+	changeAuthMethodsStates      = newChange("authMethodsStates")
+	changeAuthMethodsEventStates = newChange("authMethodsEventStates")
+)

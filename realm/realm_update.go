@@ -94,6 +94,9 @@ type RealmUpdate struct {
 	// (below it): true "all", false "none".
 	EditHistoryPolicy *string
 	AllowEditHistory  *bool
+	// AuthenticationMethods turns login methods on and off by Zulip's
+	// backend names ("Email", "Dev"); owners only (auth_methods.go).
+	AuthenticationMethods map[string]bool
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -231,6 +234,11 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 	if req.DefaultLanguage != nil && !knownLanguage(*req.DefaultLanguage) {
 		return s, nil, BadRequest("Invalid language '%s'", *req.DefaultLanguage)
 	}
+	if req.AuthenticationMethods != nil {
+		if err := checkAuthMethodsChange(me.Role == user.RoleOwner, req.AuthenticationMethods); err != nil {
+			return s, nil, err
+		}
+	}
 	if me.Role != user.RoleOwner {
 		for name := range req.GroupSettings {
 			if realmGroupRules[name].ownerOnly {
@@ -345,6 +353,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		}
 		*g.id = storedGroupSetting(newValue)
 		changes[g.name] = newValue
+	}
+	if req.AuthenticationMethods != nil {
+		s.setAuthMethods(req.AuthenticationMethods, changes)
 	}
 	if req.NewStreamAnnouncementsStreamID != nil {
 		if err := r.setAnnouncementChannel(newChannelAnnouncements, me, &s, *req.NewStreamAnnouncementsStreamID, changes); err != nil {

@@ -234,7 +234,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		RealmPushNotificationsEnabled:                  s.PushNotificationsEnabled,
 		RealmEmailAuthEnabled:                          true,
 		RealmPasswordAuthEnabled:                       true,
-		RealmAuthenticationMethods:                     map[string]AuthenticationMethodState{"Email": {Enabled: true, Available: true}, "Dev": {Enabled: true, Available: true}},
+		RealmAuthenticationMethods:                     authMethodsValue(s.AuthenticationMethods, r.has(changeAuthMethodsStates)),
 		RealmAvailableVideoChatProviders:               r.availableCallProviders(),
 		MaxMessageLength:                               l.MaxMessageLength,
 		MaxTopicLength:                                 l.MaxTopicLength,

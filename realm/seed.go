@@ -210,5 +210,6 @@ func defaultSettings() Settings {
 		EnableGuestUserIndicator:               true,
 		EnableGuestUserDMWarning:               true,
 		EditHistoryPolicy:                      EditHistoryAll,
+		AuthenticationMethods:                  defaultAuthenticationMethods,
 	}
 }

@@ -130,6 +130,10 @@ type Settings struct {
 	// (push_enablement.go); server administrators set them.
 	PushNotificationsEnabled    bool
 	PushNotificationsEnabledEnd *int64
+
+	// AuthenticationMethods are the login methods that are on
+	// (auth_methods.go).
+	AuthenticationMethods AuthenticationMethods
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -263,6 +267,7 @@ func (s Settings) fixture() fixture.Settings {
 	out.RequireE2EEPushNotifications, out.WelcomeMessageCustomText = c.RequireE2EEPushNotifications, c.WelcomeMessageCustomText
 	out.MessageEditHistoryVisibilityPolicy = c.EditHistoryPolicy
 	out.PushNotificationsEnabled, out.PushNotificationsEnabledEndTimestamp = c.PushNotificationsEnabled, c.PushNotificationsEnabledEnd
+	out.AuthenticationMethods = c.AuthenticationMethods.dict()
 	return out
 }
 
@@ -308,6 +313,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 	c.MaxInvites = fs.MaxInvites
 	c.EmailChangesDisabled, c.NameChangesDisabled, c.AvatarChangesDisabled = fs.EmailChangesDisabled, fs.NameChangesDisabled, fs.AvatarChangesDisabled
 	c.PresenceDisabled = fs.PresenceDisabled
+	if err := loadAuthMethods(&c, fs, at); err != nil {
+		return err
+	}
 	if err := loadPlainSettings(&c, fs, at); err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ func (s *Settings) apiValues() map[string]any {
 	out["welcome_message_custom_text"] = s.WelcomeMessageCustomText
 	out[editHistoryPolicyProperty] = s.EditHistoryPolicy
 	out["allow_edit_history"] = allowEditHistory(s.EditHistoryPolicy)
+	out["authentication_methods"] = s.AuthenticationMethods
 	return out
 }
 
@@ -159,6 +160,10 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 		if changed(g.name) {
 			announce(g.name, true)
 		}
+	}
+	if changed("authentication_methods") {
+		data := map[string]any{"authentication_methods": authMethodsValue(r.settings.AuthenticationMethods, r.has(changeAuthMethodsEventStates))}
+		r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default", Data: data}, to...)
 	}
 	if changed(newChannelAnnouncementsProperty) {
 		r.emit("realm", RealmUpdateEvent{Op: "update", Property: newChannelAnnouncements.name(r),

@@ -54,6 +54,7 @@ func TestEverySettingIsAnnounced(t *testing.T) {
 	// allow_edit_history is announced for the edit history policy below
 	// feature level 358.
 	announced["allow_edit_history"] = true
+	announced["authentication_methods"] = true // after the group settings
 	for _, f := range realmSettingForms {
 		announced[f.name] = true
 	}
