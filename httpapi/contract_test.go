@@ -231,6 +231,22 @@ func pruneNewer(doc *openapi3.T, level int, optional bool) int {
 			}
 		}
 	}
+	// An operation that answered "result": "partially_completed" before
+	// a level above level: its success takes any object (the older answer
+	// is not described).
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if !strings.Contains(op.Description, "partially_completed") || !changedAfter(op.Description, level) {
+				continue
+			}
+			if rr := op.Responses.Status(200); rr != nil && rr.Value != nil {
+				for _, mt := range rr.Value.Content {
+					mt.Schema = openapi3.NewSchemaRef("", openapi3.NewObjectSchema())
+					n++
+				}
+			}
+		}
+	}
 	// A success response the description notes as new: its fields.
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {

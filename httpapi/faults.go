@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -47,6 +48,10 @@ type Fault struct {
 	Delay time.Duration `json:"-"`
 	// Drop closes the connection without an answer.
 	Drop bool `json:"drop,omitempty"`
+	// Timeout serves a batched request (POST /mark_all_as_read, POST
+	// /streams/{stream_id}/delete_topic) as if Zulip's time budget ran
+	// out after its first batch: it answers that it is not complete.
+	Timeout bool `json:"timeout,omitempty"`
 
 	userID  int    // the user User names
 	pattern string // Path when it is a route pattern
@@ -63,7 +68,7 @@ func (f Fault) MarshalJSON() ([]byte, error) {
 }
 
 // faultParams are the fields of POST /minizulip/faults.
-var faultParams = []string{"method", "path", "user", "count", "status", "code", "msg", "retry_after", "delay_ms", "drop"}
+var faultParams = []string{"method", "path", "user", "count", "status", "code", "msg", "retry_after", "delay_ms", "drop", "timeout"}
 
 // maxFaultDelay bounds a delay fault.
 const maxFaultDelay = 10 * time.Minute
@@ -149,13 +154,17 @@ func (s *Server) checkFault(f *Fault) error {
 		return realm.BadRequest("count must be a positive number of requests, or -1 for every request until cleared")
 	}
 	effects := 0
-	for _, on := range []bool{f.Status != 0, f.Delay != 0, f.Drop} {
+	for _, on := range []bool{f.Status != 0, f.Delay != 0, f.Drop, f.Timeout} {
 		if on {
 			effects++
 		}
 	}
 	if effects != 1 {
-		return realm.BadRequest("A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, or drop")
+		return realm.BadRequest("A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, drop, or timeout")
+	}
+	if f.Timeout && !s.routes.batched[cmp.Or(f.Method, http.MethodPost)+" "+pattern] {
+		return realm.BadRequest("A timeout fault applies to the batched endpoints only: POST %s/mark_all_as_read and POST %s/streams/{stream_id}/delete_topic (or their %s paths)",
+			APIPrefix, APIPrefix, JSONPrefix)
 	}
 	if f.Status == 0 && (f.Code != "" || f.Msg != "" || f.RetryAfter != 0) {
 		return realm.BadRequest("code, msg and retry_after go with a status")
@@ -268,13 +277,18 @@ func (s *Server) requestUser(req *http.Request) int {
 
 // applyFault answers req with the first fault it matches, if any; it
 // reports whether the request has been dealt with (a delay fault serves it
-// afterwards, so it reports false unless the client went away).
-func (s *Server) applyFault(w http.ResponseWriter, req *http.Request, info *requestInfo) bool {
+// afterwards, so it reports false unless the client went away), and
+// returns the request to serve (a timeout fault's is limited to its
+// first batch).
+func (s *Server) applyFault(w http.ResponseWriter, req *http.Request, info *requestInfo) (*http.Request, bool) {
 	f := s.takeFault(req)
 	if f == nil {
-		return false
+		return req, false
 	}
 	info.faultID = f.ID
+	if f.Timeout {
+		return req.WithContext(realm.FirstBatchOnly(req.Context())), false
+	}
 	if f.Delay == 0 {
 		// Answered here, before the handler: the log entry still says
 		// who sent what.
@@ -290,11 +304,11 @@ func (s *Server) applyFault(w http.ResponseWriter, req *http.Request, info *requ
 		info.dropped = true
 		dropConnection(w)
 	case f.Delay > 0:
-		return !sleepCtx(req.Context(), f.Delay)
+		return req, !sleepCtx(req.Context(), f.Delay)
 	default:
 		writeFaultError(w, f)
 	}
-	return true
+	return req, true
 }
 
 // writeFaultError writes a fault's error answer in Zulip's error shape.
@@ -375,6 +389,9 @@ func (s *Server) postFault(_ *http.Request, p *params) (any, error) {
 	}
 	f.Delay = time.Duration(min(delay, int(maxFaultDelay.Milliseconds())+1)) * time.Millisecond
 	if f.Drop, err = p.optBool("drop", false); err != nil {
+		return nil, err
+	}
+	if f.Timeout, err = p.optBool("timeout", false); err != nil {
 		return nil, err
 	}
 	id, err := s.AddFault(f)

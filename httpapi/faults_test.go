@@ -1,8 +1,15 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"reflect"
+
 	"errors"
+	"github.com/minizulip/minizulip/realm"
+	"github.com/minizulip/minizulip/realm/clock"
 	"io"
 	"net/http"
 	"net/url"
@@ -148,7 +155,7 @@ func TestFaultBadInputIsRefusedAndAddsNothing(t *testing.T) {
 		form url.Values
 		msg  string
 	}{
-		{base("colour", "red"), "Unknown parameter(s) of POST /minizulip/faults: colour (it takes: method, path, user, count, status, code, msg, retry_after, delay_ms, drop)"},
+		{base("colour", "red"), "Unknown parameter(s) of POST /minizulip/faults: colour (it takes: method, path, user, count, status, code, msg, retry_after, delay_ms, drop, timeout)"},
 		{base("path", ""), "Missing 'path' argument"},
 		{base("path", "/api/v1/nope"), ""},
 		{base("path", "/messages"), ""},
@@ -160,16 +167,19 @@ func TestFaultBadInputIsRefusedAndAddsNothing(t *testing.T) {
 		{base("count", "x"), "count is not an integer"},
 		{base("status", "200"), "status must be an error status, 400 to 599"},
 		{base("status", "600"), "status must be an error status, 400 to 599"},
-		{base("status", ""), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, or drop"},
-		{base("drop", "true"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, or drop"},
-		{base("delay_ms", "5"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, or drop"},
-		{base("status", "", "code", "X"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, or drop"},
+		{base("status", ""), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, drop, or timeout"},
+		{base("drop", "true"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, drop, or timeout"},
+		{base("delay_ms", "5"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, drop, or timeout"},
+		{base("status", "", "code", "X"), "A fault needs exactly one effect: status (with code, msg, retry_after), delay_ms, drop, or timeout"},
 		{base("status", "", "drop", "true", "msg", "x"), "code, msg and retry_after go with a status"},
 		{base("retry_after", "-1"), "retry_after must not be negative"},
 		{base("retry_after", "soon"), "retry_after is not a number"},
 		{base("status", "", "delay_ms", "0"), "delay_ms must be between 1 and 600000"},
 		{base("status", "", "delay_ms", "600001"), "delay_ms must be between 1 and 600000"},
 		{base("status", "", "drop", "maybe"), "drop is not a boolean"},
+		{base("status", "", "timeout", "maybe"), "timeout is not a boolean"},
+		{base("status", "", "timeout", "true"), "A timeout fault applies to the batched endpoints only: POST /api/v1/mark_all_as_read and POST /api/v1/streams/{stream_id}/delete_topic (or their /json paths)"},
+		{base("status", "", "timeout", "true", "method", "", "path", "/api/v1/messages/{message_id}"), ""},
 	}
 	for _, c := range cases {
 		status, body := e.ctl("POST", "/minizulip/faults", c.form)
@@ -207,4 +217,57 @@ func decode(t *testing.T, resp *http.Response) map[string]any {
 		t.Fatalf("body is not JSON: %v", err)
 	}
 	return out
+}
+
+// A timeout fault makes a batched request stop after its first batch, as
+// Zulip's time budget does: from feature level 211 it answers complete
+// false; below, "partially_completed" with code REQUEST_TIMEOUT. The
+// client repeats the request, which then completes.
+func TestTimeoutFaultStopsABatchedRequest(t *testing.T) {
+	for _, level := range []int{realm.ChangeCompleteField.Level() - 1, realm.ChangeCompleteField.Level()} {
+		r := realm.New(realm.WithClock(clock.NewManual(ctlStart)), realm.WithFeatureLevel(level, ""))
+		api := New(r)
+		srv := httptest.NewServer(api)
+		t.Cleanup(srv.Close)
+		e := &ctlEnv{apiEnv: &apiEnv{t: t, realm: r, srv: srv}, api: api}
+		id, _ := r.UserIDByEmail("iago@zulip.com")
+		iago := r.As(id)
+		for i := range 150 {
+			if _, err := iago.SendChannelMessage(context.Background(), "Verona", "doomed", fmt.Sprint("m", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		verona, _ := iago.ChannelID(context.Background(), "Verona")
+		path := fmt.Sprintf("/streams/%d/delete_topic", verona)
+		status, body := e.ctl("POST", "/minizulip/faults", url.Values{"path": {"/api/v1/streams/{stream_id}/delete_topic"}, "timeout": {"true"}})
+		e.ok(status, body)
+		status, body = e.do("iago@zulip.com", "POST", path, url.Values{"topic_name": {"doomed"}})
+		want := map[string]any{"result": "success", "msg": "", "complete": false}
+		if level < realm.ChangeCompleteField.Level() {
+			want = map[string]any{"result": "partially_completed", "msg": "", "code": "REQUEST_TIMEOUT"}
+		}
+		if status != 200 || !reflect.DeepEqual(body, want) {
+			t.Errorf("level %d: interrupted delete_topic = %d %v, want %v", level, status, body, want)
+		}
+		if n := topicCount(e, verona, "doomed"); n != 50 {
+			t.Errorf("level %d: %d messages left after the first batch of 100, want 50", level, n)
+		}
+		status, body = e.do("iago@zulip.com", "POST", path, url.Values{"topic_name": {"doomed"}})
+		want = map[string]any{"result": "success", "msg": "", "complete": true}
+		if level < realm.ChangeCompleteField.Level() {
+			want = map[string]any{"result": "success", "msg": ""}
+		}
+		if status != 200 || !reflect.DeepEqual(body, want) || topicCount(e, verona, "doomed") != 0 {
+			t.Errorf("level %d: repeated delete_topic = %d %v, want %v and the topic gone", level, status, body, want)
+		}
+	}
+}
+
+// topicCount counts a topic's messages as iago reads them.
+func topicCount(e *ctlEnv, channelID int, topic string) int {
+	e.t.Helper()
+	narrow := fmt.Sprintf(`[{"operator":"channel","operand":%d},{"operator":"topic","operand":%q}]`, channelID, topic)
+	status, body := e.do("iago@zulip.com", "GET", "/messages", url.Values{"anchor": {"newest"}, "num_before": {"1000"}, "num_after": {"0"}, "narrow": {narrow}})
+	got := e.ok(status, body)
+	return len(got["messages"].([]any))
 }

@@ -108,7 +108,8 @@ func (s *Server) serveTracked(w http.ResponseWriter, req *http.Request) {
 		writeBadHost(sw)
 		return
 	}
-	if s.applyFault(sw, req, info) {
+	req, answered := s.applyFault(sw, req, info)
+	if answered {
 		return
 	}
 	s.serve(sw, req)

@@ -8,7 +8,7 @@ func messageEditRoutes() []route {
 	return []route{
 		{method: "PATCH", path: "/messages/{message_id}", h: editMessage},
 		{method: "GET", path: "/messages/{message_id}/history", h: messageHistory},
-		{method: "POST", path: "/streams/{stream_id}/delete_topic", h: deleteTopic},
+		{method: "POST", path: "/streams/{stream_id}/delete_topic", h: deleteTopic, batched: true},
 	}
 }
 
@@ -78,5 +78,9 @@ func deleteTopic(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.actor.DeleteTopic(c.ctx(), id, name)
+	res, err := c.actor.DeleteTopic(c.ctx(), id, name)
+	if err != nil {
+		return nil, err
+	}
+	return batchedAnswer(c, res.Complete, res), nil
 }

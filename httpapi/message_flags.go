@@ -9,7 +9,7 @@ func flagRoutes() []route {
 	return []route{
 		{method: "POST", path: "/messages/flags", h: updateMessageFlags},
 		{method: "POST", path: "/messages/flags/narrow", h: updateMessageFlagsForNarrow},
-		{method: "POST", path: "/mark_all_as_read", h: markAllAsRead},
+		{method: "POST", path: "/mark_all_as_read", h: markAllAsRead, batched: true},
 		{method: "POST", path: "/mark_stream_as_read", h: markStreamAsRead},
 		{method: "POST", path: "/mark_topic_as_read", h: markTopicAsRead},
 	}
@@ -75,8 +75,31 @@ func updateMessageFlagsForNarrow(c *call) (any, error) {
 }
 
 func markAllAsRead(c *call) (any, error) {
-	return c.actor.MarkAllAsRead(c.ctx())
+	res, err := c.actor.MarkAllAsRead(c.ctx())
+	if err != nil {
+		return nil, err
+	}
+	return batchedAnswer(c, res.Complete, res), nil
 }
+
+// batchedAnswer is the answer of a batched request (mark_all_as_read,
+// delete_topic) as a server of the advertised level sends it: from
+// feature level 211 res, which says whether it is complete; below, a
+// bare success, or Zulip's "partially_completed" result with code
+// REQUEST_TIMEOUT when it stopped part way.
+func batchedAnswer(c *call, complete bool, res any) any {
+	switch {
+	case c.actor.Realm().Has(realm.ChangeCompleteField):
+		return res
+	case complete:
+		return nil
+	}
+	return partiallyCompleted{}
+}
+
+// partiallyCompleted is the answer of a batched request that stopped
+// part way below feature level 211 (batchedAnswer).
+type partiallyCompleted struct{}
 
 func markStreamAsRead(c *call) (any, error) {
 	id, err := c.p.mustInt("stream_id")

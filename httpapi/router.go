@@ -28,6 +28,8 @@ type router struct {
 	overlapping routeMuxes
 	// endpoints lists the routes, sorted, for Endpoints.
 	endpoints []Endpoint
+	// batched holds "METHOD pattern" of the batched routes (route.batched).
+	batched map[string]bool
 	// control is the test-control API under ControlPrefix (control.go).
 	control *http.ServeMux
 }
@@ -73,7 +75,7 @@ func apiRoutes() []route {
 // newRouter registers routes, and the routes outside the API's prefixes.
 func newRouter(routes []route) *router {
 	ms := newRouteMuxes()
-	rt := &router{mux: ms.mux, paths: ms.paths, allowed: ms.allowed, overlapping: newRouteMuxes()}
+	rt := &router{mux: ms.mux, paths: ms.paths, allowed: ms.allowed, overlapping: newRouteMuxes(), batched: map[string]bool{}}
 	for _, r := range routes {
 		rt.handle(r)
 	}
@@ -118,6 +120,9 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		mux, allowed = rt.overlapping.mux, rt.overlapping.allowed
 	}
 	allowed[path] = append(allowed[path], r.method)
+	if r.batched {
+		rt.batched[r.method+" "+path] = true
+	}
 	gates := realm.ParamGates(r.method, r.path)
 	renames := realm.ParamRenames(r.method, r.path)
 	mux.Handle(r.method+" "+path, serverHandler(func(s *Server, w http.ResponseWriter, req *http.Request) {
@@ -192,6 +197,10 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		}
 		ignored := p.ignored()
 		if len(ignored) > 0 && s.unsupportedParams(w, req, path, ignored) {
+			return
+		}
+		if _, ok := result.(partiallyCompleted); ok {
+			writeJSON(w, http.StatusOK, map[string]any{"result": "partially_completed", "msg": "", "code": "REQUEST_TIMEOUT"})
 			return
 		}
 		writeSuccess(w, s.realm.WireAnswer(r.method, r.path, result), p.withDropped(ignored))

@@ -178,6 +178,9 @@ type route struct {
 	// route takes an email where older servers took only a user ID:
 	// below it an email answers as the older server's path did.
 	byEmailSince *realm.Change
+	// batched marks a route Zulip serves in batches under a time budget
+	// (time_budget.go in realm): a "timeout" fault applies to it.
+	batched bool
 }
 
 // call is one authenticated request being served.

@@ -498,7 +498,7 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 		return syncPoint{}, fmt.Errorf("journal: encoding %s: %w", op.Op, err)
 	}
 	j := d.j
-	if err := j.reserve(len(rec)); err != nil {
+	if err := j.reserve(len(rec) + maxRewriteGrowth); err != nil {
 		d.failures.Add(1)
 		return syncPoint{}, diskError("writing the journal", err)
 	}
@@ -506,6 +506,22 @@ func (d *durability) mutate(r *Realm, op *opRecord, fn func() error) (syncPoint,
 	defer d.clk.unpin()
 	if err := fn(); err != nil {
 		return syncPoint{}, err
+	}
+	if op.rewritten {
+		// The operation took effect: a record that cannot say so (past
+		// the room made for it) ends the realm's writes, as a failed
+		// append does.
+		reserved := len(rec) + maxRewriteGrowth
+		op.args, op.argsErr = nil, nil
+		if rec, err = op.record(now.UnixNano()); err == nil && len(rec) > reserved {
+			err = fmt.Errorf("the record grew past the room made for it")
+		}
+		if err != nil {
+			d.failures.Add(1)
+			d.broken = &Error{Code: CodeDiskError, Status: 503,
+				Msg: fmt.Sprintf("The change may not be on disk (journal: encoding %s: %v): the realm takes no more changes until it is restarted", op.Op, err)}
+			return syncPoint{}, d.broken
+		}
 	}
 	end, err := j.append(rec)
 	d.lastTables = false

@@ -34,7 +34,22 @@ type opRecord struct {
 	// the record with its time.
 	args    []byte
 	argsErr error
+	// rewritten is set when the operation changed Args as it ran (a run
+	// stopped part way says where): the record is encoded again.
+	rewritten bool
 }
+
+// rewrite says that the operation changed its Args as it ran; nil (no
+// data directory) does nothing.
+func (op *opRecord) rewrite() {
+	if op != nil {
+		op.rewritten = true
+	}
+}
+
+// maxRewriteGrowth is how much longer a rewritten record may be than the
+// record before its operation ran: the room made for it in advance.
+const maxRewriteGrowth = 64
 
 // encodeArgs encodes the record's arguments.
 func (op *opRecord) encodeArgs() *opRecord {
@@ -143,8 +158,8 @@ var replayers = map[string]func(a *Actor, args json.RawMessage) error{
 	"mark_channel_read": replayWith(func(a *Actor, channelID int) error {
 		return a.MarkChannelAsRead(context.Background(), channelID)
 	}),
-	"mark_all_read": replayWith(func(a *Actor, _ struct{}) error {
-		_, err := a.MarkAllAsRead(context.Background())
+	"mark_all_read": replayWith(func(a *Actor, args markAllArgs) error {
+		_, err := a.markAllAsRead(context.Background(), args.Batches)
 		return err
 	}),
 	"presence": replayWith(func(a *Actor, req PresenceRequest) error {

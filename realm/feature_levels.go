@@ -498,3 +498,8 @@ var (
 	changeAuthMethodsStates      = newChange("authMethodsStates")
 	changeAuthMethodsEventStates = newChange("authMethodsEventStates")
 )
+
+// ChangeCompleteField: POST /mark_all_as_read and POST
+// /streams/{id}/delete_topic answer with a complete field; a request
+// stopped part way answered "result": "partially_completed" before (211).
+var ChangeCompleteField = newChange("completeField")

@@ -222,23 +222,42 @@ const markAllBatch = 2000
 
 // MarkAllAsRead marks every unread message of the caller read (POST
 // /mark_all_as_read), in batches starting with the newest, as Zulip does.
-// When ctx has ended once a batch is done the answer is incomplete (the client
+// When ctx has ended once a batch is done, or is FirstBatchOnly's, the
+// answer is incomplete (the client
 // repeats the call) and, as in Zulip, no event is sent for what was
 // marked; a complete run sends one event that lists no messages and says
 // all.
 func (a *Actor) MarkAllAsRead(ctx context.Context) (ans MarkAllResult, err error) {
+	return a.markAllAsRead(ctx, batchLimit(ctx))
+}
+
+// markAllArgs are mark-all-as-read's record: Batches is how many batches
+// the run marked when it stopped part way (0: it ran to the end), which
+// the replay marks again, and no more.
+type markAllArgs struct {
+	Batches int `json:"batches,omitempty"`
+}
+
+// markAllAsRead is MarkAllAsRead marking at most limit batches (0: all).
+func (a *Actor) markAllAsRead(ctx context.Context, limit int) (ans MarkAllResult, err error) {
 	r := a.r
+	args := &markAllArgs{}
+	logged := a.logged("mark_all_read", args)
 	// The first batch is marked whatever ctx says, as Zulip marks one
 	// before it looks at the time: ctx only ends the run between batches.
-	err = a.logged("mark_all_read", struct{}{}).write(context.WithoutCancel(ctx), func(me *user.User) error {
+	err = logged.write(context.WithoutCancel(ctx), func(me *user.User) error {
 		var ids []int64
 		r.messages.store.Unread(me.ID).Down(AnchorNewest, func(m *message.Message) bool {
 			ids = append(ids, m.ID)
 			return true
 		})
 		for start := 0; start < len(ids); start += markAllBatch {
-			if start > 0 && ctx.Err() != nil {
-				return nil // the batches marked so far stay marked
+			if done := start / markAllBatch; stopBefore(ctx, done, limit) {
+				// The batches marked so far stay marked; the record says
+				// how many, for the replay.
+				args.Batches = done
+				logged.op.rewrite()
+				return nil
 			}
 			batch := slices.Clone(ids[start:min(start+markAllBatch, len(ids))])
 			slices.Sort(batch)

@@ -15,7 +15,8 @@ const deleteTopicBatch = 100
 // DeleteTopicResult is the answer of POST /streams/{id}/delete_topic.
 type DeleteTopicResult struct {
 	// Complete is false when the request stopped before every message
-	// was deleted (here: its context ended); the client repeats it.
+	// was deleted (its context ended, or FirstBatchOnly); the client
+	// repeats it.
 	Complete bool `json:"complete"`
 }
 
@@ -47,8 +48,9 @@ func (a *Actor) DeleteTopic(ctx context.Context, channelID int, topicName string
 			return true
 		})
 		res.Complete = true
+		limit := batchLimit(ctx)
 		for start := 0; start < len(doomed); start += deleteTopicBatch {
-			if ctx.Err() != nil {
+			if stopBefore(ctx, start/deleteTopicBatch, limit) {
 				res.Complete = false
 				break
 			}
