@@ -27,9 +27,13 @@ func TestAuthenticationMethodsTurnLoginsOff(t *testing.T) {
 	if len(evs) != 1 || !reflect.DeepEqual(withoutIDAndType(evs[0]), want) {
 		t.Errorf("realm events %v, want %v", evs, want)
 	}
-	if got := realmState(t, r, idHamlet).RealmAuthenticationMethods; !reflect.DeepEqual(got, map[string]AuthenticationMethodState{
+	state := realmState(t, r, idHamlet)
+	if got := state.RealmAuthenticationMethods; !reflect.DeepEqual(got, map[string]AuthenticationMethodState{
 		"Email": {Enabled: false, Available: true}, "Dev": {Enabled: true, Available: true}}) {
 		t.Errorf("register realm_authentication_methods = %v", got)
+	}
+	if state.RealmEmailAuthEnabled || state.RealmPasswordAuthEnabled {
+		t.Errorf("register realm_email_auth_enabled %v, realm_password_auth_enabled %v, want false", state.RealmEmailAuthEnabled, state.RealmPasswordAuthEnabled)
 	}
 	s := r.ServerSettings(ServerSettingsRequest{DevLogin: true})
 	if s.EmailAuthEnabled || s.AuthenticationMethods["password"] || s.AuthenticationMethods["email"] || !s.AuthenticationMethods["dev"] {
