@@ -149,6 +149,7 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 	var mu sync.Mutex
 	messages := map[int64]*acked{}
 	var channels []string // channels created and acknowledged (tables records)
+	var deleted []int64   // messages of topics whose deletion was acknowledged
 	total := 0
 	for round := range rounds {
 		s := startDataServer(t, dir, addr)
@@ -228,6 +229,48 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 				mu.Unlock()
 			}
 		}()
+		wg.Add(1)
+		go func() { // a sixth writer sends to topics and deletes them (tables records that remove messages)
+			defer wg.Done()
+			status, out, err := call(client, "GET", s.url+"/api/v1/get_stream_id?stream=Verona", senders[0], keys[0], nil)
+			if err != nil || status != 200 {
+				return // killed
+			}
+			verona := int(out["stream_id"].(float64))
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				topic := fmt.Sprintf("round %d doomed %d", round, i)
+				var ids []int64
+				for range 2 {
+					status, out, err := call(client, "POST", s.url+"/api/v1/messages", senders[0], keys[0],
+						url.Values{"type": {"stream"}, "to": {"Verona"}, "topic": {topic}, "content": {"soon gone"}})
+					if err != nil {
+						return // killed
+					}
+					if status != 200 {
+						t.Errorf("send: %d %v", status, out)
+						return
+					}
+					ids = append(ids, int64(out["id"].(float64)))
+				}
+				status, out, err := call(client, "POST", fmt.Sprintf("%s/api/v1/streams/%d/delete_topic", s.url, verona), senders[0], keys[0],
+					url.Values{"topic_name": {topic}})
+				if err != nil {
+					return // killed: the topic may or may not be gone
+				}
+				if status != 200 || out["complete"] != true {
+					t.Errorf("delete_topic: %d %v", status, out)
+					return
+				}
+				mu.Lock()
+				deleted = append(deleted, ids...)
+				mu.Unlock()
+			}
+		}()
 		time.Sleep(time.Duration(150+rand.IntN(350)) * time.Millisecond) // a random moment to crash at
 		s.kill(t, syscall.SIGKILL)
 		close(stop)
@@ -259,6 +302,12 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 			t.Errorf("acknowledged channel %q: %d %v %v", name, status, out, err)
 		}
 	}
+	for _, id := range deleted {
+		status, _, err := call(client, "GET", fmt.Sprintf("%s/api/v1/messages/%d", s.url, id), "iago@zulip.com", key, nil)
+		if err != nil || status != 400 {
+			t.Errorf("message %d of a deleted topic: %d %v, want it gone (400)", id, status, err)
+		}
+	}
 	before := getDump(t, client, s.url)
 	s.kill(t, syscall.SIGTERM)
 	s = startDataServer(t, dir, addr)
@@ -266,7 +315,7 @@ func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 	if after := getDump(t, client, s.url); after != before {
 		t.Errorf("a clean restart changed GET /minizulip/dump (%d bytes before, %d after)", len(before), len(after))
 	}
-	t.Logf("%d rounds, %d acknowledged sends, %d acknowledged channels", rounds, total, len(channels))
+	t.Logf("%d rounds, %d acknowledged sends, %d acknowledged channels, %d messages of acknowledged topic deletions", rounds, total, len(channels), len(deleted))
 }
 
 // getDump fetches GET /minizulip/dump.
