@@ -96,6 +96,7 @@ func controlRoutes() []controlRoute {
 		{"POST", "/minizulip/push_notifications_enabled", []string{"enabled", "end_timestamp"}, (*Server).setPushNotificationsEnabled},
 		{"GET", "/minizulip/outbox", nil, (*Server).listOutbox},
 		{"DELETE", "/minizulip/outbox", nil, (*Server).clearOutbox},
+		{"POST", "/minizulip/special_permissions", specialPermissionParams, (*Server).setSpecialPermissions},
 		{"POST", "/minizulip/confirmations/{key}", []string{"full_name", "password", "email"}, (*Server).postConfirmation},
 	}
 }

@@ -110,6 +110,7 @@ var paramEndpoints = map[string]paramEndpoint{
 	"PATCH /streams/{stream_id} ?folder_id": {path: "/streams/2", setup: func(t *testing.T, r *realm.Realm) {
 		actAs(t, r, "iago@zulip.com", func(a *realm.Actor) error { _, err := a.CreateChannelFolder(bg0, "Italy", ""); return err })
 	}},
+	"PATCH /users/{email}":               {path: "/users/10"},
 	"PATCH /user_groups/{user_group_id}": {path: "/user_groups/17", as: "desdemona@zulip.com", base: url.Values{"description": {"renamed"}}},
 	"PATCH /user_groups/{user_group_id} ?deactivated": {path: "/user_groups/17", as: "desdemona@zulip.com", base: url.Values{"description": {"renamed"}}, setup: func(t *testing.T, r *realm.Realm) {
 		actAs(t, r, "desdemona@zulip.com", func(a *realm.Actor) error { return a.DeactivateUserGroup(bg0, 17) })

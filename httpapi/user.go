@@ -141,7 +141,8 @@ func reactivateUser(c *call) (any, error) {
 
 // updateUser is an administrator's PATCH /users/{user_id}, or
 // /users/{email} when the segment is not all digits: full_name, role (a
-// JSON integer) and profile_data (values may be null, a removal).
+// JSON integer), profile_data (values may be null, a removal) and
+// new_email.
 func updateUser(c *call) (any, error) {
 	var req realm.UserUpdate
 	if v, ok := c.p.str("full_name"); ok {
@@ -156,6 +157,9 @@ func updateUser(c *call) (any, error) {
 	}
 	if req.ProfileData, _, err = profileDataParam(c, "profile_data", true); err != nil {
 		return nil, err
+	}
+	if v, ok := c.p.str("new_email"); ok {
+		req.NewEmail = &v
 	}
 	key := c.req.PathValue("user")
 	if id, ok := digitsID(key); ok {

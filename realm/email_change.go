@@ -103,10 +103,22 @@ func (r *Realm) confirmEmailChange(key string) (*user.User, error) {
 		return nil, BadRequest("Already has an account.")
 	}
 	delete(r.mail.pending, key)
+	old := u.DeliveryEmail
+	r.changeDeliveryEmail(u, p.newEmail)
+	r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: old, Template: "notify_change_in_email", UserID: u.ID,
+		OldEmail: old, NewEmail: u.DeliveryEmail, Sent: r.clock.Now()})
+	return u, nil
+}
+
+// changeDeliveryEmail gives u a new real address, as Zulip's
+// do_change_user_delivery_email: users who may see it get a realm_user
+// delivery_email event; when the API address changes too, everyone gets
+// new_email; a Gravatar avatar follows the address. The caller holds the
+// write lock and has checked the address.
+func (r *Realm) changeDeliveryEmail(u *user.User, newEmail string) {
 	beforeAPI := r.apiEmail(u)
 	delete(r.users.byEmail, user.NormalizeEmail(u.DeliveryEmail))
-	old := u.DeliveryEmail
-	u.DeliveryEmail = p.newEmail
+	u.DeliveryEmail = newEmail
 	r.users.byEmail[user.NormalizeEmail(u.DeliveryEmail)] = u
 	var seeing []int
 	for _, id := range r.activeUserIDs() {
@@ -123,7 +135,32 @@ func (r *Realm) confirmEmailChange(key string) (*user.User, error) {
 		r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "new_email": r.apiEmail(u)}},
 			r.activeUserIDs()...)
 	}
-	r.mail.outbox = append(r.mail.outbox, OutboxEmail{To: old, Template: "notify_change_in_email", UserID: u.ID,
-		OldEmail: old, NewEmail: u.DeliveryEmail, Sent: r.clock.Now()})
-	return u, nil
+}
+
+// checkAdminNewEmail checks the new_email of an administrator's PATCH
+// /users/{user_id} for target and returns the address to set, "" when
+// none or unchanged. Zulip reports a refused address as "New email value
+// error: " and the reason its invitations give.
+func (r *Realm) checkAdminNewEmail(target *user.User, email *string) (string, error) {
+	if email == nil || *email == target.DeliveryEmail {
+		return "", nil
+	}
+	addr := *email
+	other := r.users.byEmail[user.NormalizeEmail(addr)]
+	if other == target {
+		other = nil // the same address in other letter cases
+	}
+	why := ""
+	switch {
+	case !user.ValidNewEmail(addr):
+		why = "Invalid address."
+	case other != nil && !other.IsActive:
+		why = "Account has been deactivated."
+	case other != nil:
+		why = "Already has an account."
+	}
+	if why != "" {
+		return "", BadRequest("New email value error: %s", why)
+	}
+	return addr, nil
 }

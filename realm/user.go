@@ -259,6 +259,21 @@ func (r *Realm) SetCanCreateUsers(userID int, on bool) error {
 	})
 }
 
+// SetCanChangeUserEmails grants or withdraws the can_change_user_emails
+// permission, which lets an administrator change another user's address
+// (PATCH /users/{user_id} new_email); a Zulip server grants it only
+// through a management command.
+func (r *Realm) SetCanChangeUserEmails(userID int, on bool) error {
+	return r.update(func() error {
+		u := r.realmUser(userID)
+		if u == nil {
+			return noSuchUser()
+		}
+		u.CanChangeUserEmails = on
+		return nil
+	})
+}
+
 // realmUser is the account with that ID in this realm: system bots, which
 // Zulip keeps in a realm of their own, are not.
 func (r *Realm) realmUser(id int) *user.User {

@@ -16,6 +16,10 @@ type UserUpdate struct {
 	// ProfileData sets the user's custom profile field values; a nil or
 	// empty value removes the user's value of that field.
 	ProfileData []ProfileDataUpdate
+	// NewEmail (feature level 285) changes the user's real address at
+	// once, with no confirmation; it takes an administrator with the
+	// can_change_user_emails permission (Realm.SetCanChangeUserEmails).
+	NewEmail *string
 }
 
 // UpdateUser changes another user's name, role and profile data, as
@@ -45,6 +49,9 @@ func (a *Actor) updateUser(ctx context.Context, req UserUpdate, find func(me *us
 		if !me.Role.IsAdmin() && !(target.IsBot() && target.BotOwnerID == me.ID) {
 			return BadRequest("Insufficient permission")
 		}
+		if req.NewEmail != nil && (!me.CanChangeUserEmails || !me.Role.IsAdmin()) {
+			return BadRequest("User not authorized to change user emails")
+		}
 		role, err := r.checkRoleChange(me, target, req.Role)
 		if err != nil {
 			return err
@@ -59,6 +66,10 @@ func (a *Actor) updateUser(ctx context.Context, req UserUpdate, find func(me *us
 		if err != nil {
 			return err
 		}
+		newEmail, err := r.checkAdminNewEmail(target, req.NewEmail)
+		if err != nil {
+			return err
+		}
 
 		// Everything is valid: apply.
 		if role != target.Role {
@@ -70,6 +81,9 @@ func (a *Actor) updateUser(ctx context.Context, req UserUpdate, find func(me *us
 				r.activeUserIDs()...)
 		}
 		r.applyProfileData(target, profile)
+		if newEmail != "" {
+			r.changeDeliveryEmail(target, newEmail)
+		}
 		return nil
 	})
 }
