@@ -260,6 +260,12 @@ func (r *Realm) applySubscribe(me *user.User, req SubscribeRequest, p *subscribe
 			r.emitDefaultChannels()
 		}
 	}
+	// Restricted guests hear of the users they can now access first.
+	gained := subscriptionChanges{}
+	for i, u := range p.targets {
+		gained.add(u, added[i])
+	}
+	r.emitAccessChanges(gained, true)
 	for i, u := range p.targets {
 		if len(revealed[i]) > 0 {
 			r.emit("stream", StreamCreateEvent{Op: "create", Streams: revealed[i]}, u.ID)

@@ -65,6 +65,10 @@ func (r *Realm) emitSubscriptionsRemoved(u *user.User, channels []*storedChannel
 		r.emit("subscription", SubscriptionPeerEvent{Op: "peer_remove", StreamIDs: []int{c.ID}, UserIDs: []int{u.ID}},
 			without(r.peerAudience(c), u.ID)...)
 	}
+	// Those leaving take the access the subscriptions gave with them.
+	sc := subscriptionChanges{}
+	sc.add(u, channels)
+	r.emitAccessChanges(sc, false)
 }
 
 // without returns ids minus one ID.

@@ -76,5 +76,10 @@ func (r *Realm) capabilitiesAtLevel(c ClientCapabilities) ClientCapabilities {
 		// Before the capability, archived channels were not sent.
 		c.ArchivedChannels = false
 	}
+	if !r.has(changeUserListIncompleteCapability) {
+		// Before the capability, a restricted guest's clients were sent
+		// placeholders for the users it may not access.
+		c.UserListIncomplete = false
+	}
 	return c
 }

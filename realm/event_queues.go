@@ -46,6 +46,12 @@ func (r *Realm) emitChange(c *change, userIDs []int) {
 	if !r.eventAtLevel(c.typ, c.payload) {
 		return
 	}
+	if ev, ok := c.payload.(RealmUserUpdateEvent); ok {
+		// A user's changes reach only those who may access the user.
+		if id, ok := ev.Person["user_id"].(int); ok {
+			userIDs = r.withAccessTo(r.users.byID[id], userIDs)
+		}
+	}
 	if c.payload != nil {
 		p, ok := r.wirePayload(c.payload)
 		if !ok {

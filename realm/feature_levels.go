@@ -146,6 +146,11 @@ var (
 	// is_active; before it a deactivation was realm_user remove (and
 	// realm_bot remove) and a reactivation realm_user add (Zulip 8.0).
 	changeActiveUpdates = newChange("activeUpdates")
+	// changeGuestAccessEvents: presence, user_status and realm_user
+	// update events go only to the users who may access their user, and
+	// a guest hears realm_user add and remove as it gains and loses access
+	// to users (Zulip 8.0, can_access_all_users_group).
+	changeGuestAccessEvents = newChange("guestAccessEvents")
 	// changeArchivedChannelsCapability: the archived_channels client
 	// capability (Zulip 10.0).
 	changeArchivedChannelsCapability = newChange("archivedChannelsCapability")
@@ -425,6 +430,10 @@ var (
 	// changeDeactivatedGroupsCapability: the include_deactivated_groups
 	// capability (Zulip 10.0); before, every client got deactivated groups.
 	changeDeactivatedGroupsCapability = newChange("deactivatedGroupsCapability")
+	// changeUserListIncompleteCapability: the user_list_incomplete
+	// capability (Zulip 8.0); before, every client of a restricted guest
+	// got "Unknown user" placeholders for the users it may not access.
+	changeUserListIncompleteCapability = newChange("userListIncompleteCapability")
 )
 
 // ChangeStreamPostPolicyRemoved: PATCH /streams/{id} and POST

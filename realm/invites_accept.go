@@ -230,6 +230,9 @@ func (r *Realm) joinInvitedChannels(u *user.User, inv *storedInvite) {
 			added = append(added, c)
 		}
 	}
+	gained := subscriptionChanges{}
+	gained.add(u, added)
+	r.emitAccessChanges(gained, true)
 	r.emitSubscriptionsAdded(u, added)
 }
 

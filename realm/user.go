@@ -22,13 +22,17 @@ func (a *Actor) OwnUser(ctx context.Context) (ans OwnUser, err error) {
 
 // User answers GET /users/{user_id}: any account of the realm, bots and
 // deactivated users included (system bots live in another realm and are
-// not found).
+// not found); a user the caller may not access (user_access.go) is
+// refused.
 func (a *Actor) User(ctx context.Context, userID int, o UserViewOptions) (ans User, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
 		u := r.realmUser(userID)
 		if u == nil {
 			return noSuchUser()
+		}
+		if !r.canAccessUser(me, u) {
+			return BadRequest("Insufficient permission")
 		}
 		ans = r.userView(me, u, o)
 		return nil
@@ -51,6 +55,9 @@ func (a *Actor) UserByEmail(ctx context.Context, email string, o UserViewOptions
 		if u == nil {
 			return noSuchUser()
 		}
+		if !r.canAccessUser(me, u) {
+			return BadRequest("Insufficient permission")
+		}
 		ans = r.userView(me, u, o)
 		return nil
 	})
@@ -66,7 +73,8 @@ type UserListOptions struct {
 }
 
 // Users answers GET /users: the accounts of the realm (bots and
-// deactivated users included, system bots not), by ID.
+// deactivated users included, system bots not, nor the users a restricted
+// guest may not access), by ID.
 func (a *Actor) Users(ctx context.Context, o UserListOptions) (ans []User, err error) {
 	var wanted map[int]bool
 	if o.UserIDs != nil {
@@ -83,7 +91,13 @@ func (a *Actor) Users(ctx context.Context, o UserListOptions) (ans []User, err e
 	err = a.read(ctx, func(me *user.User) error {
 		env, viewer = r.viewEnv(), r.userCard(me, false)
 		cards = make([]userCard, 0, len(r.users.byID))
+		// A restricted guest's list leaves out the users it may not
+		// access, as Zulip's get_users_for_api does.
+		accessible := r.accessibleUserIDs(me, true)
 		for _, u := range r.users.byID {
+			if accessible != nil && !u.IsBot() && !accessible[u.ID] {
+				continue
+			}
 			if !u.IsSystemBot && (wanted == nil || wanted[u.ID]) {
 				cards = append(cards, r.userCard(u, o.IncludeCustomProfileFields))
 			}
@@ -352,10 +366,18 @@ func (r *Realm) announceNewUser(u *user.User) {
 // the real address only to those who may see it.
 func (r *Realm) emitRealmUserAdd(u *user.User) {
 	o := UserViewOptions{IncludeCustomProfileFields: true}
-	var seeing, blind []int
+	var seeing, blind, restricted []int
 	var seeingView, blindView User
 	for _, v := range r.users.sorted() {
 		if !v.IsActive || v.IsSystemBot || v.ID == u.ID {
+			continue
+		}
+		if !u.IsBot() && !r.seesAllUsers(v) {
+			// As Zulip's notify_created_user: every guest restricted by
+			// can_access_all_users_group hears of a new human user as
+			// "Unknown user"; subscriptions it then shares give the
+			// real data (emitAccessChanges).
+			restricted = append(restricted, v.ID)
 			continue
 		}
 		if r.canSeeDeliveryEmail(v, u) {
@@ -375,5 +397,10 @@ func (r *Realm) emitRealmUserAdd(u *user.User) {
 	}
 	if blind != nil {
 		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: blindView}, blind...)
+	}
+	if restricted != nil {
+		// Clients declaring user_list_incomplete are not told at all.
+		r.emitChange(&change{typ: "realm_user", payload: RealmUserAddEvent{Op: "add", Person: r.inaccessibleUserView(u.ID)},
+			filter: func(q *Queue) bool { return !q.Config().opts.Capabilities.UserListIncomplete }}, restricted)
 	}
 }

@@ -145,7 +145,13 @@ func (r *Realm) updateStatus(u *user.User, req StatusUpdate) error {
 		ev.ReactionType = &spelled
 	}
 	c := &change{typ: "user_status", payload: ev}
-	r.emitToActiveUsers("user_status", func(*Queue) *change { return c })
+	r.emitToActiveUsers("user_status", func(q *Queue) *change {
+		// From changeGuestAccessEvents, only those who may access u.
+		if !r.hearsOfUser(r.users.byID[q.UserID()], u) {
+			return nil
+		}
+		return c
+	})
 	return nil
 }
 

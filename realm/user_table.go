@@ -297,11 +297,19 @@ func (t *userTable) register(r *Realm, me *user.User, req *RegisterRequest, out 
 func fillRealmUsers(r *Realm, me *user.User, req *RegisterRequest, out *RegisterResult) {
 	o := UserViewOptions{ClientGravatar: req.Queue.ClientGravatar, IncludeCustomProfileFields: true}
 	active, inactive, crossRealm := []User{}, []User{}, []User{}
+	// A restricted guest gets the users it may not access as "Unknown
+	// user" placeholders (active ones), or not at all when its client
+	// declares user_list_incomplete.
+	accessible := r.accessibleUserIDs(me, true)
 	for _, u := range r.users.sorted() {
 		switch {
 		case u.IsSystemBot:
 			// Zulip builds these once for everyone, with avatar URLs.
 			crossRealm = append(crossRealm, r.userView(me, u, UserViewOptions{}))
+		case accessible != nil && !u.IsBot() && !accessible[u.ID]:
+			if !req.Queue.Capabilities.UserListIncomplete {
+				active = append(active, r.inaccessibleUserView(u.ID))
+			}
 		case u.IsActive:
 			active = append(active, r.userView(me, u, o))
 		default:

@@ -1,0 +1,245 @@
+package realm
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/minizulip/minizulip/message"
+)
+
+// restrictedRealm is a realm at level whose can_access_all_users_group
+// is role:members, where the guest Polonius shares only the channel
+// "guests" with Hamlet (he left the seeded channels, which everyone is
+// in).
+func restrictedRealm(t *testing.T, level int) *Realm {
+	t.Helper()
+	r, _ := newTestRealm(t, WithFeatureLevel(level, "test"))
+	r.UpdateSettings(func(s *Settings) { s.CanAccessAllUsersGroup = NamedGroupSetting(gidMembers) })
+	var names []string
+	for id, subs := range r.channels.subs {
+		if s := subs[idPolonius]; s != nil && s.Active {
+			names = append(names, r.channels.byID[id].Name)
+		}
+	}
+	if _, err := r.As(idPolonius).Unsubscribe(bg, UnsubscribeRequest{Channels: names}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.AddChannel(NewChannel{Name: "guests", SubscriberIDs: []int{idPolonius, idHamlet}}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func realmUsersOf(t *testing.T, r *Realm, id int, caps ClientCapabilities) map[int]User {
+	t.Helper()
+	st, err := r.As(id).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm_user"}, Queue: QueueOptions{Capabilities: caps}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]User{}
+	for _, u := range st.RealmUserState.RealmUsers {
+		out[u.UserID] = u
+	}
+	return out
+}
+
+func TestGuestAccessesOnlyUsersSharingARecipient(t *testing.T) {
+	r := restrictedRealm(t, 496)
+	polonius := r.As(idPolonius)
+	if _, err := polonius.User(bg, idHamlet, UserViewOptions{}); err != nil {
+		t.Fatalf("Hamlet shares a channel: %v", err)
+	}
+	if _, err := polonius.User(bg, idDefaultBot, UserViewOptions{}); err != nil {
+		t.Fatalf("bots are accessible: %v", err)
+	}
+	wantCode(t, errOf(polonius.User(bg, idIago, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	wantCode(t, errOf(polonius.UserByEmail(bg, "user11@zulipdev.com", UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	if _, err := r.As(idIago).User(bg, idPolonius, UserViewOptions{}); err != nil {
+		t.Fatalf("members access guests: %v", err)
+	}
+
+	list, err := polonius.Users(bg, UserListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int, len(list))
+	for i, u := range list {
+		ids[i] = u.UserID
+	}
+	if !slices.Contains(ids, idHamlet) || !slices.Contains(ids, idPolonius) || !slices.Contains(ids, idDefaultBot) || slices.Contains(ids, idIago) {
+		t.Fatalf("GET /users of the guest: %v", ids)
+	}
+
+	// A group conversation gives access too (a 1:1 one does not).
+	if _, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius}}, Content: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, errOf(polonius.User(bg, idIago, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	if _, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius, idHamlet}}, Content: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := polonius.User(bg, idIago, UserViewOptions{}); err != nil {
+		t.Fatalf("a group conversation gives access: %v", err)
+	}
+
+	// role:everyone lifts the restriction.
+	r.UpdateSettings(func(s *Settings) { s.CanAccessAllUsersGroup = NamedGroupSetting(gidEveryone) })
+	if _, err := polonius.User(bg, idOthello, UserViewOptions{}); err != nil {
+		t.Fatalf("role:everyone: %v", err)
+	}
+}
+
+func TestRegisterSendsUnknownUserPlaceholders(t *testing.T) {
+	r := restrictedRealm(t, 496)
+	users := realmUsersOf(t, r, idPolonius, ClientCapabilities{})
+	iago, ok := users[idIago]
+	if !ok {
+		t.Fatal("no placeholder for Iago")
+	}
+	if iago.FullName != InaccessibleUserName || iago.Email != "user11@zulipdev.com" || iago.Timezone != "" ||
+		iago.AvatarURL == nil || *iago.AvatarURL != inaccessibleUserAvatar || iago.IsAdmin ||
+		iago.DeliveryEmail != nil || iago.DateJoined != "1970-01-01T00:00:00+00:00" || !iago.IsActive || iago.Role != 400 {
+		t.Fatalf("placeholder %+v", iago)
+	}
+	if users[idHamlet].FullName != "King Hamlet" {
+		t.Fatalf("Hamlet %+v", users[idHamlet])
+	}
+	// Members see everyone as they are.
+	if realmUsersOf(t, r, idHamlet, ClientCapabilities{})[idIago].FullName == InaccessibleUserName {
+		t.Fatal("a member got a placeholder")
+	}
+}
+
+// Below 228 everyone heard of every user's presence, status and profile
+// changes, and a guest was not told when subscriptions gave or took its
+// access to a user.
+func TestGuestAccessEventsFollowFeatureLevel(t *testing.T) {
+	for _, level := range []int{changeGuestAccessEvents.Level() - 1, changeGuestAccessEvents.Level()} {
+		t.Run(itoa(level), func(t *testing.T) {
+			has := level >= changeGuestAccessEvents.Level()
+			r := restrictedRealm(t, level)
+			q := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"presence", "user_status", "realm_user"}})
+			for _, id := range []int{idIago, idHamlet} {
+				a := r.As(id)
+				if err := a.UpdateStatus(bg, StatusUpdate{StatusText: str("busy")}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := a.UpdatePresence(bg, PresenceRequest{Status: PresenceActive, PingOnly: true}); err != nil {
+					t.Fatal(err)
+				}
+				if err := a.UpdateSettings(bg, SettingsUpdate{FullName: str("Renamed " + itoa(id))}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			about := map[int][]string{}
+			for _, ev := range pending(t, r, idPolonius, q, -1) {
+				j := eventJSON(t, ev)
+				id := j["user_id"]
+				if p, ok := j["person"].(map[string]any); ok {
+					id = p["user_id"]
+				}
+				if ps, ok := j["presences"].(map[string]any); ok {
+					for k := range ps {
+						id = float64(atoiT(t, k))
+					}
+				}
+				about[int(id.(float64))] = append(about[int(id.(float64))], ev.Type)
+			}
+			if len(about[idHamlet]) != 3 {
+				t.Fatalf("events about Hamlet %v, want 3", about[idHamlet])
+			}
+			if want := map[bool]int{false: 3, true: 0}[has]; len(about[idIago]) != want {
+				t.Fatalf("events about Iago %v, want %d", about[idIago], want)
+			}
+
+			// Iago joins the guest's channel, then leaves it.
+			last := -1
+			if evs := pending(t, r, idPolonius, q, -1); len(evs) > 0 {
+				last = evs[len(evs)-1].ID
+			}
+			sub := SubscribeRequest{Channels: []ChannelSpec{{Name: "guests"}}, Principals: Principals{IDs: []int{idIago}}}
+			if _, err := r.As(idIago).Subscribe(bg, sub); err != nil {
+				t.Fatal(err)
+			}
+			evs := pending(t, r, idPolonius, q, last)
+			if !has {
+				if len(evs) != 0 {
+					t.Fatalf("below %d: %v", changeGuestAccessEvents.Level(), evs)
+				}
+			} else {
+				if len(evs) != 1 || eventJSON(t, evs[0])["op"] != "add" {
+					t.Fatalf("gaining access: %v", evs)
+				}
+				p := eventJSON(t, evs[0])["person"].(map[string]any)
+				if p["user_id"] != float64(idIago) || p["full_name"] != "Renamed 11" {
+					t.Fatalf("realm_user add %v", p)
+				}
+				last = evs[0].ID
+			}
+			if _, err := r.As(idIago).User(bg, idPolonius, UserViewOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.As(idIago).Unsubscribe(bg, UnsubscribeRequest{Channels: []string{"guests"}}); err != nil {
+				t.Fatal(err)
+			}
+			evs = pending(t, r, idPolonius, q, last)
+			if !has {
+				if len(evs) != 0 {
+					t.Fatalf("below %d: %v", changeGuestAccessEvents.Level(), evs)
+				}
+				return
+			}
+			if len(evs) != 1 {
+				t.Fatalf("losing access: %v", evs)
+			}
+			j := eventJSON(t, evs[0])
+			p := j["person"].(map[string]any)
+			if j["op"] != "remove" || p["user_id"] != float64(idIago) || p["full_name"] != InaccessibleUserName {
+				t.Fatalf("realm_user remove %v", j)
+			}
+		})
+	}
+}
+
+// Below 232 no client could decline the placeholders: a restricted
+// guest's register lists every user and hears of every new one.
+func TestUserListIncompleteFollowsFeatureLevel(t *testing.T) {
+	for _, level := range []int{changeUserListIncompleteCapability.Level() - 1, changeUserListIncompleteCapability.Level()} {
+		t.Run(itoa(level), func(t *testing.T) {
+			has := level >= changeUserListIncompleteCapability.Level()
+			r := restrictedRealm(t, level)
+			caps := ClientCapabilities{UserListIncomplete: true}
+			_, listed := realmUsersOf(t, r, idPolonius, caps)[idIago]
+			if listed == has {
+				t.Fatalf("Iago listed %v with user_list_incomplete", listed)
+			}
+			if _, ok := realmUsersOf(t, r, idPolonius, ClientCapabilities{})[idIago]; !ok {
+				t.Fatal("no placeholder without the capability")
+			}
+			incomplete := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"realm_user"}, Capabilities: caps})
+			complete := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"realm_user"}})
+			if _, err := r.AddUser(NewUser{Email: "newcomer@zulip.com", FullName: "Newcomer"}); err != nil {
+				t.Fatal(err)
+			}
+			evs := pending(t, r, idPolonius, complete, -1)
+			if len(evs) != 1 || eventJSON(t, evs[0])["person"].(map[string]any)["full_name"] != InaccessibleUserName {
+				t.Fatalf("without the capability: %v", evs)
+			}
+			if n := len(pending(t, r, idPolonius, incomplete, -1)); n != map[bool]int{false: 1, true: 0}[has] {
+				t.Fatalf("with the capability: %d events", n)
+			}
+		})
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			t.Fatalf("not a number: %q", s)
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
