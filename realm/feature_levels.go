@@ -146,8 +146,8 @@ var (
 	// is_active; before it a deactivation was realm_user remove (and
 	// realm_bot remove) and a reactivation realm_user add (Zulip 8.0).
 	changeActiveUpdates = newChange("activeUpdates")
-	// changeGuestAccessEvents: presence, user_status and realm_user
-	// update events go only to the users who may access their user, and
+	// changeGuestAccessEvents: user_status and realm_user update events
+	// go only to the users who may access their user, and
 	// a guest hears realm_user add and remove as it gains and loses access
 	// to users (Zulip 8.0, can_access_all_users_group).
 	changeGuestAccessEvents = newChange("guestAccessEvents")

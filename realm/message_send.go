@@ -218,6 +218,9 @@ func (r *Realm) prepareSend(sender *user.User, kind message.Type, req SendReques
 		if err != nil {
 			return nil, err
 		}
+		if err := r.checkRecipientsAccessible(sender, ids); err != nil {
+			return nil, err
+		}
 		if p.mustHaveMessages, err = r.checkDirectMessagePermission(sender, ids); err != nil {
 			return nil, err
 		}
@@ -301,9 +304,11 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 	m.Timestamp = r.clock.Now().Unix()
 	var conv *conversation
 	if m.Type == message.Direct {
+		unknown := r.inaccessiblePairs(m.DMUserIDs)
 		conv = r.conversationFor(m.DMUserIDs)
 		m.DMUserIDs = conv.userIDs
 		m.RecipientID = r.dmRecipientID(conv, sender.ID)
+		r.emitAccessGained(unknown)
 	}
 	var queueID, localID string
 	if req.QueueID != nil {

@@ -19,9 +19,8 @@ type PresenceEvent struct {
 	Presences       map[string]ModernPresence       `json:"presences,omitempty"`
 }
 
-// emitPresence tells every active user's queues of u's presence (from
-// changeGuestAccessEvents, those who may access u), in the shape each
-// queue asked for. The caller holds the write lock.
+// emitPresence tells every active user's queues of u's presence, in the
+// shape each queue asked for. The caller holds the write lock.
 func (r *Realm) emitPresence(u *user.User, rec *presenceRecord) {
 	if r.events.Empty() {
 		return
@@ -36,9 +35,6 @@ func (r *Realm) emitPresence(u *user.User, rec *presenceRecord) {
 		Presence: map[string]LegacyClientPresence{"website": website}}}
 	modernEvents := r.has(changeSimplifiedPresenceEvents)
 	r.emitToActiveUsers("presence", func(q *Queue) *change {
-		if !r.hearsOfUser(r.users.byID[q.UserID()], u) {
-			return nil
-		}
 		opts := &q.Config().opts
 		switch {
 		case modernEvents && opts.Capabilities.SimplifiedPresenceEvents:

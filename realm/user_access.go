@@ -11,8 +11,8 @@ import (
 // Zulip's zerver/lib/users.py has it: a guest outside the setting (it may
 // only be role:everyone or role:members, so from role:members every guest
 // is outside it) accesses only themselves, bots, and the users who share
-// an active channel subscription or a group direct-message conversation
-// with them. Access is checked where user data leaves the engine: the
+// an active channel subscription or a direct-message conversation with a
+// recipient of its own (a group one; a 1:1 one from level 327) with them. Access is checked where user data leaves the engine: the
 // user lists and lookups, register's realm_users and the event fan-out.
 
 // InaccessibleUserName is the name Zulip gives the placeholder of a user
@@ -73,10 +73,11 @@ func (r *Realm) sharesRecipient(a, b int, isNew func(channelID, userID int) bool
 	return false
 }
 
-// isGroupConversation reports whether c is a group direct-message
-// conversation (three users or more), which Zulip subscribes its members
-// to; a 1:1 conversation gives no access.
-func isGroupConversation(c *conversation) bool { return len(c.userIDs) > 2 }
+// isGroupConversation reports whether c has a direct-message group
+// recipient, which Zulip subscribes the conversation's users to: a group
+// conversation, and from changeDMPairRecipient a 1:1 one too (before it a
+// 1:1 conversation gave no access).
+func isGroupConversation(c *conversation) bool { return c.recipientID != 0 && len(c.userIDs) > 1 }
 
 // accessibleUserIDs is the set of human users a restricted guest v
 // accesses (Zulip's get_accessible_user_ids), or nil when v sees every
@@ -122,8 +123,9 @@ func (r *Realm) inaccessibleUserView(id int) User {
 }
 
 // hearsOfUser reports whether the queues of v receive events about t's
-// presence, status and profile changes: from changeGuestAccessEvents only
-// the users who may access t; before it, everyone.
+// status and profile changes: from changeGuestAccessEvents only the users
+// who may access t; before it, everyone. (Presence events reach everyone:
+// Zulip limits them only under a server-level setting, off by default.)
 func (r *Realm) hearsOfUser(v, t *user.User) bool {
 	return !r.has(changeGuestAccessEvents) || r.canAccessUser(v, t)
 }
@@ -165,11 +167,10 @@ func (r *Realm) emitAccessChanges(changes subscriptionChanges, gained bool) {
 	if !r.has(changeGuestAccessEvents) || len(changes) == 0 {
 		return
 	}
-	type pair struct{ viewer, target int }
-	seen := map[pair]bool{}
-	var pairs []pair
+	seen := map[accessPair]bool{}
+	var pairs []accessPair
 	consider := func(v, t *user.User) {
-		p := pair{v.ID, t.ID}
+		p := accessPair{v.ID, t.ID}
 		if v.ID == t.ID || t.IsBot() || !v.IsActive || !t.IsActive || seen[p] || r.seesAllUsers(v) {
 			return
 		}
@@ -213,4 +214,50 @@ func (r *Realm) sortedSubscriberIDs(channelID int) []int {
 	ids := r.subscriberIDs(channelID)
 	slices.Sort(ids)
 	return ids
+}
+
+// checkRecipientsAccessible refuses a direct message from sender to users
+// it may not access, as Zulip's check_sender_can_access_recipients.
+func (r *Realm) checkRecipientsAccessible(sender *user.User, ids []int) error {
+	for _, id := range ids {
+		if !r.canAccessUser(sender, r.users.byID[id]) {
+			return BadRequest("You do not have permission to access some of the recipients.")
+		}
+	}
+	return nil
+}
+
+// accessPair is a restricted guest (viewer) and a user it may not access.
+type accessPair struct{ viewer, target int }
+
+// inaccessiblePairs lists, among the users of a direct-message
+// conversation, the restricted guests and the human users they may not
+// access yet (from changeGuestAccessEvents; none before).
+func (r *Realm) inaccessiblePairs(ids []int) []accessPair {
+	if !r.has(changeGuestAccessEvents) {
+		return nil
+	}
+	var out []accessPair
+	for _, vid := range ids {
+		v := r.users.byID[vid]
+		if v == nil || !v.IsActive || r.seesAllUsers(v) {
+			continue
+		}
+		for _, tid := range ids {
+			if t := r.users.byID[tid]; t != nil && !r.canAccessUser(v, t) {
+				out = append(out, accessPair{vid, tid})
+			}
+		}
+	}
+	return out
+}
+
+// emitAccessGained sends each guest of pairs a realm_user add with its
+// target's user object, as Zulip's get_recipients_for_user_creation_events
+// does for a direct message that brings them together.
+func (r *Realm) emitAccessGained(pairs []accessPair) {
+	for _, p := range pairs {
+		v, t := r.users.byID[p.viewer], r.users.byID[p.target]
+		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: r.userView(v, t, UserViewOptions{IncludeCustomProfileFields: true})}, v.ID)
+	}
 }

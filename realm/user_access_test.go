@@ -53,6 +53,14 @@ func TestGuestAccessesOnlyUsersSharingARecipient(t *testing.T) {
 		t.Fatalf("bots are accessible: %v", err)
 	}
 	wantCode(t, errOf(polonius.User(bg, idIago, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	dm := func(to ...int) SendRequest {
+		return SendRequest{Type: "direct", To: message.To{UserIDs: to}, Content: "hi"}
+	}
+	wantCode(t, errOf(polonius.SendMessage(bg, dm(idIago))), CodeBadRequest, "You do not have permission to access some of the recipients.")
+	wantCode(t, errOf(polonius.SendMessage(bg, dm(idHamlet, idIago))), CodeBadRequest, "You do not have permission to access some of the recipients.")
+	if _, err := polonius.SendMessage(bg, dm(idHamlet)); err != nil {
+		t.Fatalf("a direct message to an accessible user: %v", err)
+	}
 	wantCode(t, errOf(polonius.UserByEmail(bg, "user11@zulipdev.com", UserViewOptions{})), CodeBadRequest, "Insufficient permission")
 	if _, err := r.As(idIago).User(bg, idPolonius, UserViewOptions{}); err != nil {
 		t.Fatalf("members access guests: %v", err)
@@ -70,16 +78,20 @@ func TestGuestAccessesOnlyUsersSharingARecipient(t *testing.T) {
 		t.Fatalf("GET /users of the guest: %v", ids)
 	}
 
-	// A group conversation gives access too (a 1:1 one does not).
-	if _, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius}}, Content: "hi"}); err != nil {
-		t.Fatal(err)
-	}
-	wantCode(t, errOf(polonius.User(bg, idIago, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	// A direct-message conversation with its own recipient gives access
+	// too: a group one, and a 1:1 one from level 327.
 	if _, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius, idHamlet}}, Content: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := polonius.User(bg, idIago, UserViewOptions{}); err != nil {
 		t.Fatalf("a group conversation gives access: %v", err)
+	}
+	wantCode(t, errOf(polonius.User(bg, idOthello, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	if _, err := r.As(idOthello).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius}}, Content: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := polonius.User(bg, idOthello, UserViewOptions{}); err != nil {
+		t.Fatalf("a 1:1 conversation gives access from 327: %v", err)
 	}
 
 	// role:everyone lifts the restriction.
@@ -110,9 +122,9 @@ func TestRegisterSendsUnknownUserPlaceholders(t *testing.T) {
 	}
 }
 
-// Below 228 everyone heard of every user's presence, status and profile
-// changes, and a guest was not told when subscriptions gave or took its
-// access to a user.
+// Below 228 everyone heard of every user's status and profile changes,
+// and a guest was not told when subscriptions gave or took its access to
+// a user.
 func TestGuestAccessEventsFollowFeatureLevel(t *testing.T) {
 	for _, level := range []int{changeGuestAccessEvents.Level() - 1, changeGuestAccessEvents.Level()} {
 		t.Run(itoa(level), func(t *testing.T) {
@@ -148,20 +160,41 @@ func TestGuestAccessEventsFollowFeatureLevel(t *testing.T) {
 			if len(about[idHamlet]) != 3 {
 				t.Fatalf("events about Hamlet %v, want 3", about[idHamlet])
 			}
-			if want := map[bool]int{false: 3, true: 0}[has]; len(about[idIago]) != want {
-				t.Fatalf("events about Iago %v, want %d", about[idIago], want)
+			// Presence reaches everyone at every level (the server-level
+			// CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE is off).
+			want := []string{"user_status", "presence", "realm_user"}
+			if has {
+				want = []string{"presence"}
+			}
+			if !slices.Equal(about[idIago], want) {
+				t.Fatalf("events about Iago %v, want %v", about[idIago], want)
 			}
 
-			// Iago joins the guest's channel, then leaves it.
 			last := -1
 			if evs := pending(t, r, idPolonius, q, -1); len(evs) > 0 {
 				last = evs[len(evs)-1].ID
 			}
+			// Othello writes to the guest, who hears of him.
+			if _, err := r.As(idOthello).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius}}, Content: "hi"}); err != nil {
+				t.Fatal(err)
+			}
+			evs := pending(t, r, idPolonius, q, last)
+			if !has && len(evs) != 0 {
+				t.Fatalf("below %d: %v", changeGuestAccessEvents.Level(), evs)
+			}
+			if has {
+				if len(evs) != 1 || eventJSON(t, evs[0])["person"].(map[string]any)["full_name"] != "Othello, the Moor of Venice" {
+					t.Fatalf("a direct message from an unknown user: %v", evs)
+				}
+				last = evs[0].ID
+			}
+
+			// Iago joins the guest's channel, then leaves it.
 			sub := SubscribeRequest{Channels: []ChannelSpec{{Name: "guests"}}, Principals: Principals{IDs: []int{idIago}}}
 			if _, err := r.As(idIago).Subscribe(bg, sub); err != nil {
 				t.Fatal(err)
 			}
-			evs := pending(t, r, idPolonius, q, last)
+			evs = pending(t, r, idPolonius, q, last)
 			if !has {
 				if len(evs) != 0 {
 					t.Fatalf("below %d: %v", changeGuestAccessEvents.Level(), evs)
