@@ -141,7 +141,8 @@ func (rt *router) handlePrefix(prefix string, r route, auth func(*Server, *http.
 		}
 		c := &call{req: req, w: w, srv: s}
 		var formCSRF *csrfFromForm
-		if prefix == JSONPrefix && r.spectators && !s.hasSession(req) {
+		if prefix == JSONPrefix && r.spectators && !s.hasSession(req) &&
+			(r.spectatorsSince == nil || s.realm.Has(*r.spectatorsSince)) {
 			// Logged out on a route Zulip marks allow_anonymous_user_web:
 			// the realm answers as to a spectator (or refuses one).
 			c.spectator = s.realm.Spectator(spectatorLanguage(req))

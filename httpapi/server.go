@@ -169,6 +169,10 @@ type route struct {
 	// web-public channels on /json (allow_anonymous_user_web): without
 	// a session its handler gets a Spectator instead of an actor.
 	spectators bool
+	// spectatorsSince, on a spectators route, is the change from which
+	// Zulip serves it to spectators: below it a logged-out request is
+	// refused as on any other route.
+	spectatorsSince *realm.Change
 	// overlaps marks a route whose pattern overlaps another's with
 	// neither more specific (e.g. /users/me/{stream_id}/topics and
 	// /users/{user_id}/subscriptions/{stream_id}), which Go's mux refuses

@@ -10,7 +10,7 @@ func userRoutes() []route {
 	return []route{
 		{method: "GET", path: "/users/me", h: getOwnUser},
 		{method: "DELETE", path: "/users/me", h: deactivateOwnUser},
-		{method: "GET", path: "/users", h: listUsers},
+		{method: "GET", path: "/users", h: listUsers, spectators: true, spectatorsSince: &realm.ChangeSpectatorUsers},
 		{method: "POST", path: "/users", h: createUser},
 		// Zulip has /users/{user_id} (digits) and /users/{email}; one
 		// pattern serves both.
@@ -92,7 +92,16 @@ func listUsers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := c.actor.Users(c.ctx(), realm.UserListOptions{UserViewOptions: o, UserIDs: ids})
+	req := realm.UserListOptions{UserViewOptions: o, UserIDs: ids}
+	if c.spectator != nil {
+		// Logged out, with spectator access (feature level 387).
+		members, err := c.spectator.Users(c.ctx(), req)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"members": members}, nil
+	}
+	members, err := c.actor.Users(c.ctx(), req)
 	if err != nil {
 		return nil, err
 	}

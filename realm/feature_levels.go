@@ -445,6 +445,10 @@ var ChangeStreamPostPolicyRemoved = newChange("streamPostPolicyRemoved")
 // user was updated by ID only, and the email form was the GET route's.
 var ChangeUpdateUserByEmail = newChange("updateUserByEmail")
 
+// ChangeSpectatorUsers: GET /users answers logged-out visitors of a realm
+// with spectator access (Zulip 11.0); before, it required a login.
+var ChangeSpectatorUsers = newChange("spectatorUsers")
+
 // The changes of channels' administration and subscriptions.
 var (
 	// changeStreamEmailRemoved: subscription objects no longer carry the

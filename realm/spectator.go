@@ -314,3 +314,46 @@ func (s *Spectator) ChannelTopics(ctx context.Context, req ChannelTopicsRequest)
 	})
 	return ans, err
 }
+
+// Users answers a logged-out GET /json/users (feature level 387): every
+// account of the realm but the system bots, as Zulip's get_members_backend
+// lists them for no acting user: no delivery_email, no timezone. Custom
+// profile field values are left out, as register leaves them out for
+// spectators, whatever include_custom_profile_fields says.
+func (s *Spectator) Users(ctx context.Context, o UserListOptions) ([]SpectatorUser, error) {
+	r := s.r
+	var wanted map[int]bool
+	if o.UserIDs != nil {
+		wanted = make(map[int]bool, len(o.UserIDs))
+		for _, id := range o.UserIDs {
+			wanted[id] = true
+		}
+	}
+	o.IncludeCustomProfileFields = false
+	var out []SpectatorUser
+	err := s.read(ctx, func(me *user.User) error {
+		env, viewer := r.viewEnv(), r.userCard(me, false)
+		out = []SpectatorUser{}
+		for _, u := range r.users.sorted() {
+			if u.IsSystemBot || (wanted != nil && !wanted[u.ID]) {
+				continue
+			}
+			card := r.userCard(u, false)
+			v := env.userView(&viewer, &card, o.UserViewOptions)
+			v.DeliveryEmail = nil
+			out = append(out, SpectatorUser{v})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SpectatorUser is a user object as a spectator gets it: a User without
+// timezone, which Zulip's format_user_row removes when there is no acting
+// user.
+type SpectatorUser struct{ User }
+
+// MarshalJSON encodes the user without its timezone.
+func (u SpectatorUser) MarshalJSON() ([]byte, error) {
+	return withoutFields(u.User, []string{"timezone"})
+}
