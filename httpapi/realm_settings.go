@@ -14,7 +14,7 @@ func realmSettingsRoutes() []route {
 }
 
 // updateRealm is PATCH /realm. Parameters Zulip's update_realm takes but
-// the realm does not keep (invite_required, video_chat_provider, …) go
+// the realm does not keep (bot_creation_policy, string_id, …) go
 // unread, and so come back in ignored_parameters_unsupported. As on
 // Zulip, a caller who is no administrator hears that before any complaint
 // about the parameters.
@@ -140,6 +140,9 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 			return req, err
 		}
 		*f.dst = v
+	}
+	if err := realmPropertiesParams(c, &req.RealmPropertiesUpdate); err != nil {
+		return req, err
 	}
 	if methods, err := authMethodsParam(c); err != nil {
 		return req, err

@@ -255,16 +255,17 @@ func TestHTTPUpdateRealmRefusals(t *testing.T) {
 // empty_topic_display_name and email_address_visibility are not realm
 // settings on Zulip (the first is fixed, the second is a user setting
 // since feature level 163), wildcard_mention_policy went at 352, and
-// mandatory_topics gave way to topics_policy at 392.
+// mandatory_topics gave way to topics_policy at 392, bot_creation_policy
+// to can_create_bots_group at 344.
 func TestHTTPUpdateRealmIgnoredParameters(t *testing.T) {
 	e := newChanEnv(t)
 	before := e.realm.Settings()
 	status, body := e.patchRealm("iago@zulip.com", url.Values{
 		"empty_topic_display_name": {"chat"}, "email_address_visibility": {"1"}, "wildcard_mention_policy": {"1"},
-		"mandatory_topics": {"true"}, "invite_required": {"true"},
+		"mandatory_topics": {"true"}, "bot_creation_policy": {"1"},
 	})
 	got := e.success(status, body)
-	want := []any{"email_address_visibility", "empty_topic_display_name", "invite_required", "mandatory_topics", "wildcard_mention_policy"}
+	want := []any{"bot_creation_policy", "email_address_visibility", "empty_topic_display_name", "mandatory_topics", "wildcard_mention_policy"}
 	if diff := cmp.Diff(want, got["ignored_parameters_unsupported"]); diff != "" {
 		t.Fatalf("ignored (-want +got):\n%s", diff)
 	}

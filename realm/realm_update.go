@@ -97,6 +97,8 @@ type RealmUpdate struct {
 	// AuthenticationMethods turns login methods on and off by Zulip's
 	// backend names ("Email", "Dev"); owners only (auth_methods.go).
 	AuthenticationMethods map[string]bool
+	// The realm properties (realm_properties.go).
+	RealmPropertiesUpdate
 }
 
 // RealmChanges is what PATCH /realm answers next to result and msg: each
@@ -175,6 +177,7 @@ func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges,
 		before := r.settings.apiValues()
 		r.settings = next
 		r.emitSettingsChange(before)
+		r.emitOrgTypeUnchanged(before, ch)
 		changes = ch
 		return nil
 	})
@@ -238,6 +241,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		if err := checkAuthMethodsChange(me.Role == user.RoleOwner, req.AuthenticationMethods); err != nil {
 			return s, nil, err
 		}
+	}
+	if err := r.checkPropertiesUpdate(me, req.RealmPropertiesUpdate); err != nil {
+		return s, nil, err
 	}
 	if me.Role != user.RoleOwner {
 		for name := range req.GroupSettings {
@@ -354,6 +360,7 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 		*g.id = storedGroupSetting(newValue)
 		changes[g.name] = newValue
 	}
+	applyProperties(&s, req.RealmPropertiesUpdate, changes)
 	if req.AuthenticationMethods != nil {
 		s.setAuthMethods(req.AuthenticationMethods, changes)
 	}

@@ -211,5 +211,6 @@ func defaultSettings() Settings {
 		EnableGuestUserDMWarning:               true,
 		EditHistoryPolicy:                      EditHistoryAll,
 		AuthenticationMethods:                  defaultAuthenticationMethods,
+		RealmProperties:                        defaultRealmProperties(),
 	}
 }

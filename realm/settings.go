@@ -134,6 +134,9 @@ type Settings struct {
 	// AuthenticationMethods are the login methods that are on
 	// (auth_methods.go).
 	AuthenticationMethods AuthenticationMethods
+
+	// RealmProperties are the settings of realm_properties.go.
+	RealmProperties
 }
 
 // Limits are the server's size limits, as register advertises them.
@@ -268,6 +271,7 @@ func (s Settings) fixture() fixture.Settings {
 	out.MessageEditHistoryVisibilityPolicy = c.EditHistoryPolicy
 	out.PushNotificationsEnabled, out.PushNotificationsEnabledEndTimestamp = c.PushNotificationsEnabled, c.PushNotificationsEnabledEnd
 	out.AuthenticationMethods = c.AuthenticationMethods.dict()
+	out.RealmProperties = c.RealmProperties.fixture()
 	return out
 }
 
@@ -317,6 +321,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 		return err
 	}
 	if err := loadPlainSettings(&c, fs, at); err != nil {
+		return err
+	}
+	if err := r.loadRealmProperties(&c, fs.RealmProperties, at); err != nil {
 		return err
 	}
 	known := map[string]*GroupSetting{}

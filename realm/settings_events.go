@@ -39,6 +39,7 @@ func (s *Settings) apiValues() map[string]any {
 	out[editHistoryPolicyProperty] = s.EditHistoryPolicy
 	out["allow_edit_history"] = allowEditHistory(s.EditHistoryPolicy)
 	out["authentication_methods"] = s.AuthenticationMethods
+	s.RealmProperties.apiValues(out)
 	return out
 }
 
@@ -82,14 +83,28 @@ var realmSettingForms = []struct {
 	{"description", false},
 	{"emails_restricted_to_domains", false},
 	{"disallow_disposable_email_addresses", false},
+	{"invite_required", false},
 	{"name_changes_disabled", false},
 	{"email_changes_disabled", false},
 	{"avatar_changes_disabled", false},
+	{"inline_image_preview", false},
+	{"inline_url_embed_preview", false},
 	{"allow_message_editing", true},
 	{"mandatory_topics", false},
 	{"default_language", false},
+	{"waiting_period_threshold", false},
+	{"send_welcome_emails", false},
+	{"digest_emails_enabled", false},
+	{"message_content_allowed_in_email_notifications", false},
+	{"video_chat_provider", false},
+	{"giphy_rating", false},
+	{"default_code_block_language", false},
+	{"digest_weekday", false},
+	{"org_type", false},
 	{"enable_spectator_access", false},
+	{"want_advertise_in_communities_directory", false},
 	{"enable_read_receipts", false},
+	{"message_retention_days", false},
 	{"message_content_delete_limit_seconds", false},
 	{"message_content_edit_limit_seconds", true},
 	{"move_messages_within_stream_limit_seconds", false},
