@@ -516,3 +516,12 @@ var (
 // /streams/{id}/delete_topic answer with a complete field; a request
 // stopped part way answered "result": "partially_completed" before (211).
 var ChangeCompleteField = newChange("completeField")
+
+// The permission settings' metadata (register's
+// server_supported_permission_settings, permission_settings.go).
+var (
+	// changeAllowedSystemGroups: each entry of register's
+	// server_supported_permission_settings lists allowed_system_groups
+	// (225).
+	changeAllowedSystemGroups = newChange("allowedSystemGroups")
+)

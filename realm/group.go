@@ -67,9 +67,15 @@ func (r *Realm) userGroupList(includeDeactivated bool) []UserGroup {
 // managers add or remove members, anyone may leave or mention it. (The
 // creator manages it through Group.CreatorID.)
 func (r *Realm) defaultGroupSettings() group.Settings {
-	nobody := r.groups.byName[group.Nobody].ID
-	return group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: r.groups.byName[group.Everyone].ID,
-		CanManage: nobody, CanMention: r.groups.byName[group.Everyone].ID, CanRemoveMembers: nobody}
+	var s group.Settings
+	for name, rule := range userGroupSettingRules {
+		def := rule.def
+		if def == groupCreator {
+			def = group.Nobody
+		}
+		s.Set(name, r.groups.byName[def].ID)
+	}
+	return s
 }
 
 // UserGroupsRequest is GET /user_groups.
@@ -569,8 +575,8 @@ func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]int) err
 		if _, err := r.usableGroup(id); err != nil {
 			return err
 		}
-		if g := r.groups.byID[id]; g.Name == group.Internet {
-			return BadRequest("'%s' setting cannot be set to 'role:internet' group.", name)
+		if g := r.groups.byID[id]; g.IsSystem && (g.Name == group.Internet || g.Name == group.Everyone && !userGroupSettingRules[name].allowEveryone) {
+			return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
 		}
 	}
 	for name, id := range values {

@@ -130,6 +130,10 @@ type RealmState struct {
 	RealmURL string `json:"realm_url,omitempty"`
 	// ServerThumbnailFormats is sent from feature level 273 on.
 	ServerThumbnailFormats []ThumbnailFormat `json:"server_thumbnail_formats,omitempty"`
+	// ServerSupportedPermissionSettings describes the group-valued
+	// settings (permission_settings.go); the field gate leaves it out
+	// below feature level 221.
+	ServerSupportedPermissionSettings *ServerSupportedPermissionSettings `json:"server_supported_permission_settings"`
 
 	// The server's bounds (the register gate leaves each out below the
 	// level that added it): the number of days a deactivated

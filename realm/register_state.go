@@ -295,6 +295,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		state.RealmURL = r.opts.URL
 	}
 	state.ServerThumbnailFormats = r.serverThumbnailFormats()
+	state.ServerSupportedPermissionSettings = r.serverSupportedPermissionSettings()
 	if r.has(changeChannelFolderLimits) {
 		name, description := MaxChannelFolderNameLength, MaxChannelFolderDescriptionLength
 		state.MaxChannelFolderNameLength, state.MaxChannelFolderDescriptionLength = &name, &description
