@@ -141,7 +141,7 @@ var realmSectionKeys = []string{
 	"realm_zulip_update_announcements_stream_id", "server_avatar_changes_disabled", "server_emoji_data_url",
 	"server_generation", "server_inline_image_preview", "server_inline_url_embed_preview",
 	"server_jitsi_server_url", "server_name_changes_disabled", "server_needs_upgrade",
-	"server_presence_offline_threshold_seconds", "server_presence_ping_interval_seconds", "server_thumbnail_formats",
+	"server_presence_offline_threshold_seconds", "server_presence_ping_interval_seconds", "server_supported_permission_settings", "server_thumbnail_formats",
 	"server_typing_started_expiry_period_milliseconds", "server_typing_started_wait_period_milliseconds",
 	"server_typing_stopped_wait_period_milliseconds", "server_web_public_streams_enabled",
 	"settings_send_digest_emails", "stop_words", "upgrade_text_for_wide_organization_logo",
