@@ -135,7 +135,7 @@ var realmGroupRules = map[string]realmGroupRule{
 	"can_create_write_only_bots_group":         {allowNobody: true, def: group.Members},
 	"can_delete_any_message_group":             {allowNobody: true, def: group.Administrators},
 	"can_delete_own_message_group":             {allowNobody: true, allowEveryone: true, def: group.Everyone},
-	"can_invite_users_group":                   {allowNobody: true, def: group.Members},
+	"can_invite_users_group":                   {allowNobody: true, ownerOnly: true, def: group.Members},
 	"can_manage_all_groups":                    {ownerOnly: true, def: group.Owners},
 	"can_manage_billing_group":                 {ownerOnly: true, def: group.Administrators},
 	"can_mention_many_users_group":             {allowNobody: true, allowEveryone: true, def: group.Administrators},
@@ -145,7 +145,7 @@ var realmGroupRules = map[string]realmGroupRule{
 	"can_set_delete_message_policy_group":      {allowNobody: true, def: group.Moderators},
 	"can_set_topics_policy_group":              {allowNobody: true, allowEveryone: true, def: group.Members},
 	"can_summarize_topics_group":               {allowNobody: true, allowEveryone: true, def: group.Everyone},
-	"create_multiuse_invite_group":             {allowNobody: true, def: group.Administrators},
+	"create_multiuse_invite_group":             {allowNobody: true, ownerOnly: true, def: group.Administrators},
 	"direct_message_initiator_group":           {allowNobody: true, allowEveryone: true, def: group.Everyone},
 	"direct_message_permission_group":          {allowNobody: true, allowEveryone: true, def: group.Everyone},
 }
@@ -163,7 +163,10 @@ func RealmGroupSettingNames() []string {
 
 // UpdateRealm changes realm settings, as PATCH /realm: administrators
 // only (UNAUTHORIZED_PRINCIPAL otherwise), owners for can_create_groups,
-// can_manage_all_groups, can_manage_billing_group and the email rules. Every value is checked before any changes;
+// can_manage_all_groups, can_manage_billing_group, who may invite
+// (can_invite_users_group, create_multiuse_invite_group: Zulip's
+// update_realm keeps the invitation settings to owners) and the email
+// rules. Every value is checked before any changes;
 // every active user is then told of each setting that changed, one realm
 // event per setting as Zulip does (emitSettingsChange).
 func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges, error) {

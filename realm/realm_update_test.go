@@ -441,6 +441,8 @@ func TestUpdateRealmRefusals(t *testing.T) {
 			"can_resolve_topics_group": {New: NamedGroupSetting(gidModerators), Old: &wrongOld}}}, CodeExpectationMismatch, "'old' value does not match the expected value."},
 		{"owners only: can_create_groups", group("can_create_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
 		{"owners only: can_manage_all_groups", group("can_manage_all_groups", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"owners only: can_invite_users_group", group("can_invite_users_group", NamedGroupSetting(gidAdministrators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"owners only: create_multiuse_invite_group", group("create_multiuse_invite_group", NamedGroupSetting(gidModerators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
 		{"owners only: can_manage_billing_group", group("can_manage_billing_group", NamedGroupSetting(gidModerators)), CodeUnauthorizedPrincipal, "Must be an organization owner"},
 		{"system group only: anonymous", group("can_access_all_users_group", GroupSetting{DirectMembers: []int{idHamlet}}), CodeBadRequest, "'can_access_all_users_group' must be a system user group."},
 		{"system group only: named", group("can_create_web_public_channel_group", NamedGroupSetting(gidHamletChars)), CodeBadRequest, "'can_create_web_public_channel_group' must be a system user group."},
