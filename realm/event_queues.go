@@ -47,8 +47,9 @@ func (r *Realm) emitChange(c *change, userIDs []int) {
 		return
 	}
 	if ev, ok := c.payload.(RealmUserUpdateEvent); ok {
-		// A user's changes reach only those who may access the user.
-		if id, ok := ev.Person["user_id"].(int); ok {
+		// A user's changes reach only those who may access the user (a
+		// deactivation's audience is its own: emitDeactivationByAccess).
+		if id, ok := ev.Person["user_id"].(int); ok && ev.Person["is_active"] != false {
 			userIDs = r.withAccessTo(r.users.byID[id], userIDs)
 		}
 	}

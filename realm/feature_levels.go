@@ -373,6 +373,10 @@ var (
 	// changeDeactivatedMembersHidden: deactivated users are not shown as
 	// members of groups (Zulip 10.0); before, they were.
 	changeDeactivatedMembersHidden = newChange("deactivatedMembersHidden")
+	// changeGuestDeactivationGroupEvents: the users who may not access a
+	// deactivated user (restricted guests) hear of it as user_group
+	// remove_members of each of its groups (Zulip 10.0).
+	changeGuestDeactivationGroupEvents = newChange("guestDeactivationGroupEvents")
 	// changeGroupReactivation: PATCH /user_groups/{id} reactivates with
 	// deactivated=false (Zulip 11.0); before, there was no way.
 	changeGroupReactivation = newChange("groupReactivation")

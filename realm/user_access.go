@@ -261,3 +261,61 @@ func (r *Realm) emitAccessGained(pairs []accessPair) {
 		r.emit("realm_user", RealmUserAddEvent{Op: "add", Person: r.userView(v, t, UserViewOptions{IncludeCustomProfileFields: true})}, v.ID)
 	}
 }
+
+// emitDeactivationByAccess tells of u's deactivation as Zulip's
+// send_events_for_user_deactivation does when access is restricted: the
+// realm_user update goes to those who may access u and to the guests who
+// exchanged direct messages with u; the guests who shared only channels
+// with u lose access to u (realm_user remove); and from
+// changeGuestDeactivationGroupEvents those without access hear u leave
+// its groups (user_group remove_members). The caller holds the write lock.
+func (r *Realm) emitDeactivationByAccess(u *user.User) {
+	var with, without, losing []int
+	for _, v := range r.users.sorted() {
+		if !v.IsActive || v.IsSystemBot {
+			continue
+		}
+		switch {
+		case r.seesAllUsers(v) || r.inConversationWith(v.ID, u.ID):
+			with = append(with, v.ID)
+		default:
+			without = append(without, v.ID)
+			if r.sharesChannel(v.ID, u.ID) {
+				losing = append(losing, v.ID)
+			}
+		}
+	}
+	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "is_active": false}}, with...)
+	if len(without) > 0 && r.has(changeGuestDeactivationGroupEvents) {
+		for _, id := range slices.Sorted(maps.Keys(r.groups.byID)) {
+			if _, ok := r.groups.byID[id].Members[u.ID]; ok {
+				r.emit("user_group", UserGroupMembersEvent{Op: "remove_members", GroupID: id, UserIDs: []int{u.ID}}, without...)
+			}
+		}
+	}
+	if len(losing) > 0 {
+		r.emit("realm_user", RealmUserRemoveEvent{Op: "remove", Person: RemovedPerson{UserID: u.ID, FullName: InaccessibleUserName}}, losing...)
+	}
+}
+
+// inConversationWith reports whether users a and b share a direct-message
+// conversation, 1:1 or group.
+func (r *Realm) inConversationWith(a, b int) bool {
+	for _, c := range r.recipients.conversations {
+		if slices.Contains(c.userIDs, a) && slices.Contains(c.userIDs, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesChannel reports whether users a and b hold active subscriptions
+// to one channel, whether or not b is active.
+func (r *Realm) sharesChannel(a, b int) bool {
+	for _, subs := range r.channels.subs {
+		if sa, sb := subs[a], subs[b]; sa != nil && sa.Active && sb != nil && sb.Active {
+			return true
+		}
+	}
+	return false
+}

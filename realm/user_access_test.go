@@ -276,3 +276,58 @@ func atoiT(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// A deactivation reaches a restricted guest by its access: a guest that
+// shared only a channel with the user loses access (realm_user remove),
+// and from 303 one without access hears the user leave its groups.
+func TestGuestDeactivationEventsFollowFeatureLevel(t *testing.T) {
+	c := changeGuestDeactivationGroupEvents
+	for _, level := range []int{c.Level() - 1, c.Level()} {
+		t.Run(itoa(level), func(t *testing.T) {
+			has := level >= c.Level()
+			r := restrictedRealm(t, level)
+			q := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"realm_user", "user_group"}})
+			if err := r.As(idIago).DeactivateUser(bg, idOthello); err != nil {
+				t.Fatal(err)
+			}
+			evs := pending(t, r, idPolonius, q, -1)
+			for _, ev := range evs {
+				j := eventJSON(t, ev)
+				if ev.Type != "user_group" || j["op"] != "remove_members" || j["user_ids"].([]any)[0] != float64(idOthello) {
+					t.Fatalf("deactivating an inaccessible user: %v", j)
+				}
+			}
+			if (len(evs) > 0) != has {
+				t.Fatalf("deactivating an inaccessible user: %d user_group events", len(evs))
+			}
+			last := -1
+			if len(evs) > 0 {
+				last = evs[len(evs)-1].ID
+			}
+			if err := r.As(idIago).DeactivateUser(bg, idHamlet); err != nil {
+				t.Fatal(err)
+			}
+			var removed bool
+			for _, ev := range pending(t, r, idPolonius, q, last) {
+				j := eventJSON(t, ev)
+				if ev.Type == "realm_user" {
+					if j["op"] != "remove" || j["person"].(map[string]any)["user_id"] != float64(idHamlet) {
+						t.Fatalf("deactivating a channel peer: %v", j)
+					}
+					removed = true
+				}
+			}
+			if !removed {
+				t.Fatal("no realm_user remove for a channel peer's deactivation")
+			}
+			// Members hear the deactivation as before.
+			st, err := r.As(idCordelia).Register(bg, RegisterRequest{FetchEventTypes: []string{"realm_user"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(st.RealmUserState.RealmUsers, func(u User) bool { return u.UserID == idHamlet }) {
+				t.Fatal("Hamlet still active")
+			}
+		})
+	}
+}

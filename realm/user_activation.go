@@ -112,7 +112,7 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 // a direct member of, by group ID, and the new value of each realm
 // setting set to an anonymous group they are a direct member of. (The
 // matching events of a deactivation go only to users who cannot access
-// the deactivated user, and every user accesses every user here.)
+// the deactivated user: emitDeactivationByAccess.)
 func (r *Realm) emitReturningMember(u *user.User) {
 	for _, id := range slices.Sorted(maps.Keys(r.groups.byID)) {
 		if _, ok := r.groups.byID[id].Members[u.ID]; ok {
@@ -151,6 +151,10 @@ func (r *Realm) emitActiveChange(u *user.User) {
 	}
 	if !r.has(changeActiveUpdates) {
 		r.emitLegacyActiveChange(u)
+		return
+	}
+	if !u.IsActive && !u.IsBot() && r.has(changeGuestAccessEvents) {
+		r.emitDeactivationByAccess(u)
 		return
 	}
 	r.emit("realm_user", RealmUserUpdateEvent{Op: "update", Person: map[string]any{"user_id": u.ID, "is_active": u.IsActive}},
