@@ -540,6 +540,8 @@ var allowed = []struct {
 		"code playgrounds below feature level 196, which replaced it with url_template"},
 	{"dense_mode", "emojiset", openapi3.NewBoolSchema(),
 		"personal settings below feature level 364, which removed it"},
+	{"edit_topic_policy", "allow_message_editing", openapi3.NewIntegerSchema(),
+		"realm update_dict events below feature level 316, which replaced it with can_move_messages_between_topics_group"},
 	{"default_view", "emojiset", openapi3.NewStringSchema(),
 		"personal settings below feature level 219, which renamed it web_home_view"},
 	{"escape_navigates_to_default_view", "emojiset", openapi3.NewBoolSchema(),

@@ -529,3 +529,11 @@ var (
 	// (225).
 	changeAllowedSystemGroups = newChange("allowedSystemGroups")
 )
+
+// The realm's edit_topic_policy (edit_topic_policy.go).
+var (
+	// changeEditTopicPolicyRemoved: can_move_messages_between_topics_group
+	// replaced edit_topic_policy, and realm update_dict events name the
+	// group setting rather than the policy (316).
+	changeEditTopicPolicyRemoved = newChange("editTopicPolicyRemoved")
+)

@@ -172,6 +172,10 @@ func (r *Realm) emitSettingsChange(before map[string]any) {
 	}
 	var s Settings
 	for _, g := range s.groupSettings() {
+		if g.name == "can_move_messages_between_topics_group" && changed(g.name) &&
+			r.announceEditTopicPolicy(before[g.name], after[g.name], to) {
+			continue
+		}
 		if changed(g.name) {
 			announce(g.name, true)
 		}
