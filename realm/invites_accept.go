@@ -201,7 +201,7 @@ func (r *Realm) signupEmail(inv *storedInvite, given string) (string, error) {
 // do_create_user does.
 func (r *Realm) emitRoleGroupsJoined(u *user.User) {
 	names := []string{group.RoleGroup(u.Role)}
-	if u.Role == user.RoleMember {
+	if r.isFullMember(u) {
 		names = append(names, group.FullMembers)
 	}
 	for _, name := range names {

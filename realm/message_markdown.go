@@ -14,7 +14,8 @@ import (
 // holds the lock.
 func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
 	return r.renderer.RenderFor(content, markdown.Context{Lookup: markdownLookup{r},
-		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons, Thumbnails: r.thumbnailMarkup()})
+		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons, Thumbnails: r.thumbnailMarkup(),
+		DefaultCodeBlockLanguage: r.settings.DefaultCodeBlockLanguage, NoImagePreviews: !r.settings.InlineImagePreview})
 }
 
 // markdownLookup shows the realm to the Markdown renderer. Its methods

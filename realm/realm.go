@@ -86,6 +86,9 @@ type Realm struct {
 	events *eventHub
 	// delivery is the clock timer of the next scheduled delivery.
 	delivery deliveryTimer
+	// fullMembers is the clock timer of the next full-member promotion
+	// (full_members.go).
+	fullMembers deliveryTimer
 	// clockMu serializes moves of the clock (AdvanceClock, SetClock), so
 	// the no-going-back check holds.
 	clockMu sync.Mutex

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,5 +55,73 @@ func TestRealmPropertiesFixture(t *testing.T) {
 		if err := fresh.LoadFixture(encodeDocument(t, d)); err == nil {
 			t.Errorf("a bad fixture loaded: %+v", d.Settings.RealmProperties)
 		}
+	}
+}
+
+// A fenced block naming no language is rendered in the realm's
+// default_code_block_language (highlighted as that language, or a quote
+// when the default is quote), as Zulip renders it; a block naming its
+// own language keeps it, and without a default it is plain code.
+func TestDefaultCodeBlockLanguageRendersFences(t *testing.T) {
+	r, _ := newTestRealm(t)
+	const fence = "```\ndef f(): pass\n```"
+	if got := renderAs(t, r, idHamlet, fence); strings.Contains(got, "data-code-language") {
+		t.Fatalf("no default: %s", got)
+	}
+	py := "python"
+	if _, err := r.As(idIago).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{DefaultCodeBlockLanguage: &py}}); err != nil {
+		t.Fatal(err)
+	}
+	got := renderAs(t, r, idHamlet, fence)
+	if !strings.Contains(got, `data-code-language="Python"`) || !strings.Contains(got, `<span class="k">def</span>`) {
+		t.Fatalf("default python: %s", got)
+	}
+	if got := renderAs(t, r, idHamlet, "```js\nlet x\n```"); !strings.Contains(got, `data-code-language="JavaScript"`) {
+		t.Fatalf("a fence's own language: %s", got)
+	}
+	quote := "quote"
+	if _, err := r.As(idIago).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{DefaultCodeBlockLanguage: &quote}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := renderAs(t, r, idHamlet, "```\nwise words\n```"); got != "<blockquote>\n<p>wise words</p>\n</blockquote>" {
+		t.Fatalf("default quote: %q", got)
+	}
+}
+
+// With inline_image_preview off, links to images (and to uploaded
+// images) get no preview, as Zulip's is_image says no; they stay links.
+func TestInlineImagePreviewOff(t *testing.T) {
+	r, _ := newTestRealm(t)
+	const img = "https://example.com/cat.png"
+	if got := renderAs(t, r, idHamlet, img); !strings.Contains(got, "message_inline_image") {
+		t.Fatalf("preview on: %s", got)
+	}
+	off := false
+	if _, err := r.As(idIago).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{InlineImagePreview: &off}}); err != nil {
+		t.Fatal(err)
+	}
+	got := renderAs(t, r, idHamlet, img)
+	if strings.Contains(got, "message_inline_image") || !strings.Contains(got, `href="https://example.com/cat.png"`) {
+		t.Fatalf("preview off: %s", got)
+	}
+}
+
+// video_chat_provider takes none, Jitsi Meet, or a provider the server
+// has configured (realm_available_video_chat_providers), and register's
+// realm_video_chat_provider says the realm's choice.
+func TestVideoChatProviderFollowsConfiguredProviders(t *testing.T) {
+	bare, _ := newTestRealm(t)
+	zoom := 3
+	wantCode(t, errOf(bare.As(idIago).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{VideoChatProvider: &zoom}})),
+		CodeBadRequest, "Invalid video_chat_provider 3")
+	r, _ := newTestRealm(t, WithCallProvider(NewFakeCallProvider(CallZoom, "https://zoom.example")))
+	if st := realmState(t, r, idHamlet); st.RealmVideoChatProvider != 1 {
+		t.Fatalf("default provider %d, want Jitsi Meet (1)", st.RealmVideoChatProvider)
+	}
+	if _, err := r.As(idIago).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{VideoChatProvider: &zoom}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := realmState(t, r, idHamlet); st.RealmVideoChatProvider != 3 || st.RealmAvailableVideoChatProviders["zoom"].ID != 3 {
+		t.Fatalf("provider %d of %v", st.RealmVideoChatProvider, st.RealmAvailableVideoChatProviders)
 	}
 }

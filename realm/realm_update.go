@@ -180,7 +180,7 @@ func (a *Actor) UpdateRealm(ctx context.Context, req RealmUpdate) (RealmChanges,
 		before := r.settings.apiValues()
 		r.settings = next
 		r.emitSettingsChange(before)
-		r.emitOrgTypeUnchanged(before, ch)
+		r.afterPropertiesChange(before, ch)
 		changes = ch
 		return nil
 	})

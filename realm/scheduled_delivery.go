@@ -199,4 +199,5 @@ func (r *Realm) sendDirectFlagged(botEmail string, u *user.User, content string,
 func (r *Realm) rearmAfterCopy() {
 	r.delivery.stop()
 	r.armDelivery()
+	r.armFullMembers()
 }

@@ -26,7 +26,9 @@ var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "rendere
 	// the send path's generation moves on every write, restores included; its test hook
 	"generation", "sendPrepared", "writing", "derivedCache",
 	// the clock timer of the next scheduled delivery, set again from the scheduled items
-	"delivery"}
+	"delivery",
+	// the clock timer of the next full-member promotion, set again from the users
+	"fullMembers"}
 
 // TestEveryRealmFieldIsClassified fails when a field is added to Realm
 // or to a table without deciding whether snapshots copy it: a Realm field

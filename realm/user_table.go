@@ -95,8 +95,10 @@ func (r *Realm) fixedAPIKey(email string) string {
 
 func (r *Realm) addToRoleGroups(u *user.User) {
 	r.groups.byName[group.RoleGroup(u.Role)].Members[u.ID] = struct{}{}
-	if u.Role == user.RoleMember {
+	if r.isFullMember(u) {
 		r.groups.byName[group.FullMembers].Members[u.ID] = struct{}{}
+	} else if u.Role == user.RoleMember {
+		r.armFullMembers() // a new member waits for the waiting period
 	}
 }
 

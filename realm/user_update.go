@@ -176,7 +176,8 @@ func (r *Realm) moveRoleGroups(u *user.User, old, new user.Role) {
 	move(r.groups.byName[group.RoleGroup(old)], false)
 	move(r.groups.byName[group.RoleGroup(new)], true)
 	if old == user.RoleMember || new == user.RoleMember {
-		move(r.groups.byName[group.FullMembers], new == user.RoleMember)
+		move(r.groups.byName[group.FullMembers], new == user.RoleMember && !r.provisional(u))
+		r.armFullMembers()
 	}
 }
 

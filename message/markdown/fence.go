@@ -159,6 +159,11 @@ func (fenceParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) 
 	if !ok {
 		return nil, parser.NoChildren
 	}
+	if fl.lang == "" {
+		// A fence naming no language takes the realm's default, which
+		// may itself be quote, spoiler or math, as on Zulip.
+		fl.lang = getState(pc).ctx.DefaultCodeBlockLanguage
+	}
 	n := &fenceNode{Fence: fl.fence, Lang: fl.lang}
 	switch strings.ToLower(fl.lang) {
 	case "quote", "quoted":

@@ -76,6 +76,12 @@ type Context struct {
 	// their own URL (through Camo when it is set). Unset, image previews
 	// use the older /thumbnail?url= form.
 	Thumbnails *Thumbnails
+	// DefaultCodeBlockLanguage is the language of fenced blocks that
+	// name none (the realm's default_code_block_language).
+	DefaultCodeBlockLanguage string
+	// NoImagePreviews leaves image links without previews (the realm's
+	// inline_image_preview turned off).
+	NoImagePreviews bool
 }
 
 // Result is a rendered message and what rendering found in it, from which

@@ -128,6 +128,9 @@ func (previewTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			if st.camo != nil {
 				p.Camo = st.camo(f.href)
 			}
+		case st.ctx.NoImagePreviews && (isUploadLink(f.href) || isImageURL(u)):
+			// Zulip's is_image says no to every image then.
+			continue
 		case st.ctx.Thumbnails != nil && isUploadLink(f.href):
 			// An upload is previewed only as an image the server
 			// thumbnails, whatever its name says.
