@@ -34,51 +34,108 @@ func ParseType(s string) (Type, bool) {
 
 // Flag names of a user's personal copy of a message.
 const (
-	FlagRead              = "read"
-	FlagStarred           = "starred"
-	FlagCollapsed         = "collapsed"
-	FlagMentioned         = "mentioned"
-	FlagWildcardMentioned = "wildcard_mentioned"
-	FlagHasAlertWord      = "has_alert_word"
-	FlagHistorical        = "historical"
+	FlagRead                    = "read"
+	FlagStarred                 = "starred"
+	FlagCollapsed               = "collapsed"
+	FlagMentioned               = "mentioned"
+	FlagWildcardMentioned       = "wildcard_mentioned"
+	FlagStreamWildcardMentioned = "stream_wildcard_mentioned"
+	FlagTopicWildcardMentioned  = "topic_wildcard_mentioned"
+	FlagHasAlertWord            = "has_alert_word"
+	FlagHistorical              = "historical"
 )
 
 // Flags is a bit set of a user's message flags.
 type Flags uint16
 
-// Bits of Flags, in the order Zulip lists them.
+// Bits of Flags. TopicWildcardMentioned came last, after the stored
+// layout was fixed: a copy stored with the older single wildcard bit
+// reads as a channel wildcard mention.
 const (
 	Read Flags = 1 << iota
 	Starred
 	Collapsed
 	Mentioned
-	WildcardMentioned
+	StreamWildcardMentioned // @**all**, @**everyone**, @**channel**, @**stream**
 	HasAlertWord
 	Historical
+	TopicWildcardMentioned // @**topic**
+
+	// WildcardMentioned is either wildcard mention: Zulip's deprecated
+	// wildcard_mentioned flag, set when either split flag is.
+	WildcardMentioned = StreamWildcardMentioned | TopicWildcardMentioned
+	// LastFlag is the highest bit.
+	LastFlag = TopicWildcardMentioned
 )
 
-var flagNames = [...]string{FlagRead, FlagStarred, FlagCollapsed, FlagMentioned, FlagWildcardMentioned, FlagHasAlertWord, FlagHistorical}
+// flagOrder lists the flags in Zulip's order (UserMessage.ALL_FLAGS),
+// each with its bit.
+var flagOrder = []struct {
+	bit  Flags
+	name string
+}{{Read, FlagRead}, {Starred, FlagStarred}, {Collapsed, FlagCollapsed}, {Mentioned, FlagMentioned},
+	{StreamWildcardMentioned, FlagStreamWildcardMentioned}, {TopicWildcardMentioned, FlagTopicWildcardMentioned},
+	{HasAlertWord, FlagHasAlertWord}, {Historical, FlagHistorical}}
 
-// flagNameSets holds the name list of every flag combination, so that
-// listing flags allocates nothing.
-var flagNameSets = func() [1 << len(flagNames)][]string {
-	var sets [1 << len(flagNames)][]string
-	for f := range sets {
-		names := make([]string, 0, len(flagNames))
-		for i, n := range flagNames {
-			if f&(1<<i) != 0 {
-				names = append(names, n)
+const flagCount = 8
+
+// flagNameSets and legacyFlagNameSets hold the name lists of every flag
+// combination, so that listing flags allocates nothing.
+var flagNameSets, legacyFlagNameSets = func() (modern, legacy [1 << flagCount][]string) {
+	for f := range modern {
+		names := make([]string, 0, flagCount+1)
+		old := make([]string, 0, flagCount)
+		for _, o := range flagOrder {
+			if Flags(f)&o.bit == 0 {
+				continue
 			}
+			switch o.bit {
+			case StreamWildcardMentioned:
+				old = append(old, FlagWildcardMentioned)
+			case TopicWildcardMentioned:
+				if Flags(f)&StreamWildcardMentioned == 0 {
+					old = append(old, FlagWildcardMentioned)
+				}
+			default:
+				old = append(old, o.name)
+			}
+			names = append(names, o.name)
 		}
-		sets[f] = names
+		if Flags(f)&WildcardMentioned != 0 {
+			// Zulip appends the deprecated flag for older clients.
+			names = append(names, FlagWildcardMentioned)
+		}
+		modern[f], legacy[f] = names, old
 	}
-	return sets
+	return
 }()
 
-// Names lists the set flags by name, in Zulip's order; never nil. The
-// slice is shared: callers must not modify it.
+// Names lists the set flags by name, in Zulip's order, with the
+// deprecated wildcard_mentioned last when either wildcard flag is set;
+// never nil. The slice is shared: callers must not modify it.
 func (f Flags) Names() []string {
-	return flagNameSets[f&(1<<len(flagNames)-1)]
+	return flagNameSets[f&(1<<flagCount-1)]
+}
+
+// LegacyNames lists the set flags as a server before the split wildcard
+// flags (Zulip 8.0, feature level 224) did: wildcard_mentioned for
+// either wildcard mention. Shared, as Names.
+func (f Flags) LegacyNames() []string {
+	return legacyFlagNameSets[f&(1<<flagCount-1)]
+}
+
+// FlagBit is the bit of a flag name, 0 for an unknown name;
+// wildcard_mentioned is read as a channel wildcard mention.
+func FlagBit(name string) Flags {
+	if name == FlagWildcardMentioned {
+		return StreamWildcardMentioned
+	}
+	for _, o := range flagOrder {
+		if o.name == name {
+			return o.bit
+		}
+	}
+	return 0
 }
 
 // Reaction is one user's emoji reaction on a message.

@@ -115,14 +115,14 @@ type queued struct {
 
 // clientEvent materializes a pending change as the client of queue
 // queueID receives it.
-func clientEvent(p eventq.Pending[queued], queueID string) Event {
+func clientEvent(p eventq.Pending[queued], queueID string, splitWildcard bool) Event {
 	qe := p.Entry
 	if qe.c == nil { // a heartbeat
 		return Event{ID: p.ID, Type: p.Type, Payload: HeartbeatEvent{}}
 	}
 	ev := Event{ID: p.ID, Type: qe.c.typ, Payload: qe.c.payload}
 	if mc := qe.c.msg; mc != nil {
-		me := &MessageEvent{Message: *mc.variants[qe.key], Flags: qe.flags.Names()}
+		me := &MessageEvent{Message: *mc.variants[qe.key], Flags: flagNames(qe.flags, splitWildcard)}
 		if mc.queueID == queueID && mc.localID != "" {
 			me.LocalMessageID = mc.localID
 		}

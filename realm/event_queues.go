@@ -210,9 +210,9 @@ func (a *Actor) PollEvents(ctx context.Context, req GetEventsRequest) (EventsPol
 		return EventsPoll{}, queueError(err, req.QueueID)
 	}
 	out := EventsPoll{Events: make([]Event, len(pending))}
-	wire := r.wire()
+	wire, split := r.wire(), r.has(changeWildcardMentionFlags)
 	for i, p := range pending {
-		out.Events[i] = clientEvent(p, req.QueueID)
+		out.Events[i] = clientEvent(p, req.QueueID, split)
 		out.Events[i].wire = wire
 	}
 	if waited {

@@ -76,7 +76,7 @@ func (r *Realm) emitUpdateMessage(p *editPlan, ev *UpdateMessageEvent, losing []
 		uids := byFlags[f]
 		slices.Sort(uids)
 		e := *ev
-		e.Flags = f.Names()
+		e.Flags = flagNames(f, r.has(changeWildcardMentionFlags))
 		if !emptyTopic {
 			r.emit("update_message", e, uids...)
 			continue

@@ -497,3 +497,14 @@ func (r *Realm) ignoredChannels(p *flagPlan) *[]int {
 	}
 	return &p.ignored
 }
+
+// flagNames lists a copy's flags as a server of the realm's level does:
+// with the split wildcard flags (stream_wildcard_mentioned,
+// topic_wildcard_mentioned, and the deprecated wildcard_mentioned after
+// them) when split, wildcard_mentioned alone before feature level 224.
+func flagNames(f message.Flags, split bool) []string {
+	if split {
+		return f.Names()
+	}
+	return f.LegacyNames()
+}

@@ -16,9 +16,13 @@ import (
 // mentionFlags are the flags rendering gives each recipient of a message.
 type mentionFlags struct {
 	mentioned map[int]bool
-	wildcard  map[int]bool // nil: nobody; allWildcard: everyone
-	all       bool
-	alerted   map[int]bool // users with an alert word in the content
+	// wildcard are the users a topic wildcard mentions in a channel
+	// (the topic's participants); topicAll: a topic wildcard in a direct
+	// message, which mentions everyone.
+	wildcard map[int]bool
+	topicAll bool
+	all      bool         // a channel wildcard: everyone
+	alerted  map[int]bool // users with an alert word in the content
 }
 
 func (f mentionFlags) of(userID int) message.Flags {
@@ -26,8 +30,11 @@ func (f mentionFlags) of(userID int) message.Flags {
 	if f.mentioned[userID] {
 		out |= message.Mentioned
 	}
-	if f.all || f.wildcard[userID] {
-		out |= message.WildcardMentioned
+	if f.all {
+		out |= message.StreamWildcardMentioned
+	}
+	if f.topicAll || f.wildcard[userID] {
+		out |= message.TopicWildcardMentioned
 	}
 	if f.alerted[userID] {
 		out |= message.HasAlertWord
@@ -63,9 +70,7 @@ func (r *Realm) checkMentions(res markdown.Result, senderID int, ch *storedChann
 	if err != nil {
 		return f, err
 	}
-	if !f.all {
-		f.wildcard = participants
-	}
+	f.wildcard = participants
 	return f, r.checkGroupMentions(res, senderID)
 }
 
@@ -100,7 +105,7 @@ func (r *Realm) mentionsBeforeHistory(res markdown.Result, ch *storedChannel, re
 		f.all = true
 	}
 	if res.TopicWildcard && ch == nil {
-		f.all = true
+		f.topicAll = true
 	}
 	return f, nil
 }

@@ -296,7 +296,7 @@ func (r *Realm) commitSend(sender *user.User, p *preparedSend, req SendRequest) 
 		}
 		for i, d := range p.delivered {
 			if participants[d.userID] {
-				p.delivered[i].flags |= message.WildcardMentioned
+				p.delivered[i].flags |= message.TopicWildcardMentioned
 			}
 		}
 	}

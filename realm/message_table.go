@@ -92,15 +92,6 @@ func (r *Realm) fixtureMessage(m *message.Message, holders map[int64]map[int][]s
 	return fm
 }
 
-// flagBits maps each flag name to its bit.
-var flagBits = func() map[string]message.Flags {
-	out := map[string]message.Flags{}
-	for bit := message.Flags(1); bit <= message.Historical; bit <<= 1 {
-		out[bit.Names()[0]] = bit
-	}
-	return out
-}()
-
 // load adds the document's messages with their reactions, submessages
 // and each holder's flags, rendered as a send renders them.
 func (t *messageTable) load(r *Realm, f *fixture.Document) error {
@@ -133,11 +124,15 @@ func (t *messageTable) load(r *Realm, f *fixture.Document) error {
 			}
 			var flags message.Flags
 			for _, name := range fm.Flags[uid] {
-				bit, ok := flagBits[name]
-				if !ok {
+				bit := message.FlagBit(name)
+				if bit == 0 {
 					return badItem(fmt.Sprintf("%s.flags.%d", at, uid), "unknown flag %q", name)
 				}
 				flags |= bit
+			}
+			if slices.Contains(fm.Flags[uid], message.FlagTopicWildcardMentioned) && !slices.Contains(fm.Flags[uid], message.FlagStreamWildcardMentioned) {
+				// wildcard_mentioned only repeats the topic flag.
+				flags &^= message.StreamWildcardMentioned
 			}
 			holders[uid] = flags
 		}

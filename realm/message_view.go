@@ -121,7 +121,7 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 		v.Content, v.ContentType = m.Content, "text/x-markdown"
 	}
 	if withFlags {
-		v.Flags = flags.Names()
+		v.Flags = flagNames(flags, d.env.has(changeWildcardMentionFlags))
 	}
 	changes := m.Changes()
 	if changes.LastEditTS != 0 {

@@ -172,7 +172,7 @@ func (r *Realm) emitRenderingUpdate(m *message.Message) {
 		uids := byFlags[f]
 		slices.Sort(uids)
 		r.emit("update_message", RenderingUpdateEvent{EditTimestamp: now, MessageID: m.ID, MessageIDs: []int64{m.ID},
-			Flags: f.Names(), Content: m.Content, RenderedContent: m.Rendered, RenderingOnly: true}, uids...)
+			Flags: flagNames(f, r.has(changeWildcardMentionFlags)), Content: m.Content, RenderedContent: m.Rendered, RenderingOnly: true}, uids...)
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 
 // Every message flag lies below removedBit (this fails to compile when
 // the message package grows a flag that would collide with it).
-const _ = uint16(removedBit - message.Historical<<1)
+const _ = uint16(removedBit - message.LastFlag<<1)
 
 // newUserMessage packs a copy of message id with these flags.
 func newUserMessage(id int64, flags message.Flags) userMessage {
