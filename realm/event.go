@@ -82,6 +82,9 @@ const (
 	keyApplyMarkdown viewKey = 1 << iota
 	keyNullAvatar
 	keyEmptyTopic
+	// keyHiddenSender: the recipient may not access the sender, shown
+	// as "Unknown user" (user_access.go).
+	keyHiddenSender
 	viewKeys = 1 << iota // the number of distinct keys
 )
 

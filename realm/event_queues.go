@@ -90,6 +90,9 @@ func (r *Realm) emitMessage(m *message.Message, recipients []messageRecipient, q
 		viewer := r.users.byID[q.UserID()]
 		key := newViewKey(cfg.opts.ApplyMarkdown, r.avatarIsNull(viewer, sender, cfg.opts.ClientGravatar),
 			cfg.opts.Capabilities.EmptyTopicName)
+		if !r.canAccessUser(viewer, sender) {
+			key |= keyHiddenSender
+		}
 		if mc.variants[key] == nil {
 			v := r.messageView(viewer, m, 0, false, key.options())
 			mc.variants[key] = &v

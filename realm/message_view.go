@@ -114,6 +114,13 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 	if sender := d.card(m.SenderID); sender != nil {
 		v.SenderFullName, v.SenderEmail = sender.fullName, d.email(sender)
 		v.AvatarURL = d.avatarURL(sender, o.ClientGravatar)
+		if d.accessible != nil && !sender.isBot() && !d.accessible[m.SenderID] {
+			// A sender the viewer may not access is "Unknown user", as
+			// Zulip's MessageDict.finalize_payload shows it.
+			avatar := inaccessibleUserAvatar
+			v.SenderFullName, v.SenderEmail = InaccessibleUserName, user.FakeEmailIn(m.SenderID, d.env.fakeEmailDomain)
+			v.AvatarURL = &avatar
+		}
 	}
 	if o.ApplyMarkdown {
 		v.Content, v.ContentType = m.Rendered, "text/html"

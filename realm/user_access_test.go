@@ -331,3 +331,44 @@ func TestGuestDeactivationEventsFollowFeatureLevel(t *testing.T) {
 		})
 	}
 }
+
+// A message's sender the viewer may not access is "Unknown user", in
+// the message event and in GET /messages; others see the sender.
+func TestInaccessibleSenderIsUnknownUser(t *testing.T) {
+	r := restrictedRealm(t, 496)
+	guest := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"message"}})
+	member := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"message"}})
+	id := send(t, r, idOthello, "guests", "hello", "from outside")
+	sender := func(evs []Event) map[string]any {
+		t.Helper()
+		if len(evs) != 1 {
+			t.Fatalf("events %v", evs)
+		}
+		return eventJSON(t, evs[0])["message"].(map[string]any)
+	}
+	if m := sender(pending(t, r, idPolonius, guest, -1)); m["sender_full_name"] != InaccessibleUserName ||
+		m["sender_email"] != "user12@zulipdev.com" || m["avatar_url"] != inaccessibleUserAvatar || m["sender_id"] != float64(idOthello) {
+		t.Fatalf("the guest's message event: %v", m)
+	}
+	if m := sender(pending(t, r, idHamlet, member, -1)); m["sender_full_name"] != "Othello, the Moor of Venice" {
+		t.Fatalf("the member's message event: %v", m)
+	}
+	res, err := r.As(idPolonius).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 5,
+		Narrow: []message.Term{{Operator: "channel", Operand: "guests"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(res.Messages, func(m Message) bool { return int64(m.ID) == id })
+	if i < 0 || res.Messages[i].SenderFullName != InaccessibleUserName {
+		t.Fatalf("GET /messages: %+v", res.Messages)
+	}
+	// Once they share a channel, the sender is known again.
+	if _, err := r.As(idOthello).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "guests"}}}); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = r.As(idPolonius).Messages(bg, FetchRequest{Anchor: Anchor{ID: AnchorNewest}, NumBefore: 5,
+		Narrow: []message.Term{{Operator: "channel", Operand: "guests"}}})
+	if i := slices.IndexFunc(res.Messages, func(m Message) bool { return int64(m.ID) == id }); i < 0 || res.Messages[i].SenderFullName != "Othello, the Moor of Venice" {
+		t.Fatalf("GET /messages after subscribing: %+v", res.Messages)
+	}
+}

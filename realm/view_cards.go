@@ -147,6 +147,9 @@ type messageDirectory struct {
 	// links found in each topic name so far (topic_links.go).
 	linkifiers      []*linkifier.Linkifier
 	topicLinksFound map[string][]TopicLink
+	// accessible, for a guest restricted by can_access_all_users_group,
+	// are the human users it may access (user_access.go); nil: all.
+	accessible map[int]bool
 }
 
 // channelNameCard is a channel's name, as message views show it.
@@ -171,6 +174,7 @@ func (r *Realm) messageDirectory(viewer *user.User) *messageDirectory {
 	if viewer != nil {
 		vc := r.userCard(viewer, false)
 		d.viewer = &vc
+		d.accessible = r.accessibleUserIDs(viewer, false)
 	}
 	return d
 }
