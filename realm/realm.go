@@ -145,6 +145,7 @@ func New(opts ...Option) *Realm {
 			settingsDefaults: settingsDefaultsTable{values: user.DefaultSettings()},
 		},
 	}
+	endSeedHistory := r.beginSeedHistory(o)
 	r.createdAt = r.clock.Now()
 	r.files.init(o.uploadStore(), o.ThumbnailCacheBytes)
 	r.calls.init(o.CallProviders)
@@ -156,6 +157,7 @@ func New(opts ...Option) *Realm {
 	if o.Seed == SeedDev && o.SeedMessages > 0 {
 		r.seedMessages(o.SeedMessages)
 	}
+	endSeedHistory()
 	r.initial = r.takeSnapshot()
 	r.initial.id, r.snapshots = 0, 0
 	return r

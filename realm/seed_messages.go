@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/message"
+	"github.com/minizulip/minizulip/realm/clock"
 )
 
 // seedTopics are the topics seeded channel messages go to, as a dev
@@ -34,13 +36,45 @@ var seedReactions = []struct{ name, code string }{
 	{"+1", "1f44d"}, {"heart", "2764"}, {"tada", "1f389"}, {"smile", "1f642"},
 }
 
+// seedMessageSpacing is the time between two seeded messages.
+const seedMessageSpacing = time.Second
+
+// seedClock is the realm's clock while the dev realm and its messages are
+// seeded: it stands still, and seedMessages moves it one
+// seedMessageSpacing forward before each message. Seeded messages so have
+// timestamps that rise with their IDs, as a Zulip dev server's generated
+// history does; clients that order messages by timestamp (zulip-terminal
+// sorts a narrow by it) would otherwise show a history sent within one
+// second in an arbitrary order.
+type seedClock struct {
+	clock.Clock // the realm's own clock, for timers
+	now         time.Time
+}
+
+func (c *seedClock) Now() time.Time { return c.now }
+
+// beginSeedHistory moves a realm seeding n messages back in time: it, its users
+// and channels are created n*seedMessageSpacing before the realm's clock
+// says now, and its last seeded message is sent at now. The returned
+// function gives the realm its clock back.
+func (r *Realm) beginSeedHistory(o Options) (end func()) {
+	if o.Seed != SeedDev || o.SeedMessages <= 0 {
+		return func() {}
+	}
+	own := r.clock
+	r.clock = &seedClock{Clock: own, now: own.Now().Add(-time.Duration(o.SeedMessages) * seedMessageSpacing)}
+	return func() { r.clock = own }
+}
+
 // seedMessages sends n messages as the dev realm's humans, the way a
 // Zulip development server's database holds generated conversations:
 // seven in ten go to channels (spread over their subscribers and a few
 // topics), the rest are one-to-one and group direct messages; one in
 // five gets a reaction, and everything is read by everyone, as the dev
 // server marks its generated messages read for humans. The messages are
-// fixed by n, so every run seeds the same realm.
+// fixed by n, so every run seeds the same realm; they are one
+// seedMessageSpacing apart, the last sent at the realm's now
+// (beginSeedHistory).
 func (r *Realm) seedMessages(n int) {
 	ctx := context.Background()
 	humans := r.seedHumans()
@@ -48,7 +82,11 @@ func (r *Realm) seedMessages(n int) {
 	if len(humans) < 3 || len(channels) == 0 {
 		return
 	}
+	sc, _ := r.clock.(*seedClock)
 	for i := 0; i < n; i++ {
+		if sc != nil {
+			sc.now = sc.now.Add(seedMessageSpacing)
+		}
 		content := seedLines[i%len(seedLines)]
 		var sender int
 		var req SendRequest

@@ -4,8 +4,10 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/minizulip/minizulip/message"
 )
 
 // seededView is what a user sees of a seeded realm: every message they
@@ -82,5 +84,56 @@ func TestSeededMessagesAreDeterministic(t *testing.T) {
 	b, _ := newTestRealm(t, WithSeededMessages(40))
 	if diff := cmp.Diff(seededView(t, a, idHamlet), seededView(t, b, idHamlet)); diff != "" {
 		t.Fatalf("two seeds differ (-a +b):\n%s", diff)
+	}
+}
+
+// Seeded messages are one second apart, oldest first, the last sent at the
+// realm's now, after the channels they go to were created: a history
+// sent within one instant would be shown in an arbitrary order by clients
+// that sort by timestamp (zulip-terminal does). The realm keeps its own
+// clock afterwards.
+func TestSeededMessagesSpreadOverTime(t *testing.T) {
+	r, clk := newTestRealm(t, WithSeededMessages(30))
+	now := clk.Now().Unix()
+	timestamp := func(id int64) int64 {
+		t.Helper()
+		var ts int64
+		_ = r.view(func() error {
+			m, ok := r.messages.store.Message(id)
+			if !ok {
+				t.Fatalf("message %d not found", id)
+			}
+			ts = m.Timestamp
+			return nil
+		})
+		return ts
+	}
+	var all []int64
+	for id := int64(1); id <= 30; id++ {
+		all = append(all, timestamp(id))
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i]-all[i-1] != 1 {
+			t.Fatalf("messages %d and %d are %d s apart, want 1 (timestamps %v)", i, i+1, all[i]-all[i-1], all)
+		}
+	}
+	if all[29] != now || all[0] != now-29 {
+		t.Fatalf("seeded timestamps run %d..%d, want %d..%d", all[0], all[29], now-29, now)
+	}
+	_ = r.view(func() error {
+		for _, c := range r.channels.byID {
+			if c.DateCreated >= all[0] {
+				t.Errorf("channel %q created at %d, not before the first seeded message (%d)", c.Name, c.DateCreated, all[0])
+			}
+		}
+		return nil
+	})
+	clk.Advance(time.Hour)
+	res, err := r.As(idHamlet).SendMessage(context.Background(), SendRequest{Type: "stream", To: message.To{ChannelName: "Denmark"}, Topic: str("later"), Content: "after the seed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := timestamp(res.ID); got != now+3600 {
+		t.Fatalf("a message sent an hour later has timestamp %d, want %d: the realm lost its clock", got, now+3600)
 	}
 }
