@@ -129,11 +129,13 @@ func (a *Actor) Messages(ctx context.Context, req FetchRequest) (ans FetchResult
 	var msgs []*message.Message
 	var flags []message.Flags
 	var d *messageDirectory
+	var search []string
 	err = a.read(ctx, func(me *user.User) error {
 		q, err := r.compileNarrow(me, req.Narrow)
 		if err != nil {
 			return err
 		}
+		search = q.search
 		if req.MessageIDs != nil {
 			msgs = r.selectIDs(me, q, req.MessageIDs)
 			ans = FetchResult{ByMessageIDs: true}
@@ -156,6 +158,7 @@ func (a *Actor) Messages(ctx context.Context, req FetchRequest) (ans FetchResult
 	ans.Messages = make([]Message, len(msgs))
 	for i, m := range msgs {
 		ans.Messages[i] = d.messageView(m, flags[i], true, req.View)
+		ans.Messages[i].highlightSearch(m, search)
 	}
 	return ans, nil
 }

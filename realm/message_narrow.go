@@ -31,7 +31,10 @@ type narrowQuery struct {
 	// the messages of the web-public channels (Realm.spectatorChannel),
 	// whoever received them.
 	spectator bool
-	preds     []func(*message.Message) bool
+	// search are the operands of the positive search terms: a fetch
+	// highlights them in match_content and match_subject.
+	search []string
+	preds  []func(*message.Message) bool
 }
 
 // compileNarrow resolves the names in a narrow and builds its predicates.
@@ -118,6 +121,9 @@ func (r *Realm) compileTerm(me *user.User, q *narrowQuery, t message.Term) (func
 		}
 		return func(m *message.Message) bool { return m.ID == id }, nil
 	case "search":
+		if !t.Negated {
+			q.search = append(q.search, strings.Trim(t.Operand, `"`))
+		}
 		needle := strings.ToLower(strings.Trim(t.Operand, `"`))
 		return func(m *message.Message) bool {
 			return strings.Contains(strings.ToLower(m.Content), needle) || strings.Contains(strings.ToLower(m.Topic), needle)

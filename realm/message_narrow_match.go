@@ -2,7 +2,6 @@ package realm
 
 import (
 	"context"
-	"html"
 	"strconv"
 
 	"github.com/minizulip/minizulip/message"
@@ -18,7 +17,8 @@ type NarrowMatch struct {
 }
 
 // MessagesMatchingNarrow answers GET /messages/matches_narrow: which of
-// the given messages the narrow matches, keyed by message ID. Messages
+// the given messages the narrow matches, keyed by message ID, with the
+// narrow's search terms highlighted as GET /messages does. Messages
 // the caller may not read, or that do not exist, are left out, as
 // messages the narrow does not match are.
 func (a *Actor) MessagesMatchingNarrow(ctx context.Context, ids []int64, narrow []message.Term) (map[string]NarrowMatch, error) {
@@ -34,7 +34,8 @@ func (a *Actor) MessagesMatchingNarrow(ctx context.Context, ids []int64, narrow 
 			if m == nil || !q.match(r, me, m) {
 				continue
 			}
-			out[strconv.FormatInt(id, 10)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}
+			out[strconv.FormatInt(id, 10)] = NarrowMatch{MatchContent: message.HighlightHTML(m.Rendered, q.search),
+				MatchSubject: message.HighlightTopic(m.Topic, q.search)}
 		}
 		return nil
 	})

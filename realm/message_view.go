@@ -34,6 +34,21 @@ type Message struct {
 	LastMovedTS      *int64       `json:"last_moved_timestamp,omitempty"`
 	// EditHistory lists the edits, newest first; absent if never edited.
 	EditHistory []EditHistoryEntry `json:"edit_history,omitempty"`
+	// MatchContent and MatchSubject are the rendered content and the
+	// HTML-escaped topic with the search terms highlighted: only in
+	// answers to a narrow with a search term (highlightSearch).
+	MatchContent *string `json:"match_content,omitempty"`
+	MatchSubject *string `json:"match_subject,omitempty"`
+}
+
+// highlightSearch sets v's match_content and match_subject for a narrow
+// searching for terms, as Zulip adds them to every message of a search.
+func (v *Message) highlightSearch(m *message.Message, terms []string) {
+	if len(terms) == 0 {
+		return
+	}
+	c, s := message.HighlightHTML(m.Rendered, terms), message.HighlightTopic(v.Subject, terms)
+	v.MatchContent, v.MatchSubject = &c, &s
 }
 
 // EditHistoryEntry is one edit in a message object's edit_history: who
