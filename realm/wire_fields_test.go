@@ -99,3 +99,36 @@ func TestWirePayloadLeavesOutNewerSettings(t *testing.T) {
 		t.Error("level 298: an update of a channel's is_archived (315) is sent")
 	}
 }
+
+// web_inbox_show_channel_folders came at feature level 431 (a change the
+// description does not note: its row says so): register's user_settings
+// and realm_user_settings_defaults leave it out below, as a Zulip 7.0
+// server, which zulip-terminal supports, never sent it.
+func TestInboxChannelFoldersSettingFrom431(t *testing.T) {
+	answer := func() map[string]any {
+		return map[string]any{
+			"user_settings":                map[string]any{"web_inbox_show_channel_folders": true, "enter_sends": false},
+			"realm_user_settings_defaults": map[string]any{"web_inbox_show_channel_folders": true, "enter_sends": false},
+		}
+	}
+	for _, c := range []struct {
+		level int
+		sent  bool
+	}{{185, false}, {430, false}, {431, true}} {
+		r := New(WithFeatureLevel(c.level, "test"))
+		b, err := json.Marshal(r.WireAnswer("POST", "/register", answer()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]map[string]any
+		_ = json.Unmarshal(b, &got)
+		for _, section := range []string{"user_settings", "realm_user_settings_defaults"} {
+			if _, ok := got[section]["web_inbox_show_channel_folders"]; ok != c.sent {
+				t.Errorf("level %d: %s has web_inbox_show_channel_folders: %v, want %v (%s)", c.level, section, ok, c.sent, b)
+			}
+			if _, ok := got[section]["enter_sends"]; !ok {
+				t.Errorf("level %d: %s lost enter_sends", c.level, section)
+			}
+		}
+	}
+}
