@@ -35,6 +35,9 @@ var (
 	changeNavigationViews = newChange("navigationViews")
 	// changeBillingAdminRemoved: is_billing_admin left user objects.
 	changeBillingAdminRemoved = newChange("billingAdminRemoved")
+	// changeImportedStubField: user objects carry is_imported_stub
+	// (Zulip 12.0).
+	changeImportedStubField = newChange("importedStubField")
 	// changeDenseModeRemoved: dense_mode left the personal settings.
 	changeDenseModeRemoved = newChange("denseModeRemoved")
 	// changeReactionUserRemoved: the deprecated user object left message

@@ -25,11 +25,13 @@ func TestShapeFollowsFeatureLevel(t *testing.T) {
 	}{
 		{218, []check{{"is_billing_admin", true}, {"realm_notifications_stream_id", true}, {"realm_signup_notifications_stream_id", true},
 			{"realm_new_stream_announcements_stream_id", false}, {"realm_zulip_update_announcements_stream_id", false},
-			{"realm_url", false}, {"realm_uri", true}, {"user_settings.dense_mode", true}}},
+			{"realm_url", false}, {"realm_uri", true}, {"user_settings.dense_mode", true}, {"realm_users.0.is_imported_stub", false}}},
 		{241, []check{{"is_billing_admin", true}, {"realm_notifications_stream_id", false}, {"realm_new_stream_announcements_stream_id", true},
 			{"realm_signup_announcements_stream_id", true}, {"realm_zulip_update_announcements_stream_id", false}, {"realm_url", false}}},
 		{363, []check{{"is_billing_admin", false}, {"realm_zulip_update_announcements_stream_id", true}, {"realm_url", true},
 			{"user_settings.dense_mode", true}}},
+		{432, []check{{"realm_users.0.is_imported_stub", false}, {"cross_realm_bots.0.is_imported_stub", false}}},
+		{433, []check{{"realm_users.0.is_imported_stub", true}, {"cross_realm_bots.0.is_imported_stub", true}}},
 		{DefaultFeatureLevel, []check{{"is_billing_admin", false}, {"realm_notifications_stream_id", false},
 			{"realm_signup_notifications_stream_id", false}, {"realm_new_stream_announcements_stream_id", true},
 			{"demo_organization_scheduled_deletion_date", false}, {"user_settings.dense_mode", false}, {"realm_users.0.is_billing_admin", false}}},
@@ -70,6 +72,11 @@ func TestShapeFollowsFeatureLevel(t *testing.T) {
 		own, _ := r.As(idHamlet).OwnUser(bg)
 		if (own.IsBillingAdmin != nil) != (c.level < changeBillingAdminRemoved.level) {
 			t.Errorf("feature level %d: GET /users/me is_billing_admin %v", c.level, own.IsBillingAdmin)
+		}
+		// is_imported_stub came at 433: a Zulip 7.0 server, which
+		// zulip-terminal supports, never sent it.
+		if (own.IsImportedStub != nil) != (c.level >= changeImportedStubField.level) {
+			t.Errorf("feature level %d: GET /users/me is_imported_stub %v", c.level, own.IsImportedStub)
 		}
 	}
 }

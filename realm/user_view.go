@@ -27,7 +27,7 @@ type User struct {
 	Timezone       string                       `json:"timezone"`
 	AvatarURL      *string                      `json:"avatar_url"`
 	AvatarVersion  int                          `json:"avatar_version"`
-	IsImportedStub bool                         `json:"is_imported_stub"`
+	IsImportedStub *bool                        `json:"is_imported_stub,omitempty"` // from feature level 433
 	IsDeleted      bool                         `json:"is_deleted,omitempty"`
 	ProfileData    map[string]ProfileFieldValue `json:"profile_data,omitzero"`
 }
@@ -45,7 +45,7 @@ type OwnUser struct {
 	IsGuest        bool   `json:"is_guest"`
 	IsBot          bool   `json:"is_bot"`
 	IsActive       bool   `json:"is_active"`
-	IsImportedStub bool   `json:"is_imported_stub"`
+	IsImportedStub *bool  `json:"is_imported_stub,omitempty"` // from feature level 433
 	Timezone       string `json:"timezone"`
 	DateJoined     string `json:"date_joined"`
 	MaxMessageID   int64  `json:"max_message_id"`
@@ -96,6 +96,22 @@ type UserViewOptions struct {
 	IncludeCustomProfileFields bool
 }
 
+// importedStubField is is_imported_stub for the feature levels that send
+// it (433 on), else nil (absent).
+func (r *Realm) importedStubField(stub bool) *bool {
+	e := r.viewEnv()
+	return e.importedStubField(stub)
+}
+
+// importedStubField is is_imported_stub for the feature levels that send
+// it (433 on), else nil (absent).
+func (e *viewEnv) importedStubField(stub bool) *bool {
+	if !e.has(changeImportedStubField) {
+		return nil
+	}
+	return &stub
+}
+
 // billingAdminField is is_billing_admin (always false here) for the
 // feature levels that still send it, else nil (absent).
 func (r *Realm) billingAdminField() *bool {
@@ -126,7 +142,7 @@ func (e *viewEnv) userView(viewer, target *userCard, o UserViewOptions) User {
 		IsOwner: target.role == user.RoleOwner, IsAdmin: target.role.IsAdmin(), IsGuest: target.role == user.RoleGuest,
 		IsBot: target.isBot(), IsSystemBot: target.isSystemBot, Role: int(target.role), Timezone: target.timezone,
 		AvatarURL: avatarURL(viewer, target, o.ClientGravatar), AvatarVersion: target.avatarVersion,
-		IsImportedStub: target.isImportedStub, IsDeleted: target.isDeleted,
+		IsImportedStub: e.importedStubField(target.isImportedStub), IsDeleted: target.isDeleted,
 		IsBillingAdmin: e.billingAdminField(),
 	}
 	if canSeeDeliveryEmail(viewer, target) {
@@ -151,7 +167,7 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 	v := OwnUser{
 		AvatarURL: u.AvatarURL, AvatarVersion: u.AvatarVersion, Email: r.apiEmail(u), FullName: u.FullName,
 		IsAdmin: u.Role.IsAdmin(), IsOwner: u.Role == user.RoleOwner, Role: int(u.Role), IsGuest: u.IsGuest(),
-		IsBot: u.IsBot(), IsActive: u.IsActive, IsImportedStub: u.IsImportedStub, Timezone: u.Timezone,
+		IsBot: u.IsBot(), IsActive: u.IsActive, IsImportedStub: r.importedStubField(u.IsImportedStub), Timezone: u.Timezone,
 		DateJoined: isoTime(u.DateJoined), MaxMessageID: r.maxMessageIDOf(u.ID), UserID: u.ID,
 		DeliveryEmail: u.DeliveryEmail, IsBillingAdmin: r.billingAdminField(),
 	}
