@@ -154,7 +154,8 @@ func (d *messageDirectory) messageView(m *message.Message, flags message.Flags, 
 		ts := changes.LastMovedTS
 		v.LastMovedTS = &ts
 	}
-	if changes.Edits != nil {
+	if changes.Edits != nil && d.env.editHistoryPolicy != EditHistoryNone {
+		// Under "none" Zulip leaves edit_history out of message objects.
 		v.EditHistory = d.env.editHistoryView(changes.Edits, o)
 	}
 	if m.Type == message.Channel {
@@ -175,9 +176,16 @@ var renderedContentVersion = 1
 // them.
 func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditHistoryEntry {
 	out := make([]EditHistoryEntry, 0, edits.Len())
+	moves := e.editHistoryPolicy == EditHistoryMoves
 	for _, ed := range edits.NewestFirst() {
+		if moves && !ed.TopicChanged && ed.PrevChannelID == 0 {
+			// Under "moves" an edit of the content alone is left out, and
+			// the others lose their content fields (Zulip's
+			// visible_edit_history_for_message).
+			continue
+		}
 		v := EditHistoryEntry{UserID: ed.UserID, Timestamp: ed.Timestamp, PrevStream: ed.PrevChannelID, Stream: ed.ChannelID}
-		if ed.ContentChanged {
+		if ed.ContentChanged && !moves {
 			v.PrevContent, v.PrevRenderedContent = &ed.PrevContent, &ed.PrevRendered
 			if !e.has(changePrevRenderedVersionRemoved) {
 				v.PrevRenderedContentVersion = &renderedContentVersion
@@ -188,6 +196,9 @@ func (e *viewEnv) editHistoryView(edits *message.EditLog, o ViewOptions) []EditH
 			v.Topic = ptr(e.topics.Display(ed.Topic, o.AllowEmptyTopicName))
 		}
 		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil // nothing the policy shows: no edit_history
 	}
 	return out
 }

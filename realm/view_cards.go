@@ -22,6 +22,8 @@ type viewEnv struct {
 	featureLevel    int
 	fakeEmailDomain string
 	topics          topic.Rules
+	// editHistoryPolicy is the realm's message_edit_history_visibility_policy.
+	editHistoryPolicy string
 }
 
 // has reports whether the realm's level includes change c.
@@ -30,7 +32,8 @@ func (e viewEnv) has(c Change) bool { return e.featureLevel >= c.level }
 // viewEnv copies the realm-wide state views read; the caller holds the
 // lock.
 func (r *Realm) viewEnv() viewEnv {
-	return viewEnv{featureLevel: r.opts.FeatureLevel, fakeEmailDomain: r.users.fakeEmailDomain, topics: r.topicRules()}
+	return viewEnv{featureLevel: r.opts.FeatureLevel, fakeEmailDomain: r.users.fakeEmailDomain, topics: r.topicRules(),
+		editHistoryPolicy: r.settings.EditHistoryPolicy}
 }
 
 // userCard is what user and message views show of one user, copied under
