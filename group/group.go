@@ -60,19 +60,28 @@ type Group struct {
 	Subgroups   map[int]struct{} // direct subgroup IDs
 	CreatorID   int              // 0 for system groups
 	DateCreated int64            // UNIX seconds; 0 for system groups
-	// Permission settings: each holds the ID of the group whose members
-	// have the permission.
+	// Permission settings: each holds the group (named, or anonymous)
+	// whose members have the permission.
 	Settings Settings
 }
 
-// Settings are a group's permission settings, as group IDs.
+// Settings are a group's permission settings, as group-setting values.
 type Settings struct {
-	CanAddMembers    int
-	CanJoin          int
-	CanLeave         int
-	CanManage        int
-	CanMention       int
-	CanRemoveMembers int
+	CanAddMembers    Setting
+	CanJoin          Setting
+	CanLeave         Setting
+	CanManage        Setting
+	CanMention       Setting
+	CanRemoveMembers Setting
+}
+
+// Clone copies the settings, sharing no slice with them.
+func (s Settings) Clone() Settings {
+	for _, name := range SettingNames {
+		p := s.field(name)
+		*p = p.Clone()
+	}
+	return s
 }
 
 // SettingNames are the API names of the permission settings, in order.
@@ -81,25 +90,25 @@ var SettingNames = []string{
 	"can_manage_group", "can_mention_group", "can_remove_members_group",
 }
 
-// Get returns the group ID held by a setting, by its API name.
-func (s *Settings) Get(name string) (int, bool) {
+// Get returns the value held by a setting, by its API name.
+func (s *Settings) Get(name string) (Setting, bool) {
 	p := s.field(name)
 	if p == nil {
-		return 0, false
+		return Setting{}, false
 	}
 	return *p, true
 }
 
-// Set stores a group ID in a setting, by its API name.
-func (s *Settings) Set(name string, id int) bool {
+// Set stores a value in a setting, by its API name.
+func (s *Settings) Set(name string, v Setting) bool {
 	p := s.field(name)
 	if p != nil {
-		*p = id
+		*p = v
 	}
 	return p != nil
 }
 
-func (s *Settings) field(name string) *int {
+func (s *Settings) field(name string) *Setting {
 	switch name {
 	case "can_add_members_group":
 		return &s.CanAddMembers

@@ -69,7 +69,8 @@ type GroupUse struct {
 }
 
 // UsesByGroups lists where active groups other than g use it: their
-// permission settings that hold g, and the non-system groups that have g
+// permission settings that hold g (as their group or as a subgroup of
+// their anonymous group), and the non-system groups that have g
 // as a direct subgroup (its supergroups), in the order of groups.
 func UsesByGroups(g *Group, groups []*Group) (uses []GroupUse, supergroups []int) {
 	for _, other := range groups {
@@ -78,7 +79,7 @@ func UsesByGroups(g *Group, groups []*Group) (uses []GroupUse, supergroups []int
 		}
 		var names []string
 		for _, name := range SettingNames {
-			if v, _ := other.Settings.Get(name); v == g.ID {
+			if v, _ := other.Settings.Get(name); v.Names(g.ID) {
 				names = append(names, name)
 			}
 		}

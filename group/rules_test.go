@@ -58,15 +58,16 @@ func TestAddWouldCycle(t *testing.T) {
 func TestUsesByGroups(t *testing.T) {
 	target := New(5, "target", "", false)
 	a := New(6, "a", "", false)
-	a.Settings.CanJoin, a.Settings.CanManage = 5, 5
+	a.Settings.CanJoin, a.Settings.CanManage = Named(5), Named(5)
+	a.Settings.CanMention = Setting{DirectMembers: []int{1}, DirectSubgroups: []int{4, 5}}
 	a.Subgroups[5] = struct{}{}
 	sys := New(7, Members, "", true)
 	sys.Subgroups[5] = struct{}{}
 	off := New(8, "off", "", false)
 	off.Deactivated = true
-	off.Settings.CanJoin = 5
+	off.Settings.CanJoin = Named(5)
 	uses, supers := UsesByGroups(target, []*Group{target, a, sys, off})
-	if diff := cmp.Diff([]GroupUse{{GroupID: 6, Settings: []string{"can_join_group", "can_manage_group"}}}, uses); diff != "" {
+	if diff := cmp.Diff([]GroupUse{{GroupID: 6, Settings: []string{"can_join_group", "can_manage_group", "can_mention_group"}}}, uses); diff != "" {
 		t.Fatalf("uses (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]int{6}, supers); diff != "" {

@@ -18,6 +18,18 @@ type Setting struct {
 // Named is the setting value naming one user group.
 func Named(groupID int) Setting { return Setting{GroupID: groupID} }
 
+// Names reports whether the value is the named group id or an anonymous
+// group with id among its direct subgroups.
+func (g Setting) Names(id int) bool {
+	return g.GroupID == id || (g.GroupID == 0 && slices.Contains(g.DirectSubgroups, id))
+}
+
+// HasDirectMember reports whether the value is an anonymous group with
+// userID among its direct members.
+func (g Setting) HasDirectMember(userID int) bool {
+	return g.GroupID == 0 && slices.Contains(g.DirectMembers, userID)
+}
+
 // Clone copies the setting, sharing no slice with it.
 func (g Setting) Clone() Setting {
 	g.DirectMembers = slices.Clone(g.DirectMembers)

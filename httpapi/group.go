@@ -39,34 +39,56 @@ func listUserGroups(c *call) (any, error) {
 }
 
 // groupSettingParams reads the can_*_group parameters of POST
-// /user_groups/create: a group ID (or, as some clients send, an object
-// {"new": ID}).
-func groupSettingParams(c *call) (map[string]int, error) {
-	out := map[string]int{}
+// /user_groups/create: a group-setting value, a group ID or an anonymous
+// group {"direct_members", "direct_subgroups"} (or, as some clients send,
+// an object {"new": value}). Whether the realm's level takes anonymous
+// groups is the realm's to say.
+func groupSettingParams(c *call) (map[string]realm.GroupSetting, error) {
+	out := map[string]realm.GroupSetting{}
 	for _, name := range group.SettingNames {
 		raw, ok := c.p.str(name)
 		if !ok {
 			continue
 		}
-		if id, err := parseJSONInt(raw); err == nil {
-			out[name] = id
-			continue
+		var change map[string]json.RawMessage
+		if json.Unmarshal([]byte(raw), &change) == nil && change["new"] != nil {
+			raw = string(change["new"])
 		}
-		var change struct {
-			New *int `json:"new"`
+		v, ok := userGroupSettingValue(raw)
+		if !ok {
+			return nil, realm.BadRequest("%s is not an integer or a dict of direct members and subgroups", name)
 		}
-		if json.Unmarshal([]byte(raw), &change) != nil || change.New == nil {
-			return nil, realm.BadRequest("%s is not a group ID", name)
-		}
-		out[name] = *change.New
+		out[name] = v
 	}
 	return out, nil
 }
 
+// userGroupSettingValue reads a group-setting value: a group ID, or an
+// object with both "direct_members" and "direct_subgroups" lists of IDs.
+// ID 0 becomes -1, so that the realm refuses it as an unknown group.
+func userGroupSettingValue(raw string) (realm.GroupSetting, bool) {
+	if id, err := parseJSONInt(raw); err == nil {
+		if id == 0 {
+			id = -1
+		}
+		return realm.NamedGroupSetting(id), true
+	}
+	var v struct {
+		DirectMembers   *[]int `json:"direct_members"`
+		DirectSubgroups *[]int `json:"direct_subgroups"`
+	}
+	if json.Unmarshal([]byte(raw), &v) != nil || v.DirectMembers == nil || v.DirectSubgroups == nil {
+		return realm.GroupSetting{}, false
+	}
+	return realm.GroupSetting{DirectMembers: *v.DirectMembers, DirectSubgroups: *v.DirectSubgroups}, true
+}
+
 // groupSettingChangeParams reads the can_*_group parameters of PATCH
-// /user_groups/{id}: from feature level 260 an object {"new": ID, "old":
-// ID}, "old" optional, as Zulip takes them; below it a plain group ID.
-func groupSettingChangeParams(c *call) (values, old map[string]int, err error) {
+// /user_groups/{id}: from feature level 260 an object {"new": value,
+// "old": value}, "old" optional, as Zulip takes them; below it a plain
+// value. Each value is a group ID or an anonymous group (which the realm
+// refuses below changeUserGroupSettingsAnonymous).
+func groupSettingChangeParams(c *call) (values, old map[string]realm.GroupSetting, err error) {
 	objects := c.srv.realm.Has(realm.ChangeGroupSettingChangeObjects)
 	for _, name := range group.SettingNames {
 		raw, ok := c.p.str(name)
@@ -74,14 +96,14 @@ func groupSettingChangeParams(c *call) (values, old map[string]int, err error) {
 			continue
 		}
 		if values == nil {
-			values = map[string]int{}
+			values = map[string]realm.GroupSetting{}
 		}
 		if !objects {
-			id, err := parseJSONInt(raw)
-			if err != nil {
+			v, ok := userGroupSettingValue(raw)
+			if !ok {
 				return nil, nil, realm.BadRequest("%s is not an integer", name)
 			}
-			values[name] = id
+			values[name] = v
 			continue
 		}
 		var change map[string]json.RawMessage
@@ -92,20 +114,20 @@ func groupSettingChangeParams(c *call) (values, old map[string]int, err error) {
 		if !ok {
 			return nil, nil, realm.BadRequest("%s[\"new\"] is missing", name)
 		}
-		id, err := parseJSONInt(string(newRaw))
-		if err != nil {
-			return nil, nil, realm.BadRequest("%s[\"new\"] is not a group ID", name)
+		v, ok := userGroupSettingValue(string(newRaw))
+		if !ok {
+			return nil, nil, realm.BadRequest("%s[\"new\"] is not an integer or a dict of direct members and subgroups", name)
 		}
-		values[name] = id
+		values[name] = v
 		if oldRaw, ok := change["old"]; ok && !isJSONNull(oldRaw) {
-			id, err := parseJSONInt(string(oldRaw))
-			if err != nil {
-				return nil, nil, realm.BadRequest("%s[\"old\"] is not a group ID", name)
+			v, ok := userGroupSettingValue(string(oldRaw))
+			if !ok {
+				return nil, nil, realm.BadRequest("%s[\"old\"] is not an integer or a dict of direct members and subgroups", name)
 			}
 			if old == nil {
-				old = map[string]int{}
+				old = map[string]realm.GroupSetting{}
 			}
-			old[name] = id
+			old[name] = v
 		}
 	}
 	return values, old, nil

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"reflect"
 	"testing"
 
 	"github.com/minizulip/minizulip/realm"
@@ -121,5 +122,66 @@ func TestRemoveSubscribersGroupParamFollowsFeatureLevel(t *testing.T) {
 		refused(e)(patch("12"))("BAD_REQUEST", "can_remove_subscribers_group is not a dict")
 		e.ok(patch(`{"new": ` + anonymous + `}`))
 		e.ok(create(anonymous))
+	}
+}
+
+// From feature level 258 POST /user_groups/create and PATCH
+// /user_groups/{id} take can_mention_group as an anonymous group, and GET
+// /user_groups, register's realm_user_groups and user_group events send
+// it as one; below it only group IDs are taken and sent.
+func TestUserGroupAnonymousMentionSettingFollowsFeatureLevel(t *testing.T) {
+	anonymous := `{"direct_members": [12, 12], "direct_subgroups": [11]}`
+	want := map[string]any{"direct_members": []any{float64(12)}, "direct_subgroups": []any{float64(11)}}
+	for _, level := range []int{257, 258} {
+		e := newChanEnv(t, realm.WithFeatureLevel(level, ""))
+		qid, _ := e.register("iago@zulip.com", url.Values{"event_types": {`["user_group"]`}})
+		create := func(v string) (int, map[string]any) {
+			return e.do("iago@zulip.com", "POST", "/user_groups/create", url.Values{
+				"name": {"anon"}, "description": {""}, "members": {"[]"}, "can_mention_group": {v}})
+		}
+		patch := func(v string) (int, map[string]any) {
+			return e.do("desdemona@zulip.com", "PATCH", "/user_groups/17", url.Values{"can_mention_group": {v}})
+		}
+		mentionOf := func(key string, id any) any {
+			for _, g := range e.ok(e.do("iago@zulip.com", "GET", "/user_groups", nil))["user_groups"].([]any) {
+				if g := g.(map[string]any); g[key] == id {
+					return g["can_mention_group"]
+				}
+			}
+			return nil
+		}
+		if level < 258 {
+			refused(e)(create(anonymous))("BAD_REQUEST", "can_mention_group is not an integer")
+			refused(e)(patch(anonymous))("BAD_REQUEST", "can_mention_group is not an integer")
+			e.ok(patch("12"))
+			if got := mentionOf("id", float64(17)); got != float64(12) {
+				t.Errorf("level %d: can_mention_group %v", level, got)
+			}
+			continue
+		}
+		refused(e)(create(`{"direct_members": [12]}`))("BAD_REQUEST", "can_mention_group is not an integer or a dict of direct members and subgroups")
+		e.ok(create(anonymous))
+		e.ok(patch(anonymous))
+		if got := mentionOf("name", "anon"); !reflect.DeepEqual(got, want) {
+			t.Errorf("level %d: the new group's can_mention_group %v", level, got)
+		}
+		if got := mentionOf("id", float64(17)); !reflect.DeepEqual(got, want) {
+			t.Errorf("level %d: group 17's can_mention_group %v", level, got)
+		}
+		_, reg := e.register("iago@zulip.com", url.Values{"fetch_event_types": {`["realm_user_groups"]`}})
+		for _, g := range reg["realm_user_groups"].([]any) {
+			if g := g.(map[string]any); g["id"] == float64(17) && !reflect.DeepEqual(g["can_mention_group"], want) {
+				t.Errorf("register's group 17: %v", g)
+			}
+		}
+		var updates []any
+		for _, ev := range e.eventsOf("iago@zulip.com", qid, -1) {
+			if ev["type"] == "user_group" && ev["op"] == "update" {
+				updates = append(updates, ev["data"].(map[string]any)["can_mention_group"])
+			}
+		}
+		if len(updates) != 1 || !reflect.DeepEqual(updates[0], want) {
+			t.Errorf("update events carry %v", updates)
+		}
 	}
 }

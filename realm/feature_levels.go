@@ -200,6 +200,10 @@ var (
 	// group setting as {"new", "old"}; before it, as a plain value
 	// (Zulip 9.0).
 	ChangeGroupSettingChangeObjects = newChange("groupSettingChangeObjects")
+	// changeUserGroupSettingsAnonymous: a user group's permission
+	// settings (can_mention_group, the only one then) may be anonymous
+	// groups; before it, group IDs only (Zulip 9.0).
+	changeUserGroupSettingsAnonymous = newChange("userGroupSettingsAnonymous")
 )
 
 // The feature levels of channels and subscriptions.

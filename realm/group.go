@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/minizulip/minizulip/group"
@@ -10,30 +11,33 @@ import (
 
 // UserGroup is a user group as register and GET /user_groups return it.
 type UserGroup struct {
-	ID                    int    `json:"id"`
-	Name                  string `json:"name"`
-	Description           string `json:"description"`
-	Members               []int  `json:"members"`
-	DirectSubgroupIDs     []int  `json:"direct_subgroup_ids"`
-	IsSystemGroup         bool   `json:"is_system_group"`
-	CreatorID             *int   `json:"creator_id"`
-	DateCreated           *int64 `json:"date_created"`
-	Deactivated           bool   `json:"deactivated"`
-	CanAddMembersGroup    int    `json:"can_add_members_group"`
-	CanJoinGroup          int    `json:"can_join_group"`
-	CanLeaveGroup         int    `json:"can_leave_group"`
-	CanManageGroup        int    `json:"can_manage_group"`
-	CanMentionGroup       int    `json:"can_mention_group"`
-	CanRemoveMembersGroup int    `json:"can_remove_members_group"`
+	ID                int    `json:"id"`
+	Name              string `json:"name"`
+	Description       string `json:"description"`
+	Members           []int  `json:"members"`
+	DirectSubgroupIDs []int  `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool   `json:"is_system_group"`
+	CreatorID         *int   `json:"creator_id"`
+	DateCreated       *int64 `json:"date_created"`
+	Deactivated       bool   `json:"deactivated"`
+	// The permission settings: a group ID, or (from
+	// changeUserGroupSettingsAnonymous) an anonymous group.
+	CanAddMembersGroup    GroupSetting `json:"can_add_members_group"`
+	CanJoinGroup          GroupSetting `json:"can_join_group"`
+	CanLeaveGroup         GroupSetting `json:"can_leave_group"`
+	CanManageGroup        GroupSetting `json:"can_manage_group"`
+	CanMentionGroup       GroupSetting `json:"can_mention_group"`
+	CanRemoveMembersGroup GroupSetting `json:"can_remove_members_group"`
 }
 
 // userGroupView builds the API object of g.
 func (r *Realm) userGroupView(g *group.Group) UserGroup {
 	v := UserGroup{ID: g.ID, Name: g.Name, Description: g.Description, IsSystemGroup: g.IsSystem,
 		Deactivated: g.Deactivated, Members: sortedKeys(g.Members), DirectSubgroupIDs: sortedKeys(g.Subgroups),
-		CanAddMembersGroup: g.Settings.CanAddMembers, CanJoinGroup: g.Settings.CanJoin,
-		CanLeaveGroup: g.Settings.CanLeave, CanManageGroup: g.Settings.CanManage,
-		CanMentionGroup: g.Settings.CanMention, CanRemoveMembersGroup: g.Settings.CanRemoveMembers}
+		CanAddMembersGroup: r.apiGroupSetting(g.Settings.CanAddMembers), CanJoinGroup: r.apiGroupSetting(g.Settings.CanJoin),
+		CanLeaveGroup: r.apiGroupSetting(g.Settings.CanLeave), CanManageGroup: r.apiGroupSetting(g.Settings.CanManage),
+		CanMentionGroup:       r.apiGroupSetting(g.Settings.CanMention),
+		CanRemoveMembersGroup: r.apiGroupSetting(g.Settings.CanRemoveMembers)}
 	v.Members = slices.DeleteFunc(v.Members, func(uid int) bool { return !r.shownAsGroupMember(uid) })
 	if g.CreatorID != 0 {
 		id, ts := g.CreatorID, g.DateCreated
@@ -73,7 +77,7 @@ func (r *Realm) defaultGroupSettings() group.Settings {
 		if def == groupCreator {
 			def = group.Nobody
 		}
-		s.Set(name, r.groups.byName[def].ID)
+		s.Set(name, group.Named(r.groups.byName[def].ID))
 	}
 	return s
 }
@@ -114,7 +118,7 @@ type CreateGroupRequest struct {
 	Subgroups   []int
 	// Settings holds permission settings by API name; absent ones take
 	// the defaults.
-	Settings map[string]int
+	Settings map[string]GroupSetting
 }
 
 // CreateUserGroup creates a named group; the caller needs the realm's
@@ -165,11 +169,11 @@ type UpdateGroupRequest struct {
 	Description *string
 	// Deactivated may only be set to false, to reactivate the group.
 	Deactivated *bool
-	Settings    map[string]int
+	Settings    map[string]GroupSetting
 	// OldSettings are the values the client believes current, for some
 	// of Settings: if one is not, nothing changes and the call fails
 	// with EXPECTATION_MISMATCH.
-	OldSettings map[string]int
+	OldSettings map[string]GroupSetting
 }
 
 // UpdateUserGroup renames, describes, reactivates or changes permission
@@ -210,7 +214,7 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		}
 		settings := g.Settings
 		for name, old := range req.OldSettings {
-			if cur, ok := settings.Get(name); ok && cur != old {
+			if cur, ok := settings.Get(name); ok && !sameGroupSetting(cur, r.normalizeGroupSetting(old)) {
 				return &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
 					Msg: "'old' value does not match the expected value."}
 			}
@@ -218,8 +222,9 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		if err := r.applyGroupSettings(&settings, req.Settings); err != nil {
 			return err
 		}
-		for k, v := range req.Settings {
-			data[k] = v
+		for k := range req.Settings {
+			v, _ := settings.Get(k)
+			data[k] = r.apiGroupSetting(v)
 		}
 		// Apply.
 		if req.Name != nil {
@@ -336,8 +341,8 @@ func (r *Realm) checkMemberChange(me *user.User, id int, add, remove []int) (*gr
 		if _, ok := g.Members[uid]; ok {
 			return nil, BadRequest("User %d is already a member of this group.", uid)
 		}
-		self := uid == me.ID && r.inGroup(g.Settings.CanJoin, me.ID)
-		if !manage && !self && !r.inGroup(g.Settings.CanAddMembers, me.ID) {
+		self := uid == me.ID && r.settingHas(g.Settings.CanJoin, me.ID)
+		if !manage && !self && !r.settingHas(g.Settings.CanAddMembers, me.ID) {
 			return nil, BadRequest("Insufficient permission")
 		}
 	}
@@ -345,8 +350,8 @@ func (r *Realm) checkMemberChange(me *user.User, id int, add, remove []int) (*gr
 		if _, ok := g.Members[uid]; !ok {
 			return nil, BadRequest("There is no member '%d' in this user group", uid)
 		}
-		self := uid == me.ID && r.inGroup(g.Settings.CanLeave, me.ID)
-		if !manage && !self && !r.inGroup(g.Settings.CanRemoveMembers, me.ID) {
+		self := uid == me.ID && r.settingHas(g.Settings.CanLeave, me.ID)
+		if !manage && !self && !r.settingHas(g.Settings.CanRemoveMembers, me.ID) {
 			return nil, BadRequest("Insufficient permission")
 		}
 	}
@@ -550,7 +555,7 @@ func (r *Realm) canManageGroup(me *user.User, g *group.Group) bool {
 	}
 	all := r.settingHas(r.settings.CanManageAllGroups, me.ID) &&
 		(r.has(changeManageAllGroupsAnyGroup) || me.Role.IsModeratorOrAbove() || r.inGroup(g.ID, me.ID))
-	return all || g.CreatorID == me.ID || r.inGroup(g.Settings.CanManage, me.ID)
+	return all || g.CreatorID == me.ID || r.settingHas(g.Settings.CanManage, me.ID)
 }
 
 // usableGroup returns an active group that may be used as a subgroup or a
@@ -566,21 +571,39 @@ func (r *Realm) usableGroup(id int) (*group.Group, error) {
 	return g, nil
 }
 
-// applyGroupSettings validates and stores permission settings by name.
-func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]int) error {
-	for name, id := range values {
+// applyGroupSettings validates and stores permission settings by name:
+// a group ID, or where the level allows an anonymous group (kept sorted,
+// one subgroup and no members read as that subgroup). Nothing is stored
+// unless every value is valid.
+func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]GroupSetting) error {
+	stored := map[string]GroupSetting{}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		v := values[name]
 		if _, ok := s.Get(name); !ok {
 			return BadRequest("Invalid setting: %s", name)
 		}
-		if _, err := r.usableGroup(id); err != nil {
+		if err := r.checkSettingForm("user_group", name, v); err != nil {
 			return err
 		}
-		if g := r.groups.byID[id]; g.IsSystem && (g.Name == group.Internet || g.Name == group.Everyone && !userGroupSettingRules[name].allowEveryone) {
+		v = r.normalizeGroupSetting(v)
+		if v.GroupID == 0 {
+			if err := r.checkAnonymousGroup(v); err != nil {
+				return err
+			}
+			stored[name] = storedGroupSetting(v)
+			continue
+		}
+		g, err := r.usableGroup(v.GroupID)
+		if err != nil {
+			return err
+		}
+		if g.IsSystem && (g.Name == group.Internet || g.Name == group.Everyone && !userGroupSettingRules[name].allowEveryone) {
 			return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
 		}
+		stored[name] = v
 	}
-	for name, id := range values {
-		s.Set(name, id)
+	for name, v := range stored {
+		s.Set(name, v)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func TestGroupMentionPermission(t *testing.T) {
 	}
 
 	// Only administrators may mention it now.
-	if err := r.As(idIago).UpdateUserGroup(bg, gid, UpdateGroupRequest{Settings: map[string]int{"can_mention_group": gidAdministrators}}); err != nil {
+	if err := r.As(idIago).UpdateUserGroup(bg, gid, UpdateGroupRequest{Settings: map[string]GroupSetting{"can_mention_group": NamedGroupSetting(gidAdministrators)}}); err != nil {
 		t.Fatal(err)
 	}
 	before := r.MessageCount()
@@ -157,7 +157,7 @@ func TestGroupMentionPermission(t *testing.T) {
 func TestGroupMentionThroughSubgroups(t *testing.T) {
 	r, _ := newTestRealm(t)
 	_, err := r.As(idIago).CreateUserGroup(bg, CreateGroupRequest{Name: "outer", Subgroups: []int{gidHamletChars},
-		Settings: map[string]int{"can_mention_group": gidHamletChars}})
+		Settings: map[string]GroupSetting{"can_mention_group": NamedGroupSetting(gidHamletChars)}})
 	if err != nil {
 		t.Fatal(err)
 	}

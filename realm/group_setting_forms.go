@@ -15,11 +15,19 @@ type olderSettingForm struct {
 }
 
 // olderSettingForms are the settings whose values were restricted, by
-// scope ("channel", "realm") and API name.
+// scope ("channel", "realm", "user_group") and API name.
 var olderSettingForms = map[string]olderSettingForm{
 	"channel can_remove_subscribers_group": {ChangeRemoveSubscribersAnyGroup, true},
 	"realm can_access_all_users_group":     {changeRealmAccessSettingsAnonymous, false},
 	"realm create_multiuse_invite_group":   {changeRealmAccessSettingsAnonymous, false},
+	// Every user group setting newer than can_mention_group took
+	// anonymous groups from its first level.
+	"user_group can_add_members_group":    {changeUserGroupSettingsAnonymous, false},
+	"user_group can_join_group":           {changeUserGroupSettingsAnonymous, false},
+	"user_group can_leave_group":          {changeUserGroupSettingsAnonymous, false},
+	"user_group can_manage_group":         {changeUserGroupSettingsAnonymous, false},
+	"user_group can_mention_group":        {changeUserGroupSettingsAnonymous, false},
+	"user_group can_remove_members_group": {changeUserGroupSettingsAnonymous, false},
 }
 
 // checkSettingForm refuses a value of the setting (scope and API name)

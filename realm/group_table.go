@@ -30,6 +30,7 @@ func cloneGroup(g *group.Group) *group.Group {
 	c := *g
 	c.Members = maps.Clone(g.Members)
 	c.Subgroups = maps.Clone(g.Subgroups)
+	c.Settings = g.Settings.Clone()
 	return &c
 }
 
@@ -66,7 +67,7 @@ func (t *groupTable) dump(r *Realm, f *fixture.Document) error {
 		}
 		fg := fixture.Group{ID: g.ID, Name: g.Name, Description: g.Description, Deactivated: g.Deactivated,
 			Members: slices.Sorted(maps.Keys(g.Members)), CreatorID: g.CreatorID, DateCreated: g.DateCreated,
-			Settings: map[string]int{}}
+			Settings: map[string]GroupSetting{}}
 		if len(g.Subgroups) > 0 {
 			fg.Subgroups = slices.Sorted(maps.Keys(g.Subgroups))
 		}
@@ -74,7 +75,8 @@ func (t *groupTable) dump(r *Realm, f *fixture.Document) error {
 			fg.Members = []int{}
 		}
 		for _, name := range group.SettingNames {
-			fg.Settings[name], _ = g.Settings.Get(name)
+			v, _ := g.Settings.Get(name)
+			fg.Settings[name] = v.Clone()
 		}
 		f.Groups = append(f.Groups, fg)
 	}
@@ -126,10 +128,14 @@ func (t *groupTable) load(r *Realm, f *fixture.Document) error {
 			if _, ok := g.Settings.Get(name); !ok {
 				return badItem(at+".settings."+name, "unknown group setting")
 			}
-			if r.groups.byID[fg.Settings[name]] == nil {
-				return badItem(at+".settings."+name, "no group %d", fg.Settings[name])
+			v := fg.Settings[name]
+			if err := r.checkFixtureGroupSetting(at+".settings."+name, v); err != nil {
+				return err
 			}
-			g.Settings.Set(name, fg.Settings[name])
+			if err := r.checkSettingForm("user_group", name, v); err != nil {
+				return badItem(at+".settings."+name, "%s at this feature level", err.(*Error).Msg)
+			}
+			g.Settings.Set(name, storedGroupSetting(v))
 		}
 	}
 	for i, fg := range f.Groups {

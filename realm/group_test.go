@@ -150,7 +150,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 	a := r.As(idIago)
 	used, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "moderation"})
 	parent, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "parent", Subgroups: []int{used}})
-	other, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "other", Settings: map[string]int{"can_mention_group": used}})
+	other, _ := a.CreateUserGroup(bg, CreateGroupRequest{Name: "other", Settings: map[string]GroupSetting{"can_mention_group": NamedGroupSetting(used)}})
 	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = NamedGroupSetting(used) })
 	err := a.DeactivateUserGroup(bg, used)
 	re := wantCode(t, err, CodeCannotDeactivateGroupInUse, "")
@@ -171,7 +171,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 	admins := groupID(t, r, "role:administrators")
 	r.UpdateSettings(func(s *Settings) { s.CanMentionManyUsersGroup = NamedGroupSetting(admins) })
 	_ = a.UpdateGroupSubgroups(bg, parent, nil, []int{used})
-	_ = a.UpdateUserGroup(bg, other, UpdateGroupRequest{Settings: map[string]int{"can_mention_group": groupID(t, r, "role:everyone")}})
+	_ = a.UpdateUserGroup(bg, other, UpdateGroupRequest{Settings: map[string]GroupSetting{"can_mention_group": NamedGroupSetting(groupID(t, r, "role:everyone"))}})
 	capable := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"user_group"}, Capabilities: ClientCapabilities{IncludeDeactivatedGroups: true}})
 	legacy := mustQueue(t, r, idHamlet, QueueOptions{EventTypes: []string{"user_group"}})
 	if err := a.DeactivateUserGroup(bg, used); err != nil {
@@ -184,7 +184,7 @@ func TestDeactivateObjectionsAndReactivate(t *testing.T) {
 		t.Fatalf("legacy queue %v", j)
 	}
 	// Deactivated: not usable as a setting; still renamable; reactivatable.
-	wantCode(t, a.UpdateUserGroup(bg, other, UpdateGroupRequest{Settings: map[string]int{"can_mention_group": used}}), CodeBadRequest, "deactivated")
+	wantCode(t, a.UpdateUserGroup(bg, other, UpdateGroupRequest{Settings: map[string]GroupSetting{"can_mention_group": NamedGroupSetting(used)}}), CodeBadRequest, "deactivated")
 	name := "moderation (old)"
 	if err := a.UpdateUserGroup(bg, used, UpdateGroupRequest{Name: &name}); err != nil {
 		t.Fatalf("rename a deactivated group: %v", err)

@@ -202,7 +202,7 @@ func (r *Realm) checkInviteTargets(me *user.User, req InviteRequest) error {
 		if g.Deactivated {
 			return BadRequest("User group is deactivated.")
 		}
-		if g.IsSystem || !(r.canManageGroup(me, g) || r.inGroup(g.Settings.CanAddMembers, me.ID)) {
+		if g.IsSystem || !(r.canManageGroup(me, g) || r.settingHas(g.Settings.CanAddMembers, me.ID)) {
 			return BadRequest("Insufficient permission")
 		}
 	}

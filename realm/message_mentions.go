@@ -141,10 +141,10 @@ func (r *Realm) checkGroupMentions(res markdown.Result, senderID int) error {
 // of the setting's group, never a system bot. System groups default to
 // role:nobody, so they can be mentioned only silently.
 func (r *Realm) mayMentionGroup(sender *user.User, g *group.Group) bool {
-	if s := r.groups.byID[g.Settings.CanMention]; s != nil && s.IsSystem && s.Name == group.Everyone {
+	if s := r.groups.byID[g.Settings.CanMention.GroupID]; s != nil && s.IsSystem && s.Name == group.Everyone {
 		return true
 	}
-	return sender != nil && !sender.IsSystemBot && r.inGroup(g.Settings.CanMention, sender.ID)
+	return sender != nil && !sender.IsSystemBot && r.settingHas(g.Settings.CanMention, sender.ID)
 }
 
 func groupMemberIDs(r *Realm, id int) []int {

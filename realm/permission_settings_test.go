@@ -93,7 +93,7 @@ func TestPermissionSettingsAgreeWithTheChecks(t *testing.T) {
 	}
 	for name, s := range got["group"] {
 		_, err := r.As(idDesdemona).CreateUserGroup(bg, CreateGroupRequest{Name: "g " + name, Description: "d", Members: []int{idHamlet},
-			Settings: map[string]int{name: gidEveryone}})
+			Settings: map[string]GroupSetting{name: NamedGroupSetting(gidEveryone)}})
 		if allowed := s["allow_everyone_group"] == true; allowed != (err == nil) {
 			t.Errorf("group %s: allow_everyone_group %v, setting role:everyone: %v", name, allowed, err)
 		}

@@ -435,6 +435,26 @@ func sortedUnique(ids []int) []int {
 	return slices.Compact(out)
 }
 
+// checkAnonymousGroup checks an anonymous group-setting value: active
+// users, and existing active groups, with Zulip's messages.
+func (r *Realm) checkAnonymousGroup(v GroupSetting) error {
+	for _, id := range v.DirectMembers {
+		if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
+			return BadRequest("Invalid user ID: %d", id)
+		}
+	}
+	for _, id := range v.DirectSubgroups {
+		g := r.groups.byID[id]
+		if g == nil {
+			return BadRequest("Invalid user group ID: %d", id)
+		}
+		if g.Deactivated {
+			return BadRequest("User group is deactivated.")
+		}
+	}
+	return nil
+}
+
 // storedGroupSetting is the value kept for a setting: an anonymous
 // group's members and subgroups sorted, without repeats.
 func storedGroupSetting(v GroupSetting) GroupSetting {
@@ -452,21 +472,7 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 		return err
 	}
 	if v.GroupID == 0 {
-		for _, id := range v.DirectMembers {
-			if u := r.users.byID[id]; u == nil || !u.IsActive || u.IsSystemBot {
-				return BadRequest("Invalid user ID: %d", id)
-			}
-		}
-		for _, id := range v.DirectSubgroups {
-			g := r.groups.byID[id]
-			if g == nil {
-				return BadRequest("Invalid user group ID: %d", id)
-			}
-			if g.Deactivated {
-				return BadRequest("User group is deactivated.")
-			}
-		}
-		return nil
+		return r.checkAnonymousGroup(v)
 	}
 	g := r.groups.byID[v.GroupID]
 	switch {

@@ -116,7 +116,7 @@ func (r *Realm) seed(s Seed) {
 	for _, g := range r.settings.groupSettings() {
 		*g.id = NamedGroupSetting(gid(realmGroupRules[g.name].def))
 	}
-	nobody := gid(group.Nobody)
+	nobody := group.Named(gid(group.Nobody))
 	for _, g := range r.groups.byID {
 		g.Settings = group.Settings{CanAddMembers: nobody, CanJoin: nobody, CanLeave: nobody,
 			CanManage: nobody, CanMention: nobody, CanRemoveMembers: nobody}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/minizulip/minizulip/group"
 	"github.com/minizulip/minizulip/user"
 )
 
@@ -109,14 +110,21 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 // emitReturningMember tells every active user that a reactivated user
 // is again a member of what deactivation hid them from (from
 // changeDeactivatedMembersHidden): an add_members of each group they are
-// a direct member of, by group ID, and the new value of each realm
-// setting set to an anonymous group they are a direct member of. (The
+// a direct member of, by group ID, and the new value of each group and
+// realm setting set to an anonymous group they are a direct member of. (The
 // matching events of a deactivation go only to users who cannot access
 // the deactivated user: emitDeactivationByAccess.)
 func (r *Realm) emitReturningMember(u *user.User) {
 	for _, id := range slices.Sorted(maps.Keys(r.groups.byID)) {
 		if _, ok := r.groups.byID[id].Members[u.ID]; ok {
 			r.emitGroupChange(true, UserGroupMembersEvent{Op: "add_members", GroupID: id, UserIDs: []int{u.ID}})
+		}
+	}
+	for _, g := range r.sortedGroups() {
+		for _, name := range group.SettingNames {
+			if v, _ := g.Settings.Get(name); v.HasDirectMember(u.ID) {
+				r.emitGroupUpdate(g, map[string]any{name: r.apiGroupSetting(v)})
+			}
 		}
 	}
 	for _, g := range r.settings.groupSettings() {
