@@ -178,6 +178,7 @@ var paramValues = map[string]string{
 	"?resolved_topic_notice_auto_read_policy":                      `"never"`,
 	"?web_left_sidebar_unreads_count_summary":                      "false",
 	"?web_left_sidebar_show_channel_folders":                       "false",
+	"?web_inbox_show_channel_folders":                              "false",
 	"?can_mention_group":                                           "11",
 	"PATCH /user_groups/{user_group_id} ?can_manage_group":         `{"new": 11}`,
 	"PATCH /user_groups/{user_group_id} ?can_join_group":           `{"new": 11}`,
