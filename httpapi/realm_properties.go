@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
-
 	"github.com/minizulip/minizulip/realm"
 )
 
@@ -56,24 +54,14 @@ func realmPropertiesParams(c *call, u *realm.RealmPropertiesUpdate) error {
 // string ("unlimited"; the realm refuses another string after checking
 // the caller's role, as Zulip does).
 func retentionDaysParam(c *call) (*realm.RetentionDays, error) {
-	const name = "message_retention_days"
-	raw, ok := c.p.str(name)
-	if !ok {
-		return nil, nil
-	}
-	if !json.Valid([]byte(raw)) {
-		return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
-	}
-	var n int
-	if json.Unmarshal([]byte(raw), &n) == nil && !isJSONNull([]byte(raw)) {
+	n, s, set, err := intOrStringParam(c, "message_retention_days")
+	switch {
+	case err != nil || !set:
+		return nil, err
+	case s == nil:
 		return &realm.RetentionDays{Days: n}, nil
-	}
-	var s string
-	if json.Unmarshal([]byte(raw), &s) != nil || isJSONNull([]byte(raw)) {
-		return nil, realm.BadRequest("%s is not an integer", name)
-	}
-	if s == "unlimited" {
+	case *s == "unlimited":
 		return &realm.RetentionDays{Unlimited: true}, nil
 	}
-	return &realm.RetentionDays{Invalid: &s}, nil
+	return &realm.RetentionDays{Invalid: s}, nil
 }

@@ -168,25 +168,40 @@ func realmUpdateParams(c *call) (realm.RealmUpdate, error) {
 // integer number of seconds (the realm checks it is positive) or the
 // string "unlimited"; another string is REQUEST_VARIABLE_INVALID.
 func timeLimitParam(c *call, name string) (*realm.TimeLimit, error) {
-	raw, ok := c.p.str(name)
-	if !ok {
-		return nil, nil
-	}
-	if !json.Valid([]byte(raw)) {
-		return nil, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
-	}
-	var n int
-	if json.Unmarshal([]byte(raw), &n) == nil && !isJSONNull([]byte(raw)) {
+	n, s, set, err := intOrStringParam(c, name)
+	switch {
+	case err != nil || !set:
+		return nil, err
+	case s == nil:
 		return &realm.TimeLimit{Seconds: n}, nil
-	}
-	var s string
-	if json.Unmarshal([]byte(raw), &s) != nil || isJSONNull([]byte(raw)) {
-		return nil, realm.BadRequest("%s is not an integer", name)
-	}
-	if s != "unlimited" {
-		return nil, realm.VariableInvalid(name, s)
+	case *s != "unlimited":
+		return nil, realm.VariableInvalid(name, *s)
 	}
 	return &realm.TimeLimit{Unlimited: true}, nil
+}
+
+// intOrStringParam reads a parameter Zulip takes as JSON, an integer or
+// a string: n when an integer, s when a string; set is false when absent.
+// Anything else (null included) is "not an integer".
+func intOrStringParam(c *call, name string) (n int, s *string, set bool, err error) {
+	raw, ok := c.p.str(name)
+	if !ok {
+		return 0, nil, false, nil
+	}
+	if !json.Valid([]byte(raw)) {
+		return 0, nil, false, realm.BadRequest("Argument \"%s\" is not valid JSON.", name)
+	}
+	if isJSONNull([]byte(raw)) {
+		return 0, nil, false, realm.BadRequest("%s is not an integer", name)
+	}
+	if json.Unmarshal([]byte(raw), &n) == nil {
+		return n, nil, true, nil
+	}
+	var str string
+	if json.Unmarshal([]byte(raw), &str) != nil {
+		return 0, nil, false, realm.BadRequest("%s is not an integer", name)
+	}
+	return 0, &str, true, nil
 }
 
 // jsonStringParam reads a parameter Zulip takes as a JSON string.
