@@ -59,7 +59,8 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 			return err
 		}
 		r.applyAccountManagers()
-		r.armDelivery() // for the scheduled messages and reminders, now that the load succeeded
+		r.armDelivery()     // for the scheduled messages and reminders, now that the load succeeded
+		r.syncFullMembers() // role:fullmembers as the waiting period has it; a timer for those still waiting
 		r.armUnclaimedSweeps()
 		r.initial = r.takeSnapshot()
 		r.initial.id, r.snapshots = 0, 0

@@ -97,3 +97,31 @@ func TestWaitingPeriodThresholdDecidesFullMembers(t *testing.T) {
 		t.Fatal("without a waiting period a new member is not a full member")
 	}
 }
+
+// A realm loaded from a fixture promotes the members still waiting, on
+// its clock, as the realm it was dumped from would have.
+func TestWaitingPeriodSurvivesAFixture(t *testing.T) {
+	r, clk := newTestRealm(t)
+	three := 3
+	if _, err := r.As(idDesdemona).UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{WaitingPeriodThreshold: &three}}); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(fullMemberIDs(r), idHamlet) {
+		t.Fatal("Hamlet, joined now, is a full member")
+	}
+	doc := dumpDocument(t, r)
+	fresh, freshClk := newTestRealm(t)
+	freshClk.Set(clk.Now())
+	if err := fresh.LoadFixture(encodeDocument(t, doc)); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(fullMemberIDs(fresh), idHamlet) {
+		t.Fatal("the loaded realm made Hamlet a full member")
+	}
+	if err := fresh.AdvanceClock(3 * 24 * time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(fullMemberIDs(fresh), idHamlet) {
+		t.Fatal("the loaded realm never promoted Hamlet")
+	}
+}
