@@ -76,6 +76,7 @@ func controlRoutes() []controlRoute {
 		{"DELETE", "/minizulip/faults/{fault_id}", nil, (*Server).deleteFault},
 		{"GET", "/minizulip/queues", []string{"user"}, (*Server).listQueues},
 		{"POST", "/minizulip/queues/{queue_id}/expire", nil, (*Server).expireQueue},
+		{"POST", "/minizulip/restart", nil, (*Server).announceRestart},
 		{"GET", "/minizulip/unsupported", nil, (*Server).listUnsupported},
 		{"DELETE", "/minizulip/unsupported", nil, (*Server).clearUnsupported},
 		{"GET", "/minizulip/requests", requestFilterParams, (*Server).listRequests},

@@ -65,3 +65,10 @@ func (s *Server) listQueues(_ *http.Request, p *params) (any, error) {
 	}
 	return map[string]any{"queues": out}, nil
 }
+
+// announceRestart answers POST /minizulip/restart: every live queue gets
+// the restart event of a Zulip server whose event server restarted, and
+// the answer says how many did.
+func (s *Server) announceRestart(_ *http.Request, _ *params) (any, error) {
+	return map[string]any{"queues": s.realm.AnnounceRestart()}, nil
+}

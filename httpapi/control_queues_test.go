@@ -59,3 +59,44 @@ func TestControlListsQueues(t *testing.T) {
 	status, body = e.ctl("GET", "/minizulip/queues", url.Values{"queue_id": {all}})
 	e.fail(status, body, 400, "BAD_REQUEST", "Unknown parameter(s) of GET /minizulip/queues: queue_id (it takes: user)")
 }
+
+// POST /minizulip/restart is a Zulip server's restart as its clients see
+// it: each queue that takes restart events gets one with the server's
+// version, and keeps working; register's server_generation moves to the
+// restart.
+func TestControlAnnouncesARestart(t *testing.T) {
+	e := newCtlEnv(t)
+	every := e.ok(e.do("hamlet@zulip.com", "POST", "/register", nil))
+	before := every["server_generation"].(float64)
+	queue := every["queue_id"].(string)
+	messagesOnly := e.ok(e.do("iago@zulip.com", "POST", "/register", url.Values{"event_types": {`["message"]`}}))["queue_id"].(string)
+	e.clock.Advance(5 * time.Minute)
+
+	answer := e.ok(e.ctl("POST", "/minizulip/restart", nil))
+	if answer["queues"] != float64(1) {
+		t.Fatalf("queues told: %v", answer["queues"])
+	}
+	events := e.ok(e.do("hamlet@zulip.com", "GET", "/events", url.Values{"queue_id": {queue}, "last_event_id": {"-1"}, "dont_block": {"true"}}))["events"].([]any)
+	if len(events) != 1 {
+		t.Fatalf("events %v", events)
+	}
+	ev := events[0].(map[string]any)
+	want := map[string]any{"type": "restart", "zulip_version": every["zulip_version"], "zulip_merge_base": every["zulip_merge_base"],
+		"zulip_feature_level": every["zulip_feature_level"], "server_generation": float64(ctlStart.Add(5*time.Minute).Unix())}
+	for k, v := range want {
+		if ev[k] != v {
+			t.Fatalf("%s = %v, want %v (event %v)", k, ev[k], v, ev)
+		}
+	}
+	if _, ok := ev["immediate"]; ok {
+		t.Fatalf("a production restart carries no immediate flag: %v", ev)
+	}
+	pending := e.ok(e.do("iago@zulip.com", "GET", "/events", url.Values{"queue_id": {messagesOnly}, "last_event_id": {"-1"}, "dont_block": {"true"}}))["events"].([]any)
+	if len(pending) != 0 {
+		t.Fatalf("a queue of message events only got %v", pending)
+	}
+	after := e.ok(e.do("hamlet@zulip.com", "POST", "/register", nil))["server_generation"].(float64)
+	if after != float64(ctlStart.Add(5*time.Minute).Unix()) || after == before {
+		t.Fatalf("server_generation %v after the restart (before %v)", after, before)
+	}
+}

@@ -23,6 +23,7 @@ func (RealmUpdateDictEvent) isEventPayload()           {}
 func (RealmUpdateEvent) isEventPayload()               {}
 func (RealmUserAddEvent) isEventPayload()              {}
 func (RealmUserUpdateEvent) isEventPayload()           {}
+func (RestartEvent) isEventPayload()                   {}
 func (SavedSnippetEvent) isEventPayload()              {}
 func (DefaultStreamsEvent) isEventPayload()            {}
 func (MutedUsersEvent) isEventPayload()                {}

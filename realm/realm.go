@@ -78,6 +78,9 @@ type Realm struct {
 	opts      Options
 	clock     clock.Clock
 	createdAt time.Time
+	// startedAt is when the server last announced a restart
+	// (server_restart.go); zero for none.
+	startedAt time.Time
 	renderer  *markdown.Renderer
 
 	// tables are the realm's state (domains.go).

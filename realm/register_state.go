@@ -244,7 +244,7 @@ func fillRealmState(r *Realm, me *user.User, req *RegisterRequest, out *Register
 		MaxAvatarFileSizeMiB:                           5,
 		MaxIconFileSizeMiB:                             5,
 		MaxLogoFileSizeMiB:                             5,
-		ServerGeneration:                               r.createdAt.Unix(),
+		ServerGeneration:                               r.serverGeneration(),
 		EventQueueLongpollTimeoutSeconds:               90,
 		ServerTypingStartedExpiryPeriodMilliseconds:    15000,
 		ServerTypingStoppedWaitPeriodMilliseconds:      5000,

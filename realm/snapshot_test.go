@@ -19,7 +19,7 @@ import (
 
 // notState are the Realm fields besides its tables: machinery that
 // snapshots neither take nor restore.
-var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "renderer", "events", "clockMu", "serviceCalls",
+var notState = []string{"mu", "sendLock", "opts", "clock", "createdAt", "startedAt", "renderer", "events", "clockMu", "serviceCalls",
 	"initial", "snapshots",
 	// the data directory, if any (durable.go)
 	"dur",
