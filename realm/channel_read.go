@@ -45,17 +45,14 @@ func (a *Actor) ChannelSubscribers(ctx context.Context, channelID int) (ans []in
 }
 
 // IsSubscribed answers GET /users/{user_id}/subscriptions/{stream_id}:
-// whether an active, non-bot user is subscribed to a channel the caller
-// may know exists.
+// whether an active, non-bot user the caller may access is subscribed to
+// a channel the caller may know exists.
 func (a *Actor) IsSubscribed(ctx context.Context, userID, channelID int) (ans bool, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
-		target := r.realmUser(userID)
-		switch {
-		case target == nil || target.IsBot():
-			return noSuchUser()
-		case !target.IsActive:
-			return BadRequest("User is deactivated")
+		target, err := r.readableUser(me, userID, false, false)
+		if err != nil {
+			return err
 		}
 		ch, err := r.channelWithMetadataAccess(me, channelID)
 		if err != nil {

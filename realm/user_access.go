@@ -11,9 +11,11 @@ import (
 // Zulip's zerver/lib/users.py has it: a guest outside the setting (it may
 // only be role:everyone or role:members, so from role:members every guest
 // is outside it) accesses only themselves, bots, and the users who share
-// an active channel subscription or a direct-message conversation with a
-// recipient of its own (a group one; a 1:1 one from level 327) with them. Access is checked where user data leaves the engine: the
-// user lists and lookups, register's realm_users and the event fan-out.
+// an active channel subscription or a direct-message conversation (group
+// or 1:1: Zulip counts the 1:1 messages exchanged, or the pair's
+// direct-message group where one exists, at every level) with them.
+// Access is checked where user data leaves the engine: the user lists and
+// lookups, register's realm_users and the event fan-out.
 
 // InaccessibleUserName is the name Zulip gives the placeholder of a user
 // the viewer may not access.
@@ -41,6 +43,23 @@ func (r *Realm) canAccessUser(v, t *user.User) bool {
 	return t.IsActive && r.sharesRecipient(v.ID, t.ID, nil, false)
 }
 
+// readableUser is Zulip's access_user_by_id for reading a user (no
+// administration): a bot is no user unless allowBots, a deactivated user
+// is refused unless allowDeactivated, and a user the caller may not
+// access is refused, in that order.
+func (r *Realm) readableUser(me *user.User, id int, allowDeactivated, allowBots bool) (*user.User, error) {
+	u := r.realmUser(id)
+	switch {
+	case u == nil || u.IsBot() && !allowBots:
+		return nil, noSuchUser()
+	case !u.IsActive && !allowDeactivated:
+		return nil, BadRequest("User is deactivated")
+	case !r.canAccessUser(me, u):
+		return nil, BadRequest("Insufficient permission")
+	}
+	return u, nil
+}
+
 // sharesRecipient reports whether users a and b hold active subscriptions
 // to one channel or take part in one group conversation. A subscription
 // isNew reports is not counted (nil: all are). includeDeactivated counts
@@ -66,18 +85,21 @@ func (r *Realm) sharesRecipient(a, b int, isNew func(channelID, userID int) bool
 		return false
 	}
 	for _, c := range r.recipients.conversations {
-		if isGroupConversation(c) && slices.Contains(c.userIDs, a) && slices.Contains(c.userIDs, b) {
+		if isSharedConversation(c) && slices.Contains(c.userIDs, a) && slices.Contains(c.userIDs, b) {
 			return true
 		}
 	}
 	return false
 }
 
-// isGroupConversation reports whether c has a direct-message group
-// recipient, which Zulip subscribes the conversation's users to: a group
-// conversation, and from changeDMPairRecipient a 1:1 one too (before it a
-// 1:1 conversation gave no access).
-func isGroupConversation(c *conversation) bool { return c.recipientID != 0 && len(c.userIDs) > 1 }
+// isSharedConversation reports whether c brings two or more users
+// together and so gives a restricted guest access to the others: a group
+// conversation (Zulip subscribes its users to its recipient) or a 1:1 one
+// (Zulip's check_can_access_user counted the 1:1 messages exchanged, and
+// since 1:1 conversations moved to direct-message groups, their
+// subscriptions). A conversation exists once a message was sent in it.
+// Feature level 327 changed only the recipient_id a 1:1 message reports.
+func isSharedConversation(c *conversation) bool { return len(c.userIDs) > 1 }
 
 // accessibleUserIDs is the set of human users a restricted guest v
 // accesses (Zulip's get_accessible_user_ids), or nil when v sees every
@@ -99,7 +121,7 @@ func (r *Realm) accessibleUserIDs(v *user.User, includeDeactivated bool) map[int
 		}
 	}
 	for _, c := range r.recipients.conversations {
-		if !isGroupConversation(c) || !slices.Contains(c.userIDs, v.ID) {
+		if !isSharedConversation(c) || !slices.Contains(c.userIDs, v.ID) {
 			continue
 		}
 		for _, uid := range c.userIDs {

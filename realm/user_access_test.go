@@ -78,8 +78,8 @@ func TestGuestAccessesOnlyUsersSharingARecipient(t *testing.T) {
 		t.Fatalf("GET /users of the guest: %v", ids)
 	}
 
-	// A direct-message conversation with its own recipient gives access
-	// too: a group one, and a 1:1 one from level 327.
+	// A direct-message conversation gives access too: a group one, and a
+	// 1:1 one (TestOneToOneMessageGivesAccessAtEveryLevel).
 	if _, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius, idHamlet}}, Content: "hi"}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestGuestAccessesOnlyUsersSharingARecipient(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := polonius.User(bg, idOthello, UserViewOptions{}); err != nil {
-		t.Fatalf("a 1:1 conversation gives access from 327: %v", err)
+		t.Fatalf("a 1:1 conversation gives access: %v", err)
 	}
 
 	// role:everyone lifts the restriction.
@@ -370,5 +370,92 @@ func TestInaccessibleSenderIsUnknownUser(t *testing.T) {
 		Narrow: []message.Term{{Operator: "channel", Operand: "guests"}}})
 	if i := slices.IndexFunc(res.Messages, func(m Message) bool { return int64(m.ID) == id }); i < 0 || res.Messages[i].SenderFullName != "Othello, the Moor of Venice" {
 		t.Fatalf("GET /messages after subscribing: %+v", res.Messages)
+	}
+}
+
+// A 1:1 direct message from a user a restricted guest could not access
+// gives the guest access at every level (Zulip counted the 1:1 messages
+// exchanged; level 327 changed only their recipient_id), and from 228 the
+// guest hears of the sender once, with a realm_user add.
+func TestOneToOneMessageGivesAccessAtEveryLevel(t *testing.T) {
+	for _, level := range []int{changeGuestAccessEvents.Level() - 1, changeGuestAccessEvents.Level(),
+		changeDMPairRecipient.Level() - 1, changeDMPairRecipient.Level()} {
+		t.Run(itoa(level), func(t *testing.T) {
+			r := restrictedRealm(t, level)
+			q := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"realm_user"}})
+			polonius := r.As(idPolonius)
+			wantCode(t, errOf(polonius.User(bg, idOthello, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+			dm := SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius}}, Content: "hi"}
+			for range 2 {
+				if _, err := r.As(idOthello).SendMessage(bg, dm); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var adds []int
+			for _, ev := range pending(t, r, idPolonius, q, -1) {
+				if j := eventJSON(t, ev); j["op"] == "add" {
+					adds = append(adds, int(j["person"].(map[string]any)["user_id"].(float64)))
+				}
+			}
+			want := []int{idOthello}
+			if level < changeGuestAccessEvents.Level() {
+				want = nil
+			}
+			if !slices.Equal(adds, want) {
+				t.Fatalf("realm_user add events about %v, want %v", adds, want)
+			}
+			if u, err := polonius.User(bg, idOthello, UserViewOptions{}); err != nil || u.FullName != "Othello, the Moor of Venice" {
+				t.Fatalf("after the 1:1 message: %+v %v", u, err)
+			}
+			if _, err := polonius.SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idOthello}}, Content: "hello"}); err != nil {
+				t.Fatalf("the guest answers: %v", err)
+			}
+			if _, ok := realmUsersOf(t, r, idPolonius, ClientCapabilities{UserListIncomplete: true})[idOthello]; !ok {
+				t.Fatal("register leaves out the user the guest exchanged messages with")
+			}
+		})
+	}
+}
+
+// The per-user reads answer a restricted guest as Zulip's
+// access_user_by_id does: "Insufficient permission" for a user it may not
+// access; presence stays open (Zulip limits it only under a server-level
+// setting, off by default).
+func TestPerUserReadsCheckAccess(t *testing.T) {
+	r := restrictedRealm(t, 496)
+	polonius := r.As(idPolonius)
+	verona := channelID(t, r, "Verona")
+	guests := channelID(t, r, "guests")
+	if err := r.As(idIago).UpdateStatus(bg, StatusUpdate{StatusText: str("busy")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.As(idIago).UpdatePresence(bg, PresenceRequest{Status: PresenceActive, PingOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, errOf(polonius.UserStatus(bg, idIago)), CodeBadRequest, "Insufficient permission")
+	wantCode(t, errOf(polonius.IsSubscribed(bg, idIago, guests)), CodeBadRequest, "Insufficient permission")
+	wantCode(t, errOf(polonius.User(bg, idIago, UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	wantCode(t, errOf(polonius.UserByEmail(bg, "user11@zulipdev.com", UserViewOptions{})), CodeBadRequest, "Insufficient permission")
+	if _, err := polonius.UserPresence(bg, "11"); err != nil {
+		t.Fatalf("presence: %v", err)
+	}
+	// Bots and deactivated users keep Zulip's earlier answers.
+	wantCode(t, errOf(polonius.UserStatus(bg, idDefaultBot)), CodeBadRequest, "No such user")
+	if _, err := polonius.UserStatus(bg, idHamlet); err != nil {
+		t.Fatalf("an accessible user's status: %v", err)
+	}
+	if ok, err := polonius.IsSubscribed(bg, idHamlet, guests); err != nil || !ok {
+		t.Fatalf("an accessible user's subscription: %v %v", ok, err)
+	}
+	// Everyone else reads Iago as before.
+	if st, err := r.As(idHamlet).UserStatus(bg, idIago); err != nil || st.StatusText != "busy" {
+		t.Fatalf("a member reads the status: %+v %v", st, err)
+	}
+	if _, err := r.As(idHamlet).IsSubscribed(bg, idIago, verona); err != nil {
+		t.Fatal(err)
+	}
+	r.UpdateSettings(func(s *Settings) { s.CanAccessAllUsersGroup = NamedGroupSetting(gidEveryone) })
+	if _, err := polonius.UserStatus(bg, idIago); err != nil {
+		t.Fatalf("role:everyone: %v", err)
 	}
 }

@@ -67,16 +67,14 @@ type UserStatusEvent struct {
 }
 
 // UserStatus answers GET /users/{user_id}/status: the status of an
-// active human user, empty when none is set.
+// active human user the caller may access (user_access.go), empty when
+// none is set.
 func (a *Actor) UserStatus(ctx context.Context, userID int) (ans UserStatus, err error) {
 	r := a.r
 	err = a.read(ctx, func(me *user.User) error {
-		u := r.realmUser(userID)
-		if u == nil || u.IsBot() {
-			return noSuchUser()
-		}
-		if !u.IsActive {
-			return BadRequest("User is deactivated")
+		u, err := r.readableUser(me, userID, false, false)
+		if err != nil {
+			return err
 		}
 		ans = r.statusOf(u)
 		return nil
