@@ -319,7 +319,7 @@ func (r *Realm) planChannelGroupSettings(me *user.User, req ChannelUpdate, p *ch
 			continue
 		}
 		current := r.normalizeGroupSetting(r.channelSetting(p.ch, rule.name))
-		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), current) {
+		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), r.apiGroupSetting(current)) {
 			return &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
 				Msg: "'old' value does not match the expected value."}
 		}

@@ -283,15 +283,17 @@ func (r *Realm) streamView(c *storedChannel) Stream {
 	return v
 }
 
-// apiGroupSetting is a setting value as sent: deactivated users are left
-// out of an anonymous group's members, and both lists are sorted.
+// apiGroupSetting is a setting value as sent (Zulip's GroupSettingValue)
+// in every answer and event: from feature level 303
+// (changeDeactivatedMembersHidden) deactivated users are left out of an
+// anonymous group's members, below it they stay in; both lists sorted.
 func (r *Realm) apiGroupSetting(g GroupSetting) GroupSetting {
 	if g.GroupID != 0 {
 		return g
 	}
 	out := GroupSetting{DirectMembers: []int{}, DirectSubgroups: slices.Sorted(slices.Values(g.DirectSubgroups))}
 	for _, id := range g.DirectMembers {
-		if u := r.users.byID[id]; u != nil && u.IsActive {
+		if r.shownAsGroupMember(id) {
 			out.DirectMembers = append(out.DirectMembers, id)
 		}
 	}

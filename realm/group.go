@@ -214,7 +214,7 @@ func (a *Actor) UpdateUserGroup(ctx context.Context, id int, req UpdateGroupRequ
 		}
 		settings := g.Settings
 		for name, old := range req.OldSettings {
-			if cur, ok := settings.Get(name); ok && !sameGroupSetting(cur, r.normalizeGroupSetting(old)) {
+			if cur, ok := settings.Get(name); ok && !sameGroupSetting(r.apiGroupSetting(cur), r.normalizeGroupSetting(old)) {
 				return &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
 					Msg: "'old' value does not match the expected value."}
 			}

@@ -350,7 +350,7 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 			return s, nil, err
 		}
 		newValue := r.normalizeGroupSetting(change.New)
-		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), *g.id) {
+		if change.Old != nil && !sameGroupSetting(r.normalizeGroupSetting(*change.Old), r.apiGroupSetting(*g.id)) {
 			return s, nil, &Error{Code: CodeExpectationMismatch, Status: statusBadRequest,
 				Msg: "'old' value does not match the expected value."}
 		}

@@ -138,6 +138,12 @@ func isTimeLimitSetting(name string) bool {
 func (r *Realm) emitSettingsChange(before map[string]any) {
 	after := r.settings.apiValues()
 	changed := func(name string) bool { return !reflect.DeepEqual(before[name], after[name]) }
+	for name, v := range after {
+		if g, ok := v.(GroupSetting); ok && changed(name) {
+			// Sent as every group-setting value is (apiGroupSetting).
+			after[name] = r.apiGroupSetting(g)
+		}
+	}
 	to := r.activeUserIDs()
 	announce := func(name string, dict bool) {
 		if dict {
