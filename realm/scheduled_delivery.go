@@ -105,9 +105,18 @@ func (r *Realm) deliver(it *scheduledItem) {
 	}
 	v := it.view()
 	r.emit("scheduled_messages", ScheduledMessagesEvent{Op: "update", ScheduledMessage: &v}, it.senderID)
-	when := time.Unix(it.deliverAt, 0).UTC().Format("2006-01-02T15:04:05+00:00")
-	r.sendBotDirect(sender, "The message you scheduled for <time:"+when+"> was not sent because of the following error:\n\n> "+
-		it.failure+"\n\n[View scheduled messages](#scheduled)")
+	r.sendBotDirect(sender, failedScheduledNotice(it.deliverAt, it.failure))
+}
+
+// failedScheduledNotice is the Notification Bot's message about a
+// scheduled message that could not be sent, as Zulip's
+// send_failed_scheduled_message_notification words it: the delivery time
+// as Python prints a datetime (a space before the time), in a <time:>
+// tag followed by a space, then the error quoted.
+func failedScheduledNotice(deliverAt int64, failure string) string {
+	when := time.Unix(deliverAt, 0).UTC().Format("2006-01-02 15:04:05+00:00")
+	return "The message you scheduled for <time:" + when + ">  was not sent because of the following error:\n\n> " +
+		failure + "\n\n[View scheduled messages](#scheduled)"
 }
 
 // sendScheduled sends a scheduled message through the send path, checked

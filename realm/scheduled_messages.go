@@ -282,7 +282,14 @@ func (r *Realm) checkSendNow(sender *user.User, kind message.Type, req SendReque
 	if err != nil {
 		return nil, err
 	}
+	// Zulip's check_message applies direct_message_initiator_group when
+	// the message is scheduled, not only when it is sent.
+	if p.mustHaveMessages && !r.conversationHasMessages(p.m.DMUserIDs) {
+		p.release()
+		return nil, errDirectMessageInitiation()
+	}
 	if _, err := r.checkMentions(p.rendered, sender.ID, p.ch, p.m.Topic, p.recipients); err != nil {
+		p.release()
 		return nil, err
 	}
 	return p, nil

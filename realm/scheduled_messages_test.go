@@ -349,8 +349,8 @@ func TestScheduledMessageFailedDelivery(t *testing.T) {
 		t.Fatalf("list %+v", list)
 	}
 	notice := newestMessage(t, r)
-	when := time.Unix(list[0].ScheduledDeliveryTimestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00")
-	want := "The message you scheduled for <time:" + when + "> was not sent because of the following error:\n\n> '" + r.apiEmail(r.users.byID[idOthello]) + "' is no longer using Zulip.\n\n[View scheduled messages](#scheduled)"
+	when := time.Unix(list[0].ScheduledDeliveryTimestamp, 0).UTC().Format("2006-01-02 15:04:05+00:00")
+	want := "The message you scheduled for <time:" + when + ">  was not sent because of the following error:\n\n> '" + r.apiEmail(r.users.byID[idOthello]) + "' is no longer using Zulip.\n\n[View scheduled messages](#scheduled)"
 	if notice.SenderID != idNotificationBot || !slices.Equal(notice.DMUserIDs, []int{idNotificationBot, idHamlet}) || notice.Content != want {
 		t.Fatalf("notice %+v", notice)
 	}
