@@ -382,7 +382,8 @@ var (
 	changeDeactivatedMembersHidden = newChange("deactivatedMembersHidden")
 	// changeGuestDeactivationGroupEvents: the users who may not access a
 	// deactivated user (restricted guests) hear of it as user_group
-	// remove_members of each of its groups (Zulip 10.0).
+	// remove_members of each of its groups and as the new values of the
+	// anonymous group settings holding it (Zulip 10.0).
 	changeGuestDeactivationGroupEvents = newChange("guestDeactivationGroupEvents")
 	// changeGroupReactivation: PATCH /user_groups/{id} reactivates with
 	// deactivated=false (Zulip 11.0); before, there was no way.

@@ -124,3 +124,70 @@ func TestChannelGroupSettingLeavesOutDeactivatedUsers(t *testing.T) {
 		t.Errorf("stream events %v, want one of %s", values, want)
 	}
 }
+
+// settingEvents lists the setting values of the user_group update and
+// realm update_dict events pending for userID, as "type name value".
+func settingEvents(t *testing.T, r *Realm, userID int, q *Queue) []string {
+	t.Helper()
+	var out []string
+	for _, e := range pending(t, r, userID, q, -1) {
+		ev := eventJSON(t, e)
+		if (ev["type"] == "user_group" && ev["op"] == "update") || (ev["type"] == "realm" && ev["op"] == "update_dict") {
+			for name, v := range ev["data"].(map[string]any) {
+				out = append(out, fmt.Sprintf("%v %s %s", ev["type"], name, wireOf(t, v)))
+			}
+		}
+	}
+	return out
+}
+
+// From feature level 303 a user's deactivation tells the users who may
+// not access them (restricted guests) the new value of each user group
+// and realm setting set to an anonymous group holding them (they cannot
+// read it from a realm_user update they do not get); the users who may
+// access them get none. A reactivation tells every user the value again
+// holding them. Below 303 neither sends such events: the values went on
+// listing deactivated users.
+func TestDeactivationSendsSettingsHoldingTheUserFromLevel303(t *testing.T) {
+	c := changeGuestDeactivationGroupEvents
+	for _, level := range []int{c.Level() - 1, c.Level()} {
+		t.Run(itoa(level), func(t *testing.T) {
+			has := level >= c.Level()
+			r := restrictedRealm(t, level)
+			characters := groupID(t, r, "hamletcharacters")
+			r.mu.Lock()
+			r.settings.CanDeleteAnyMessageGroup = GroupSetting{DirectMembers: []int{idIago, idOthello}}
+			r.groups.byID[characters].Settings.CanMention = GroupSetting{DirectMembers: []int{idIago, idOthello}}
+			r.mu.Unlock()
+			guest := mustQueue(t, r, idPolonius, QueueOptions{EventTypes: []string{"realm", "user_group"}})
+			admin := mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm", "user_group"}})
+			if err := r.As(idIago).DeactivateUser(bg, idOthello); err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			without := fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, idIago)
+			if has {
+				want = []string{"user_group can_mention_group " + without, "realm can_delete_any_message_group " + without}
+			}
+			if got := settingEvents(t, r, idPolonius, guest); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("the guest heard %v, want %v", got, want)
+			}
+			if got := settingEvents(t, r, idIago, admin); len(got) != 0 {
+				t.Errorf("a user with access heard %v", got)
+			}
+
+			admin = mustQueue(t, r, idIago, QueueOptions{EventTypes: []string{"realm", "user_group"}})
+			if err := r.As(idIago).ReactivateUser(bg, idOthello); err != nil {
+				t.Fatal(err)
+			}
+			want = nil
+			with := fmt.Sprintf(`{"direct_members":[%d,%d],"direct_subgroups":[]}`, idIago, idOthello)
+			if has {
+				want = []string{"user_group can_mention_group " + with, "realm can_delete_any_message_group " + with}
+			}
+			if got := settingEvents(t, r, idIago, admin); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("reactivation: heard %v, want %v", got, want)
+			}
+		})
+	}
+}

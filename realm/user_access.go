@@ -290,7 +290,8 @@ func (r *Realm) emitAccessGained(pairs []accessPair) {
 // exchanged direct messages with u; the guests who shared only channels
 // with u lose access to u (realm_user remove); and from
 // changeGuestDeactivationGroupEvents those without access hear u leave
-// its groups (user_group remove_members). The caller holds the write lock.
+// its groups (user_group remove_members) and the settings holding u
+// (emitSettingsHolding). The caller holds the write lock.
 func (r *Realm) emitDeactivationByAccess(u *user.User) {
 	var with, without, losing []int
 	for _, v := range r.users.sorted() {
@@ -314,6 +315,7 @@ func (r *Realm) emitDeactivationByAccess(u *user.User) {
 				r.emit("user_group", UserGroupMembersEvent{Op: "remove_members", GroupID: id, UserIDs: []int{u.ID}}, without...)
 			}
 		}
+		r.emitSettingsHolding(u, without)
 	}
 	if len(losing) > 0 {
 		r.emit("realm_user", RealmUserRemoveEvent{Op: "remove", Person: RemovedPerson{UserID: u.ID, FullName: InaccessibleUserName}}, losing...)

@@ -110,27 +110,38 @@ func (a *Actor) ReactivateUser(ctx context.Context, userID int) error {
 // emitReturningMember tells every active user that a reactivated user
 // is again a member of what deactivation hid them from (from
 // changeDeactivatedMembersHidden): an add_members of each group they are
-// a direct member of, by group ID, and the new value of each group and
-// realm setting set to an anonymous group they are a direct member of. (The
-// matching events of a deactivation go only to users who cannot access
-// the deactivated user: emitDeactivationByAccess.)
+// a direct member of, by group ID, then the settings holding them
+// (emitSettingsHolding). (The matching events of a deactivation go only
+// to users who cannot access the deactivated user:
+// emitDeactivationByAccess.)
 func (r *Realm) emitReturningMember(u *user.User) {
 	for _, id := range slices.Sorted(maps.Keys(r.groups.byID)) {
 		if _, ok := r.groups.byID[id].Members[u.ID]; ok {
 			r.emitGroupChange(true, UserGroupMembersEvent{Op: "add_members", GroupID: id, UserIDs: []int{u.ID}})
 		}
 	}
+	r.emitSettingsHolding(u, r.activeUserIDs())
+}
+
+// emitSettingsHolding tells the users to of the new value of each setting set to an
+// anonymous group u is a direct member of, as Zulip's
+// send_update_events_for_anonymous_group_settings does when u is
+// (de)activated: a user_group update for a user group's setting, a realm
+// update_dict for the realm's. (A channel's setting gets none: Zulip
+// sends none.)
+func (r *Realm) emitSettingsHolding(u *user.User, to []int) {
 	for _, g := range r.sortedGroups() {
 		for _, name := range group.SettingNames {
 			if v, _ := g.Settings.Get(name); v.HasDirectMember(u.ID) {
-				r.emitGroupUpdate(g, map[string]any{name: r.apiGroupSetting(v)})
+				r.emit("user_group", UserGroupUpdateEvent{Op: "update", GroupID: g.ID,
+					Data: map[string]any{name: r.apiGroupSetting(v)}}, to...)
 			}
 		}
 	}
 	for _, g := range r.settings.groupSettings() {
 		if g.id.GroupID == 0 && slices.Contains(g.id.DirectMembers, u.ID) {
 			r.emit("realm", RealmUpdateDictEvent{Op: "update_dict", Property: "default",
-				Data: map[string]any{g.name: r.apiGroupSetting(*g.id)}}, r.activeUserIDs()...)
+				Data: map[string]any{g.name: r.apiGroupSetting(*g.id)}}, to...)
 		}
 	}
 }
