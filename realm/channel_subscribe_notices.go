@@ -45,7 +45,7 @@ func (r *Realm) sendSubscribeNotices(me *user.User, targets []*user.User, subscr
 		return
 	}
 	if ch := r.channels.byID[r.settings.NewStreamAnnouncementsStreamID]; announce && ch != nil && !ch.IsArchived {
-		r.sendNotice(ch, newChannelsTopic, newChannelsMessage(me, created), r.allButReader(ch, me.ID))
+		r.sendNotice(ch, newChannelsTopic, r.newChannelsMessage(me, created), r.allButReader(ch, me.ID))
 	}
 	for _, c := range created {
 		r.sendNotice(c, channelEventsTopicName(c), channelCreatedNotice(me, c), r.allButReader(c, me.ID))
@@ -82,10 +82,10 @@ func subscribedYouMessage(me *user.User, names []string) string {
 
 // newChannelsMessage announces new channels, each linked as Zulip's
 // get_stream_link_syntax links it.
-func newChannelsMessage(me *user.User, created []*storedChannel) string {
+func (r *Realm) newChannelsMessage(me *user.User, created []*storedChannel) string {
 	links := make([]string, len(created))
 	for i, c := range created {
-		links[i] = channelLinkSyntax(c)
+		links[i] = r.channelLinkSyntax(c)
 	}
 	if len(created) > 1 {
 		return silentMention(me) + " created the following channels: " + strings.Join(links, ", ") + "."

@@ -545,3 +545,31 @@ var (
 	// group setting rather than the policy (316).
 	changeEditTopicPolicyRemoved = newChange("editTopicPolicyRemoved")
 )
+
+// The feature levels of message formatting (Zulip's
+// api_docs/message-formatting.md), asked by the realm's renderer
+// (message_formatting.go).
+var (
+	// changeChannelWildcardMention: @**channel** is a wildcard mention
+	// (Zulip 9.0).
+	changeChannelWildcardMention = newChange("channelWildcardMention")
+	// changeChannelNarrowLinks: generated links say #narrow/channel/, not
+	// #narrow/stream/ (Zulip PR #31906, no level of its own: from 278).
+	changeChannelNarrowLinks = newChange("channelNarrowLinks")
+	// changeMessageLinkSyntax: #**channel>topic@id** links to a message
+	// (Zulip 10.0).
+	changeMessageLinkSyntax = newChange("messageLinkSyntax")
+	// changeSystemGroupMentions: system groups may be (silently)
+	// mentioned (Zulip 10.0).
+	changeSystemGroupMentions = newChange("systemGroupMentions")
+	// changeEmptyTopicLinks: the empty topic may be linked (Zulip 10.0).
+	changeEmptyTopicLinks = newChange("emptyTopicLinks")
+	// changeTopicLinkWith: topic links carry /with/ the oldest readable
+	// message of the topic (Zulip 10.0).
+	changeTopicLinkWith = newChange("topicLinkWith")
+	// changeTopicLinkWithLatest: /with/ names the latest one (Zulip 11.0).
+	changeTopicLinkWithLatest = newChange("topicLinkWithLatest")
+	// changeInvalidTimestampText: a global time that is not a time shows
+	// as written, not as a timestamp-error span (Zulip 12.0).
+	changeInvalidTimestampText = newChange("invalidTimestampText")
+)

@@ -3,8 +3,6 @@ package realm
 import (
 	"regexp"
 	"strconv"
-
-	"github.com/minizulip/minizulip/message/markdown"
 )
 
 // brokenLinkChars are what Zulip's #**channel>topic@id** syntax cannot
@@ -20,11 +18,11 @@ var brokenLinkEscapes = map[string]string{
 // channelLinkSyntax is Zulip's Markdown link to a channel
 // (get_stream_link_syntax): #**channel**, or a plain Markdown link when
 // the name holds a character that syntax cannot.
-func channelLinkSyntax(ch *storedChannel) string {
+func (r *Realm) channelLinkSyntax(ch *storedChannel) string {
 	if !brokenLinkChars.MatchString(ch.Name) {
 		return "#**" + ch.Name + "**"
 	}
-	return "[#" + escapeBrokenLink(ch.Name) + "](" + markdown.ChannelNarrow(ch.ID, ch.Name) + ")"
+	return "[#" + escapeBrokenLink(ch.Name) + "](" + r.narrows().Channel(ch.ID, ch.Name) + ")"
 }
 
 // escapeBrokenLink writes the characters #** links cannot hold as HTML
@@ -37,7 +35,7 @@ func escapeBrokenLink(s string) string {
 // ID (not 0) to a message in it: #**channel>topic** (@id), or, when a name
 // holds a character that syntax cannot, a plain Markdown link whose text
 // shows the empty topic under emptyTopicName.
-func topicLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicName string) string {
+func (r *Realm) topicLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicName string) string {
 	near := ""
 	if id != 0 {
 		near = "@" + strconv.FormatInt(id, 10)
@@ -50,7 +48,7 @@ func topicLinkSyntax(ch *storedChannel, topicName string, id int64, emptyTopicNa
 	if shown == "" {
 		shown = emptyTopicName
 	}
-	text, url := "#"+escape(ch.Name)+" > "+escape(shown), markdown.TopicNarrow(ch.ID, ch.Name, topicName)
+	text, url := "#"+escape(ch.Name)+" > "+escape(shown), r.narrows().Topic(ch.ID, ch.Name, topicName)
 	if id != 0 {
 		text, url = text+" @ 💬", url+"/near/"+strconv.FormatInt(id, 10)
 	}

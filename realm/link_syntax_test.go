@@ -10,6 +10,7 @@ import (
 // plain Markdown, their special characters escaped; a link to a topic has
 // no message part.
 func TestTopicLinkSyntax(t *testing.T) {
+	r := New()
 	ch := &storedChannel{ID: 3, Name: "Scotland"}
 	for _, c := range []struct {
 		ch    *storedChannel
@@ -24,7 +25,7 @@ func TestTopicLinkSyntax(t *testing.T) {
 		{ch, "[draft]", 0, "[#Scotland > &#91;draft&#93;](#narrow/channel/3-Scotland/topic/.5Bdraft.5D)"},
 		{&storedChannel{ID: 5, Name: "R&D"}, "plans", 0, "[#R&amp;D > plans](#narrow/channel/5-R.26D/topic/plans)"},
 	} {
-		if got := topicLinkSyntax(c.ch, c.topic, c.id, "general chat"); got != c.want {
+		if got := r.topicLinkSyntax(c.ch, c.topic, c.id, "general chat"); got != c.want {
 			t.Errorf("%s > %q @ %d: %q, want %q", c.ch.Name, c.topic, c.id, got, c.want)
 		}
 	}

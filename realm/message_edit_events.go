@@ -119,7 +119,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 	count := strconv.Itoa(n)
 	if p.notifyNew && (p.newChan != nil || resolveNotice == 0 ||
 		strings.TrimLeft(oldTopic, topic.ResolvedPrefix) != strings.TrimLeft(newTopic, topic.ResolvedPrefix)) {
-		from := topicLinkSyntax(p.oldChan, oldTopic, 0, r.settings.EmptyTopicDisplayName)
+		from := r.topicLinkSyntax(p.oldChan, oldTopic, 0, r.settings.EmptyTopicDisplayName)
 		except := map[int64]bool{resolveNotice: true}
 		for _, x := range p.moved {
 			except[x.ID] = true
@@ -129,7 +129,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 		case movedAll && !r.anyVisibleInTopic(me, dest, newTopic, except):
 			text = "This topic was moved here from " + from + " by " + who + "."
 		case n == 1:
-			link := r.opts.URL + markdown.NarrowNearURL(dest.ID, dest.Name, newTopic, p.target.ID)
+			link := r.opts.URL + r.narrows().Near(dest.ID, dest.Name, newTopic, p.target.ID)
 			text = "[A message](" + link + ") was moved here from " + from + " by " + who + "."
 		default:
 			text = count + " messages were moved here from " + from + " by " + who + "."
@@ -137,7 +137,7 @@ func (r *Realm) sendMoveNotices(me *user.User, p *editPlan, oldTopic, newTopic s
 		r.sendNotice(dest, newTopic, text, nil)
 	}
 	if p.notifyOld {
-		to := topicLinkSyntax(dest, newTopic, 0, r.settings.EmptyTopicDisplayName)
+		to := r.topicLinkSyntax(dest, newTopic, 0, r.settings.EmptyTopicDisplayName)
 		var text string
 		switch {
 		case movedAll:
@@ -168,7 +168,8 @@ func (r *Realm) sendNotice(ch *storedChannel, topicName, content string, unreadF
 	if bot == nil {
 		return 0
 	}
-	rendered := r.renderer.RenderWith(content, markdownLookup{r})
+	rendered := r.renderer.RenderFor(content, markdown.Context{Lookup: r.lookupFor(bot),
+		EmptyTopicName: r.settings.EmptyTopicDisplayName})
 	m := &message.Message{
 		Type: message.Channel, SenderID: bot.ID, ChannelID: ch.ID, RecipientID: ch.RecipientID,
 		Topic: topicName, Content: content, Rendered: rendered.HTML, Facts: factsOf(rendered),

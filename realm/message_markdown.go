@@ -13,16 +13,25 @@ import (
 // translate_emoticons setting turns :) and friends into emoji. The caller
 // holds the lock.
 func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
-	return r.renderer.RenderFor(content, markdown.Context{Lookup: markdownLookup{r},
+	return r.renderer.RenderFor(content, markdown.Context{Lookup: r.lookupFor(sender),
 		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons, Thumbnails: r.thumbnailMarkup(),
-		DefaultCodeBlockLanguage: r.settings.DefaultCodeBlockLanguage, NoImagePreviews: !r.settings.InlineImagePreview})
+		DefaultCodeBlockLanguage: r.settings.DefaultCodeBlockLanguage, NoImagePreviews: !r.settings.InlineImagePreview,
+		EmptyTopicName: r.settings.EmptyTopicDisplayName})
 }
 
-// markdownLookup shows the realm to the Markdown renderer. Its methods
-// read realm state without locking: whoever renders with it holds r.mu.
-type markdownLookup struct{ r *Realm }
+// markdownLookup shows the realm to the Markdown renderer, as the
+// message's sender may see it (nil: no one's messages are readable). Its
+// methods read realm state without locking: whoever renders with it holds
+// r.mu.
+type markdownLookup struct {
+	r      *Realm
+	sender *user.User
+}
 
-var _ markdown.Lookup = markdownLookup{}
+var (
+	_ markdown.Lookup        = markdownLookup{}
+	_ markdown.TopicMessages = markdownLookup{}
+)
 
 // UserByName finds a user by full name, ignoring case; with several
 // users of that name, the one with the lowest id.
@@ -49,10 +58,11 @@ func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
 }
 
 // GroupByName finds a user group by its exact name, system groups
-// (shown by their display name) and deactivated groups included.
+// (shown by their display name; from changeSystemGroupMentions) and
+// deactivated groups included.
 func (l markdownLookup) GroupByName(name string) (markdown.Group, bool) {
 	g := l.r.groups.byName[name]
-	if g == nil {
+	if g == nil || g.IsSystem && !l.r.has(changeSystemGroupMentions) {
 		return markdown.Group{}, false
 	}
 	return markdown.Group{ID: g.ID, Name: group.DisplayName(g), Deactivated: g.Deactivated}, true

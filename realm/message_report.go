@@ -121,7 +121,7 @@ func (r *Realm) reportContent(me *user.User, m *message.Message, reason, descrip
 	switch {
 	case m.Type == message.Channel:
 		ch := r.channels.byID[m.ChannelID]
-		original = "Original message at " + topicLinkSyntax(ch, m.Topic, m.ID, r.settings.EmptyTopicDisplayName)
+		original = "Original message at " + r.topicLinkSyntax(ch, m.Topic, m.ID, r.settings.EmptyTopicDisplayName)
 	case len(m.DMUserIDs) <= 2 && m.SenderID == me.ID:
 		// Reporting one's own 1:1 message names its recipient.
 		to := me

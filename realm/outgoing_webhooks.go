@@ -123,7 +123,7 @@ func (r *Realm) serviceCallFor(bot *user.User, m *message.Message, trigger strin
 	if m.Type == message.Channel {
 		ch := r.channels.byID[m.ChannelID]
 		topicName := m.Topic
-		c.messageURL = r.opts.URL + "/" + markdown.TopicNarrow(ch.ID, ch.Name, m.Topic) + "/near/" + id
+		c.messageURL = r.opts.URL + r.narrows().Near(ch.ID, ch.Name, m.Topic, m.ID)
 		c.reply.Type, c.reply.To, c.reply.Topic = "stream", message.To{ChannelID: ch.ID}, &topicName
 	} else {
 		c.messageURL = r.opts.URL + "/" + markdown.DirectNarrow(m.DMUserIDs) + "/near/" + id

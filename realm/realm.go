@@ -127,10 +127,9 @@ func New(opts ...Option) *Realm {
 		o.Version = VersionForLevel(o.FeatureLevel)
 	}
 	r := &Realm{
-		opts:     o,
-		clock:    o.Clock,
-		renderer: markdown.New(markdown.WithRealmURL(o.URL)),
-		events:   newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
+		opts:   o,
+		clock:  o.Clock,
+		events: newEventHub(o.Clock, o.MaxQueueEvents, o.MaxQueuesPerUser),
 		tables: tables{
 			users: userTable{byID: map[int]*user.User{}, byEmail: map[string]*user.User{}, nextID: 1,
 				fakeEmailDomain: user.FakeEmailDomainFor(urlHost(o.URL))},
@@ -148,6 +147,7 @@ func New(opts ...Option) *Realm {
 			settingsDefaults: settingsDefaultsTable{values: user.DefaultSettings()},
 		},
 	}
+	r.renderer = markdown.New(append([]markdown.Option{markdown.WithRealmURL(o.URL)}, r.formattingOptions()...)...)
 	endSeedHistory := r.beginSeedHistory(o)
 	r.createdAt = r.clock.Now()
 	r.files.init(o.uploadStore(), o.ThumbnailCacheBytes)

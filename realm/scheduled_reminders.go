@@ -141,12 +141,12 @@ func (r *Realm) reminderContent(me *user.User, m *message.Message, note string) 
 		ch := r.channels.byID[m.ChannelID]
 		b.WriteString("You requested a reminder for the following message.")
 		writeNote(&b, note)
-		url := r.opts.URL + "/" + markdown.TopicNarrow(ch.ID, ch.Name, m.Topic) + "/near/" + id
+		url := r.opts.URL + r.narrows().Near(ch.ID, ch.Name, m.Topic, m.ID)
 		shown := m.Topic
 		if shown == "" {
 			shown = r.settings.EmptyTopicDisplayName
 		}
-		where := "[#" + ch.Name + " > " + shown + "](" + markdown.TopicNarrow(ch.ID, ch.Name, m.Topic) + "/with/" + id + ")"
+		where := "[#" + ch.Name + " > " + shown + "](" + r.narrows().Topic(ch.ID, ch.Name, m.Topic) + "/with/" + id + ")"
 		if widget != "" {
 			b.WriteString(senderMention + " [sent](" + url + ") a " + widget + " in " + where + ".")
 			return b.String(), nil

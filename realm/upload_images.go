@@ -182,7 +182,7 @@ func (r *Realm) thumbnailMarkup() *markdown.Thumbnails {
 	if !r.has(changeThumbnailing) {
 		return nil
 	}
-	return &markdown.Thumbnails{Image: markdownLookup{r}.uploadImage, Dimensions: r.has(changeThumbnailDimensions),
+	return &markdown.Thumbnails{Image: markdownLookup{r: r}.uploadImage, Dimensions: r.has(changeThumbnailDimensions),
 		PlaceholderDimensions: r.placeholderDimensions(), ContentType: r.has(changeThumbnailContentType)}
 }
 

@@ -23,6 +23,9 @@ type channelLinkNode struct {
 	StreamID int // 0 for message links, which carry no data-stream-id
 	Href     string
 	Label    string
+	// EmptyTopic, when set, is the empty topic's display name, shown in
+	// <em> after Label; Suffix follows it.
+	EmptyTopic, Suffix string
 }
 
 func (n *channelLinkNode) Kind() ast.NodeKind { return KindChannelLink }
@@ -79,26 +82,9 @@ func (streamLinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Cont
 		return nil
 	}
 	body := string(line[3:j])
-	st := getState(pc)
-	var n *channelLinkNode
-	if channel, topic, ok := strings.Cut(body, ">"); ok && channel != "" && topic != "" {
-		c, found := st.lookup().ChannelByName(channel)
-		if !found {
-			return nil
-		}
-		base := "/#narrow/channel/" + encodeChannel(c.ID, channel) + "/topic/"
-		if at := strings.LastIndexByte(topic, '@'); at > 0 && isDigits(topic[at+1:]) {
-			t := topic[:at]
-			n = &channelLinkNode{Class: "message-link", Href: base + hashEncode(t) + "/near/" + topic[at+1:], Label: "#" + channel + " > " + t + " @ 💬"}
-		} else {
-			n = &channelLinkNode{Class: "stream-topic", StreamID: c.ID, Href: base + hashEncode(topic), Label: "#" + channel + " > " + topic}
-		}
-	} else {
-		c, found := st.lookup().ChannelByName(body)
-		if !found {
-			return nil
-		}
-		n = &channelLinkNode{Class: "stream", StreamID: c.ID, Href: "/#narrow/channel/" + encodeChannel(c.ID, body), Label: "#" + body}
+	n := getState(pc).channelLink(body)
+	if n == nil {
+		return nil
 	}
 	block.Advance(j + 2)
 	return n
@@ -123,13 +109,61 @@ func renderChannelLink(w util.BufWriter, source []byte, node ast.Node, entering 
 		attrs = append(attrs, [2]string{"data-stream-id", strconv.Itoa(n.StreamID)})
 	}
 	writeTag(w, "a", attrs)
-	_, _ = w.WriteString(escapeText(n.Label) + "</a>")
+	_, _ = w.WriteString(escapeText(n.Label))
+	if n.EmptyTopic != "" {
+		_, _ = w.WriteString("<em>" + escapeText(n.EmptyTopic) + "</em>")
+	}
+	_, _ = w.WriteString(escapeText(n.Suffix) + "</a>")
 	return ast.WalkSkipChildren, nil
 }
 
-// NarrowNearURL is the path-and-fragment of a link to one message in its
-// topic, as Zulip writes it: /#narrow/channel/<id>-<name>/topic/<topic>/near/<message id>.
-func NarrowNearURL(channelID int, channelName, topicName string, messageID int64) string {
-	return "/#narrow/channel/" + encodeChannel(channelID, channelName) + "/topic/" + hashEncode(topicName) +
-		"/near/" + strconv.FormatInt(messageID, 10)
+// channelLink is the link #**body** makes: to a channel, a topic
+// ("channel>topic") or a message ("channel>topic@id"), as the renderer's
+// formatting has them; nil when the realm has no such channel.
+func (s *state) channelLink(body string) *channelLinkNode {
+	f := s.fmt
+	narrows := Narrows{Stream: f.streamNarrows}
+	channel, topic, ok := strings.Cut(body, ">")
+	if !ok || channel == "" || topic == "" && f.noEmptyTopicLinks {
+		c, found := s.lookup().ChannelByName(body)
+		if !found {
+			return nil
+		}
+		return &channelLinkNode{Class: "stream", StreamID: c.ID, Href: "/" + narrows.Channel(c.ID, body), Label: "#" + body}
+	}
+	c, found := s.lookup().ChannelByName(channel)
+	if !found {
+		return nil
+	}
+	minTopic := 1
+	if !f.noEmptyTopicLinks {
+		minTopic = 0
+	}
+	n := &channelLinkNode{Class: "stream-topic", StreamID: c.ID}
+	if at := strings.LastIndexByte(topic, '@'); !f.noMessageLinks && at >= minTopic && isDigits(topic[at+1:]) {
+		id := topic[at+1:]
+		topic = topic[:at]
+		n = &channelLinkNode{Class: "message-link", Href: "/" + narrows.Topic(c.ID, channel, topic) + "/near/" + id, Suffix: " @ 💬"}
+	} else {
+		n.Href = "/" + narrows.Topic(c.ID, channel, topic)
+		if f.topicWith != TopicWithNone {
+			if tm, ok := s.lookup().(TopicMessages); ok {
+				if id, ok := tm.TopicMessage(c.ID, topic, f.topicWith == TopicWithLatest); ok {
+					n.Href += "/with/" + strconv.FormatInt(id, 10)
+				}
+			}
+		}
+	}
+	n.Label = "#" + channel + " > " + topic
+	if topic == "" {
+		n.EmptyTopic = s.ctx.EmptyTopicName
+		if n.EmptyTopic == "" {
+			n.EmptyTopic = DefaultEmptyTopicName
+		}
+	}
+	return n
 }
+
+// DefaultEmptyTopicName is the empty topic's display name when the
+// render's Context names none.
+const DefaultEmptyTopicName = "general chat"

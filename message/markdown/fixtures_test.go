@@ -85,11 +85,16 @@ func category(expected string) string {
 // fixtureLookup is the test realm the cases assume: nothing to look up.
 type fixtureRealm struct{ noLookup }
 
+// fixtureFormatting renders as the server the cases come from (Zulip
+// 8.0-dev, feature level 218) did.
+var fixtureFormatting = []Option{WithStreamNarrows(), WithoutMessageLinks(), WithoutEmptyTopicLinks(),
+	WithTopicLinkWith(TopicWithNone), WithTimestampErrors()}
+
 // TestFixtures renders every case of visible.json and visible_linkify.json
-// and compares byte for byte.
+// as the server of their feature level did, and compares byte for byte.
 func TestFixtures(t *testing.T) {
-	r := New(WithRealmURL("http://zulip.testserver"),
-		WithCamo("https://external-content.zulipcdn.net/external_content/", "dummy"))
+	r := New(append([]Option{WithRealmURL("http://zulip.testserver"),
+		WithCamo("https://external-content.zulipcdn.net/external_content/", "dummy")}, fixtureFormatting...)...)
 	var cases []fixtureCase
 	cases = append(cases, loadFixtures(t, "visible.json")...)
 	cases = append(cases, loadFixtures(t, "visible_linkify.json")...)

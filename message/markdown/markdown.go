@@ -82,6 +82,10 @@ type Context struct {
 	// NoImagePreviews leaves image links without previews (the realm's
 	// inline_image_preview turned off).
 	NoImagePreviews bool
+	// EmptyTopicName is the empty topic's display name in links to it
+	// (the realm's realm_empty_topic_display_name); DefaultEmptyTopicName
+	// when empty.
+	EmptyTopicName string
 }
 
 // Result is a rendered message and what rendering found in it, from which
@@ -135,6 +139,7 @@ type Renderer struct {
 	md       goldmark.Markdown
 	realmURL string
 	camo     func(string) string
+	fmt      formatting
 }
 
 // renderBufs are the output buffers of renders, shared by every Renderer.
@@ -227,7 +232,7 @@ func (r *Renderer) RenderFor(content string, c Context) Result {
 // renderMarkdown renders content through the whole Markdown pipeline.
 func (r *Renderer) renderMarkdown(content string, c Context) Result {
 	src := []byte(normalize(content))
-	st := &state{ctx: c, realmURL: r.realmURL, camo: r.camo}
+	st := &state{ctx: c, realmURL: r.realmURL, camo: r.camo, fmt: r.fmt}
 	pc := parser.NewContext()
 	pc.Set(stateKey, st)
 	doc := r.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))

@@ -99,7 +99,7 @@ func (mentionParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 
 func (s *state) userMention(name string, silent bool) *mentionNode {
 	switch {
-	case streamWildcards[name]:
+	case streamWildcards[name] && !(name == "channel" && s.fmt.noChannelWildcard):
 		if !silent {
 			s.streamWildcard = true
 		}

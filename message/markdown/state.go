@@ -15,6 +15,7 @@ type state struct {
 	ctx      Context
 	realmURL string
 	camo     func(string) string
+	fmt      formatting
 
 	users          []int
 	groups         []int

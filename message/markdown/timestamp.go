@@ -13,7 +13,8 @@ import (
 
 // Global times: <time:…> holding an ISO 8601 time, a date in words or a
 // Unix timestamp renders as <time datetime="…Z">…</time>; a time without
-// zone is UTC. Anything else is a timestamp-error span.
+// zone is UTC. Anything else is shown as written (before Zulip 12.0, as a
+// timestamp-error span: WithTimestampErrors).
 
 // KindTimestamp is the node kind of a global time.
 var KindTimestamp = ast.NewNodeKind("ZulipTimestamp")
@@ -22,6 +23,9 @@ type timestampNode struct {
 	ast.BaseInline
 	Input    string
 	DateTime string // "" when the input is not a time
+	// ErrorSpan shows an input that is not a time as the
+	// timestamp-error span (WithTimestampErrors), not as written.
+	ErrorSpan bool
 }
 
 func (n *timestampNode) Kind() ast.NodeKind { return KindTimestamp }
@@ -45,7 +49,7 @@ func (timestampParser) Parse(parent ast.Node, block text.Reader, pc parser.Conte
 		return nil
 	}
 	input := string(line[len(open) : len(open)+end])
-	n := &timestampNode{Input: input}
+	n := &timestampNode{Input: input, ErrorSpan: getState(pc).fmt.timestampErrors}
 	if t, ok := parseTime(input); ok {
 		n.DateTime = isoUTC(t)
 	}
@@ -124,8 +128,12 @@ func renderTimestamp(w util.BufWriter, source []byte, node ast.Node, entering bo
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*timestampNode)
-	if n.DateTime == "" {
+	switch {
+	case n.DateTime == "" && n.ErrorSpan:
 		_, _ = w.WriteString(`<span class="timestamp-error">Invalid time format: ` + escapeText(n.Input) + "</span>")
+		return ast.WalkSkipChildren, nil
+	case n.DateTime == "":
+		_, _ = w.WriteString(escapeText("<time:" + n.Input + ">"))
 		return ast.WalkSkipChildren, nil
 	}
 	writeTag(w, "time", [][2]string{{"datetime", n.DateTime}})
