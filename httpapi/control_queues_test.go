@@ -82,7 +82,7 @@ func TestControlAnnouncesARestart(t *testing.T) {
 	}
 	ev := events[0].(map[string]any)
 	want := map[string]any{"type": "restart", "zulip_version": every["zulip_version"], "zulip_merge_base": every["zulip_merge_base"],
-		"zulip_feature_level": every["zulip_feature_level"], "server_generation": float64(ctlStart.Add(5*time.Minute).Unix())}
+		"zulip_feature_level": every["zulip_feature_level"], "server_generation": float64(ctlStart.Add(5 * time.Minute).Unix())}
 	for k, v := range want {
 		if ev[k] != v {
 			t.Fatalf("%s = %v, want %v (event %v)", k, ev[k], v, ev)
