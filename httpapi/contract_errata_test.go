@@ -37,3 +37,21 @@ func fixErrata(doc *openapi3.T) {
 		walk(r.Value, map[*openapi3.Schema]bool{})
 	}
 }
+
+// allowHotspots adds to the OnboardingStep schema the fields of the
+// tutorial's hotspots, for a server below feature level 259 (which
+// removed them; the description no longer has them): title,
+// description, delay and has_trigger (feature level 230), as Zulip's
+// hotspot objects carried them (zerver/lib/hotspots.py).
+func allowHotspots(doc *openapi3.T, level int) {
+	step := doc.Components.Schemas["OnboardingStep"]
+	if step == nil || step.Value == nil || level < 0 || level >= 259 {
+		return
+	}
+	for name, s := range map[string]*openapi3.Schema{
+		"title": openapi3.NewStringSchema(), "description": openapi3.NewStringSchema(),
+		"delay": openapi3.NewFloat64Schema(), "has_trigger": openapi3.NewBoolSchema(),
+	} {
+		step.Value.Properties[name] = openapi3.NewSchemaRef("", s)
+	}
+}

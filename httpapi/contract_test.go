@@ -113,6 +113,7 @@ func newContract(level int, optional bool) (*contract, error) {
 	}
 	doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
 	fixErrata(doc)
+	allowHotspots(doc, level)
 	c := &contract{}
 	if level >= 0 {
 		c.pruned = pruneNewer(doc, level, optional)

@@ -63,6 +63,7 @@ func apiRoutes() []route {
 	for _, group := range [][]route{
 		serverRoutes(), userRoutes(), channelRoutes(), messageRoutes(), eventRoutes(), registerRoutes(), groupRoutes(), linkifierRoutes(), snippetRoutes(), draftRoutes(), scheduledMessageRoutes(), reminderRoutes(), botRoutes(), userTopicRoutes(), messageEditRoutes(), realmSettingsRoutes(), flagRoutes(), reactionRoutes(), realmEmojiRoutes(), userStatusRoutes(), presenceRoutes(), settingsRoutes(), profileFieldRoutes(), uploadRoutes(), attachmentRoutes(), callRoutes(), channelReadRoutes(), subscriptionPropertyRoutes(), channelAdminRoutes(), defaultChannelRoutes(), mutedUserRoutes(), alertWordRoutes(), navigationViewRoutes(), playgroundRoutes(), channelFolderRoutes(), messageReportRoutes(), realmExportRoutes(), inviteRoutes(),
 		realmDomainRoutes(),
+		onboardingStepRoutes(),
 		pushDeviceRoutes(),
 		botStorageRoutes(),
 		submessageRoutes(),

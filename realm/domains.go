@@ -80,6 +80,7 @@ var domains = []domain{
 	table("navigationViews", func(t *tables) *navigationViewTable { return &t.navigationViews }),
 	table("snippets", func(t *tables) *snippetTable { return &t.snippets }),
 	table("settingsDefaults", func(t *tables) *settingsDefaultsTable { return &t.settingsDefaults }),
+	table("onboarding", func(t *tables) *onboardingTable { return &t.onboarding }),
 	// the activity: scheduled messages, presence, status, mail, invitations, push, exports
 	table("scheduled", func(t *tables) *scheduledTable { return &t.scheduled }),
 	table("statuses", func(t *tables) *statusTable { return &t.statuses }),
@@ -169,6 +170,7 @@ type tables struct {
 	navigationViews  navigationViewTable
 	snippets         snippetTable
 	settingsDefaults settingsDefaultsTable
+	onboarding       onboardingTable // the onboarding steps seen (onboarding_step_table.go)
 
 	// The activity.
 	scheduled scheduledTable   // scheduled messages and reminders (scheduled_table.go)

@@ -59,6 +59,10 @@ var durabilityProbes = map[string]func(t *testing.T, r *Realm){
 		must(t, errOf(r.As(idHamlet).CreateDrafts(bg, []DraftInput{{Type: "", Content: "to be or not"}})))
 	},
 	"mutedUsers": func(t *testing.T, r *Realm) { must(t, r.As(idHamlet).MuteUser(bg, idPolonius)) },
+	"onboarding": func(t *testing.T, r *Realm) {
+		must(t, r.SetOnboardingStepsSeen(idHamlet, nil))
+		must(t, r.As(idHamlet).MarkOnboardingStepSeen(bg, str("intro_inbox_view_modal")))
+	},
 	"alertWords": func(t *testing.T, r *Realm) {
 		must(t, errOf(r.As(idHamlet).AddAlertWords(bg, []string{"ghost"})))
 	},

@@ -10,6 +10,7 @@ func (AttachmentEvent) isEventPayload()                {}
 func (ChannelFolderEvent) isEventPayload()             {}
 func (DeleteMessageEvent) isEventPayload()             {}
 func (HasZoomTokenEvent) isEventPayload()              {}
+func (OnboardingStepsEvent) isEventPayload()           {}
 func (HeartbeatEvent) isEventPayload()                 {}
 func (InvitesChangedEvent) isEventPayload()            {}
 func (LinkifiersEvent) isEventPayload()                {}

@@ -192,6 +192,7 @@ var renamedEndpoints = []struct {
 	rename   Change
 }{
 	{"POST /message_edit_typing", "POST /messages/{}/typing", ChangeEditTypingPath},
+	{"POST /users/me/hotspots", "POST /users/me/onboarding_steps", changeOnboardingSteps},
 }
 
 // gatedFields maps "where" (an endpoint or event) and a generic gate of

@@ -74,9 +74,16 @@ var (
 	// the allow_edit_history boolean in register, events and PATCH
 	// /realm (Zulip 10.0).
 	ChangeEditHistoryPolicy = newChange("editHistoryPolicy")
-	// changeOnboardingSteps: register's hotspots became onboarding_steps
-	// (Zulip 8.0).
+	// changeOnboardingSteps: register's hotspots became onboarding_steps,
+	// the hotspots event onboarding_steps and POST /users/me/hotspots
+	// POST /users/me/onboarding_steps; steps carry a type, and one-time
+	// notices join the hotspots (Zulip 8.0).
 	changeOnboardingSteps = newChange("onboardingSteps")
+	// changeHotspotTrigger: hotspot objects carry has_trigger (Zulip 8.0).
+	changeHotspotTrigger = newChange("hotspotTrigger")
+	// changeHotspotsRemoved: the tutorial's hotspots left the onboarding
+	// steps, one-time notices remain (Zulip 9.0).
+	changeHotspotsRemoved = newChange("hotspotsRemoved")
 	// ChangeMessageIDsFetch: GET /messages's message_ids (Zulip 10.0).
 	ChangeMessageIDsFetch = newChange("messageIDsFetch")
 	// ChangeIdleQueueTimeout: register's idle_queue_timeout, and

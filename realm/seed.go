@@ -142,6 +142,7 @@ func (r *Realm) seed(s Seed) {
 		}
 		r.addUser(u)
 	}
+	r.onboarding.seedDev(r.users.sorted())
 	if s == SeedEmpty {
 		if o := r.opts.Owner; o.Email != "" {
 			r.addUser(&user.User{DeliveryEmail: o.Email, FullName: o.FullName, Role: user.RoleOwner,

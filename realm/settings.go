@@ -354,9 +354,6 @@ func (s *Settings) register(r *Realm, me *user.User, req *RegisterRequest, out *
 	if req.fetches("realm") {
 		fillRealmState(r, me, req, out)
 	}
-	if req.fetches("onboarding_steps") || req.fetches("hotspots") {
-		out.OnboardingStepsState = r.onboardingSteps()
-	}
 	if req.fetches("realm_billing") {
 		out.RealmBillingState = &RealmBillingState{RealmBilling: RealmBilling{}}
 	}
