@@ -172,7 +172,16 @@ func (r *Realm) nextOnboardingSteps(userID int) []OnboardingStep {
 // onboardingSteps is the onboarding_steps section, under the name of
 // the realm's level.
 func (r *Realm) onboardingSteps(me int) *OnboardingStepsState {
-	url, steps := navigationTourVideoURL, r.nextOnboardingSteps(me)
+	return r.onboardingStepsOf(r.nextOnboardingSteps(me))
+}
+
+// onboardingStepsOf is the onboarding_steps section listing steps (none
+// for nil).
+func (r *Realm) onboardingStepsOf(steps []OnboardingStep) *OnboardingStepsState {
+	if steps == nil {
+		steps = []OnboardingStep{}
+	}
+	url := navigationTourVideoURL
 	out := &OnboardingStepsState{NavigationTourVideoURL: &url}
 	if r.has(changeOnboardingSteps) {
 		out.OnboardingSteps = &steps

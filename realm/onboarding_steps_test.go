@@ -257,3 +257,21 @@ func TestOnboardingStepsFixture(t *testing.T) {
 		t.Error("an unknown step was set")
 	}
 }
+
+// A spectator has no account to keep steps for: an empty list at every
+// level, under the level's name, as Zulip sends (user_profile None).
+func TestSpectatorsHaveNoOnboardingSteps(t *testing.T) {
+	for _, level := range []int{changeOnboardingSteps.Level() - 1, DefaultFeatureLevel} {
+		r, _ := newTestRealm(t, WithFeatureLevel(level, ""))
+		res, err := r.Spectator("").Register(bg, RegisterRequest{FetchEventTypes: []string{"onboarding_steps", "hotspots"}})
+		must(t, err)
+		st := res.State().OnboardingStepsState
+		list := st.OnboardingSteps
+		if level < changeOnboardingSteps.Level() {
+			list = st.Hotspots
+		}
+		if list == nil || len(*list) != 0 {
+			t.Errorf("level %d: a spectator's steps %+v", level, st)
+		}
+	}
+}

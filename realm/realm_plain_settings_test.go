@@ -186,7 +186,8 @@ func fmtJSON(v any) string {
 	return string(b)
 }
 
-// Register's onboarding steps (none: the tutorial is off) are named
+// Register's onboarding steps (none for a dev realm user, who has seen
+// them all; onboarding_steps_test.go has the rest) are named
 // hotspots below 233 and onboarding_steps from it; the navigation tour
 // video is sent from 369.
 func TestOnboardingStepsAtTheirLevels(t *testing.T) {

@@ -114,7 +114,7 @@ func (s *Spectator) Register(ctx context.Context, req RegisterRequest) (ans Spec
 // spectator (fetch_initial_state_data with user_profile None): no
 // streams section (include_streams is off), the web-public channels as
 // subscriptions, no presences, message editing off and presence
-// disabled, no personal data.
+// disabled, no onboarding steps, no personal data.
 func (r *Realm) spectatorSections(me *user.User, req *RegisterRequest, out *RegisterResult) {
 	out.StreamState = nil
 	if out.SubscriptionState != nil {
@@ -131,6 +131,9 @@ func (r *Realm) spectatorSections(me *user.User, req *RegisterRequest, out *Regi
 	}
 	if out.MessageState != nil {
 		out.MaxMessageID = -1
+	}
+	if out.OnboardingStepsState != nil { // no account to keep them for
+		out.OnboardingStepsState = r.onboardingStepsOf(nil)
 	}
 	if out.RealmUserState != nil {
 		out.UserID, out.Email, out.DeliveryEmail, out.FullName = 0, me.DeliveryEmail, me.DeliveryEmail, me.FullName
