@@ -22,10 +22,17 @@ func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
 // markdownLookup shows the realm to the Markdown renderer, as the
 // message's sender may see it (nil: no one's messages are readable). Its
 // methods read realm state without locking: whoever renders with it holds
-// r.mu.
+// r.mu. With a sender, users the sender may not access (user_access.go)
+// are not found, as Zulip's mention lookup leaves them out for a
+// restricted guest: their mentions stay plain text.
 type markdownLookup struct {
 	r      *Realm
 	sender *user.User
+}
+
+// finds reports whether the lookup shows u.
+func (l markdownLookup) finds(u *user.User) bool {
+	return l.sender == nil || l.r.canAccessUser(l.sender, u)
 }
 
 var (
@@ -38,7 +45,7 @@ var (
 func (l markdownLookup) UserByName(name string) (markdown.User, bool) {
 	var found *markdown.User
 	for id, u := range l.r.users.byID {
-		if strings.EqualFold(u.FullName, name) && (found == nil || id < found.ID) {
+		if strings.EqualFold(u.FullName, name) && (found == nil || id < found.ID) && l.finds(u) {
 			found = &markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}
 		}
 	}
@@ -51,7 +58,7 @@ func (l markdownLookup) UserByName(name string) (markdown.User, bool) {
 // UserByID finds a user by id.
 func (l markdownLookup) UserByID(id int) (markdown.User, bool) {
 	u := l.r.users.byID[id]
-	if u == nil {
+	if u == nil || !l.finds(u) {
 		return markdown.User{}, false
 	}
 	return markdown.User{ID: u.ID, FullName: u.FullName, Active: u.IsActive}, true

@@ -81,7 +81,7 @@ func (s *Spectator) standIn() *user.User {
 		settings.DefaultLanguage = s.r.settings.DefaultLanguage
 	}
 	settings.WebHomeView = "recent_topics"
-	return &user.User{ID: 0, FullName: "Anonymous User", DeliveryEmail: "username@example.com",
+	return &user.User{ID: spectatorID, FullName: "Anonymous User", DeliveryEmail: "username@example.com",
 		Role: user.RoleGuest, AvatarSource: "G", AvatarURL: user.GravatarURL("username@example.com", 1),
 		IsActive: true, Settings: settings}
 }
@@ -114,9 +114,14 @@ func (s *Spectator) Register(ctx context.Context, req RegisterRequest) (ans Spec
 // spectator (fetch_initial_state_data with user_profile None): no
 // streams section (include_streams is off), the web-public channels as
 // subscriptions, no presences, message editing off and presence
-// disabled, no onboarding steps, no personal data.
+// disabled, no onboarding steps, no custom profile fields, every user
+// as format_user_row gives them to no acting user (spectatorUser), no
+// personal data.
 func (r *Realm) spectatorSections(me *user.User, req *RegisterRequest, out *RegisterResult) {
 	out.StreamState = nil
+	if out.CustomProfileFieldsState != nil {
+		out.CustomProfileFields = []CustomProfileField{}
+	}
 	if out.SubscriptionState != nil {
 		out.SubscriptionState = &SubscriptionState{Subscriptions: r.spectatorSubscriptions(),
 			Unsubscribed: []SubscriptionView{}, NeverSubscribed: []NeverSubscribedView{}}
@@ -136,6 +141,11 @@ func (r *Realm) spectatorSections(me *user.User, req *RegisterRequest, out *Regi
 		out.OnboardingStepsState = r.onboardingStepsOf(nil)
 	}
 	if out.RealmUserState != nil {
+		for _, list := range [][]User{out.RealmUsers, out.RealmNonActiveUsers} {
+			for i := range list {
+				list[i] = spectatorUser(list[i])
+			}
+		}
 		out.UserID, out.Email, out.DeliveryEmail, out.FullName = 0, me.DeliveryEmail, me.DeliveryEmail, me.FullName
 		out.AvatarSource, out.AvatarURL, out.AvatarURLMedium = me.AvatarSource, me.AvatarURL, me.AvatarURL
 	}
@@ -170,11 +180,18 @@ func (s SpectatorRegisterResult) Wire() any { return spectatorWire(s) }
 
 type spectatorWire SpectatorRegisterResult
 
-// MarshalJSON encodes the answer with queue_id null.
+// MarshalJSON encodes the answer with queue_id null and the users
+// without their timezone (SpectatorUser).
 func (w spectatorWire) MarshalJSON() ([]byte, error) {
 	b, err := withoutFields(w.res, w.res.omit)
 	if err != nil {
 		return nil, err
+	}
+	if st := w.res.RealmUserState; st != nil {
+		if b, err = withSpectatorUsers(b, map[string][]User{
+			"realm_users": st.RealmUsers, "realm_non_active_users": st.RealmNonActiveUsers}); err != nil {
+			return nil, err
+		}
 	}
 	// withoutFields ends with a newline after the closing brace.
 	b = slices.Clone(b[:len(b)-1])
@@ -316,47 +333,4 @@ func (s *Spectator) ChannelTopics(ctx context.Context, req ChannelTopicsRequest)
 		return nil
 	})
 	return ans, err
-}
-
-// Users answers a logged-out GET /json/users (feature level 387): every
-// account of the realm but the system bots, as Zulip's get_members_backend
-// lists them for no acting user: no delivery_email, no timezone. Custom
-// profile field values are left out, as register leaves them out for
-// spectators, whatever include_custom_profile_fields says.
-func (s *Spectator) Users(ctx context.Context, o UserListOptions) ([]SpectatorUser, error) {
-	r := s.r
-	var wanted map[int]bool
-	if o.UserIDs != nil {
-		wanted = make(map[int]bool, len(o.UserIDs))
-		for _, id := range o.UserIDs {
-			wanted[id] = true
-		}
-	}
-	o.IncludeCustomProfileFields = false
-	var out []SpectatorUser
-	err := s.read(ctx, func(me *user.User) error {
-		env, viewer := r.viewEnv(), r.userCard(me, false)
-		out = []SpectatorUser{}
-		for _, u := range r.users.sorted() {
-			if u.IsSystemBot || (wanted != nil && !wanted[u.ID]) {
-				continue
-			}
-			card := r.userCard(u, false)
-			v := env.userView(&viewer, &card, o.UserViewOptions)
-			v.DeliveryEmail = nil
-			out = append(out, SpectatorUser{v})
-		}
-		return nil
-	})
-	return out, err
-}
-
-// SpectatorUser is a user object as a spectator gets it: a User without
-// timezone, which Zulip's format_user_row removes when there is no acting
-// user.
-type SpectatorUser struct{ User }
-
-// MarshalJSON encodes the user without its timezone.
-func (u SpectatorUser) MarshalJSON() ([]byte, error) {
-	return withoutFields(u.User, []string{"timezone"})
 }

@@ -26,10 +26,11 @@ const InaccessibleUserName = "Unknown user"
 const inaccessibleUserAvatar = "/static/images/unknown-user-avatar.png"
 
 // seesAllUsers reports whether v accesses every user of the realm: every
-// non-guest does, and guests when the realm's can_access_all_users_group
-// holds them.
+// non-guest does, a spectator does (Zulip's check_user_can_access_all_users
+// for no user: a spectator's view of users is limited already), and
+// guests when the realm's can_access_all_users_group holds them.
 func (r *Realm) seesAllUsers(v *user.User) bool {
-	return v == nil || !v.IsGuest() || r.settingHas(r.settings.CanAccessAllUsersGroup, v.ID)
+	return v == nil || v.ID == spectatorID || !v.IsGuest() || r.settingHas(r.settings.CanAccessAllUsersGroup, v.ID)
 }
 
 // canAccessUser reports whether v may access t's data (Zulip's

@@ -2,6 +2,7 @@ package realm
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/minizulip/minizulip/message"
@@ -457,5 +458,22 @@ func TestPerUserReadsCheckAccess(t *testing.T) {
 	r.UpdateSettings(func(s *Settings) { s.CanAccessAllUsersGroup = NamedGroupSetting(gidEveryone) })
 	if _, err := polonius.UserStatus(bg, idIago); err != nil {
 		t.Fatalf("role:everyone: %v", err)
+	}
+}
+
+// A restricted guest's mention of a user it may not access stays plain
+// text, as Zulip's mention lookup leaves such users out for the sender;
+// accessible users are mentioned as usual, and others' mentions of the
+// same user are unaffected.
+func TestGuestCannotMentionInaccessibleUsers(t *testing.T) {
+	r := restrictedRealm(t, 496)
+	content := "@**Iago** @**King Hamlet** @_**Iago** @**Iago|11**"
+	id := send(t, r, idPolonius, "guests", "t", content)
+	m, _ := r.messages.store.Message(id)
+	if strings.Contains(m.Rendered, `data-user-id="11"`) || !strings.Contains(m.Rendered, `data-user-id="`+itoa(idHamlet)+`"`) {
+		t.Fatalf("the guest's mentions rendered %s", m.Rendered)
+	}
+	if !strings.Contains(r.renderAs(r.users.byID[idOthello], content).HTML, `data-user-id="11"`) {
+		t.Fatal("a member's mention of Iago is not rendered")
 	}
 }
