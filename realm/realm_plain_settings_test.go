@@ -188,8 +188,8 @@ func fmtJSON(v any) string {
 
 // Register's onboarding steps (none for a dev realm user, who has seen
 // them all; onboarding_steps_test.go has the rest) are named
-// hotspots below 233 and onboarding_steps from it; the navigation tour
-// video is sent from 369.
+// hotspots below 233 and onboarding_steps from it, each fetched by its
+// own name only; the navigation tour video is sent from 369.
 func TestOnboardingStepsAtTheirLevels(t *testing.T) {
 	for _, c := range []struct {
 		level         int
@@ -200,7 +200,14 @@ func TestOnboardingStepsAtTheirLevels(t *testing.T) {
 		{369, []string{"onboarding_steps", "navigation_tour_video_url"}, []string{"hotspots"}},
 	} {
 		r, _ := newTestRealm(t, WithFeatureLevel(c.level, ""))
-		state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{"onboarding_steps"}})
+		name, other := "onboarding_steps", "hotspots"
+		if c.level < changeOnboardingSteps.Level() {
+			name, other = other, name
+		}
+		if state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{other}}); err != nil || state.OnboardingStepsState != nil {
+			t.Errorf("level %d: fetching %s gave %+v %v, want nothing", c.level, other, state.OnboardingStepsState, err)
+		}
+		state, err := r.As(idHamlet).Register(bg, RegisterRequest{FetchEventTypes: []string{name}})
 		if err != nil {
 			t.Fatal(err)
 		}
