@@ -477,3 +477,47 @@ func TestGuestCannotMentionInaccessibleUsers(t *testing.T) {
 		t.Fatal("a member's mention of Iago is not rendered")
 	}
 }
+
+// Reactions (their user object below level 328) and a direct message's
+// display_recipient keep the real names of users a restricted guest may
+// not access: Zulip's ReactionDict and display_recipient are built
+// without the viewer, only the sender gets MessageDict's placeholder.
+func TestReactionsAndRecipientsKeepRealNames(t *testing.T) {
+	r := restrictedRealm(t, changeReactionUserRemoved.Level()-1)
+	id := send(t, r, idHamlet, "guests", "t", "react")
+	if err := r.As(idOthello).AddReaction(bg, ReactionRequest{MessageID: id, EmojiName: str("smile")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := polonius(r).User(bg, idOthello, UserViewOptions{}); err == nil {
+		t.Fatal("the guest accesses Othello")
+	}
+	m, _, err := polonius(r).Message(bg, id, ViewOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Reactions) != 1 || m.Reactions[0].User == nil || m.Reactions[0].User.FullName != "Othello, the Moor of Venice" {
+		t.Fatalf("reactions %+v", m.Reactions)
+	}
+	// A deactivated member of the guest's group conversation is no longer
+	// accessible, yet named in its display_recipient.
+	res, err := r.As(idIago).SendMessage(bg, SendRequest{Type: "direct", To: message.To{UserIDs: []int{idPolonius, idHamlet}}, Content: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.As(idDesdemona).DeactivateUser(bg, idIago); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := polonius(r).User(bg, idIago, UserViewOptions{}); err == nil {
+		t.Fatal("the guest accesses deactivated Iago")
+	}
+	m, _, err = polonius(r).Message(bg, res.ID, ViewOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, _ := m.DisplayRecipient.([]DisplayRecipientUser)
+	if !slices.ContainsFunc(users, func(u DisplayRecipientUser) bool { return u.ID == idIago && u.FullName == "Iago" }) {
+		t.Fatalf("display_recipient %+v", m.DisplayRecipient)
+	}
+}
+
+func polonius(r *Realm) *Actor { return r.As(idPolonius) }
