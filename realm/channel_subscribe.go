@@ -424,7 +424,8 @@ func (r *Realm) checkChannelGroupSettings(me *user.User, in map[string]GroupSett
 	return out, nil
 }
 
-// checkGroupSettingValue checks one group-setting value against its rule.
+// checkGroupSettingValue checks one group-setting value against its rule
+// and its configuration (permissionSetting).
 func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) error {
 	if err := r.checkSettingForm("channel", rule.name, v); err != nil {
 		return err
@@ -446,10 +447,8 @@ func (r *Realm) checkGroupSettingValue(rule channelSettingRule, v GroupSetting) 
 	if g == nil || g.Deactivated {
 		return BadRequest("Invalid user group")
 	}
-	if g.Name == group.Internet || (g.Name == group.Everyone && !rule.allowEveryone) {
-		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.name, g.Name)
-	}
-	return nil
+	p, _ := r.permissionSetting("stream", rule.name)
+	return checkNamedSettingValue(rule.name, p, g)
 }
 
 // createChannel adds a channel made by a subscribe request.

@@ -23,8 +23,11 @@ func TestEditTopicPolicyEventFollowsFeatureLevel(t *testing.T) {
 				if data := e.lastData(); data["edit_topic_policy"] != float64(6) {
 					t.Fatalf("level %d: %v, want edit_topic_policy 6", level, data)
 				}
-				// Owners: no policy names it; nothing is announced.
-				set(gidOwners)
+				// Owners: no policy names it, and below 326 the setting
+				// refuses it (allow_owners_group false); nothing is announced.
+				_, err := e.r.As(idDesdemona).UpdateRealm(bg, RealmUpdate{GroupSettings: map[string]GroupSettingChange{
+					"can_move_messages_between_topics_group": {New: NamedGroupSetting(gidOwners)}}})
+				wantCode(t, err, CodeBadRequest, "'can_move_messages_between_topics_group' setting cannot be set to 'role:owners' group.")
 				if evs := e.next(idHamlet, e.hamletQ); len(evs) != 0 {
 					t.Fatalf("level %d: owners announced: %v", level, eventJSON(t, evs[0]))
 				}

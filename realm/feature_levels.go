@@ -543,6 +543,11 @@ var (
 	// server_supported_permission_settings lists allowed_system_groups
 	// (225).
 	changeAllowedSystemGroups = newChange("allowedSystemGroups")
+	// changeOwnersGroupAnySetting: the entries lose allow_owners_group
+	// and id_field_name, and role:owners is a value every setting takes
+	// (326); before, a setting whose allow_owners_group was false refused
+	// it.
+	changeOwnersGroupAnySetting = newChange("ownersGroupAnySetting")
 )
 
 // The realm's edit_topic_policy (edit_topic_policy.go).

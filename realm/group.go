@@ -597,8 +597,9 @@ func (r *Realm) applyGroupSettings(s *group.Settings, values map[string]GroupSet
 		if err != nil {
 			return err
 		}
-		if g.IsSystem && (g.Name == group.Internet || g.Name == group.Everyone && !userGroupSettingRules[name].allowEveryone) {
-			return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
+		p, _ := r.permissionSetting("group", name)
+		if err := checkNamedSettingValue(name, p, g); err != nil {
+			return err
 		}
 		stored[name] = v
 	}

@@ -465,13 +465,14 @@ func storedGroupSetting(v GroupSetting) GroupSetting {
 }
 
 // checkRealmGroupSetting checks a new value of the group-valued realm
-// setting name, with Zulip's messages.
+// setting name against its configuration (permissionSetting), with
+// Zulip's messages.
 func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
-	rule := realmGroupRules[name]
-	if err := r.checkSystemOnlySetting(name, v); err != nil {
-		return err
-	}
+	p, _ := r.permissionSetting("realm", name)
 	if v.GroupID == 0 {
+		if p.RequireSystemGroup {
+			return BadRequest("'%s' must be a system user group.", name)
+		}
 		return r.checkAnonymousGroup(v)
 	}
 	g := r.groups.byID[v.GroupID]
@@ -480,12 +481,8 @@ func (r *Realm) checkRealmGroupSetting(name string, v GroupSetting) error {
 		return BadRequest("Invalid user group")
 	case g.Deactivated:
 		return BadRequest("User group is deactivated.")
-	case g.IsSystem && g.Name == group.Internet,
-		g.IsSystem && g.Name == group.Nobody && !rule.allowNobody,
-		g.IsSystem && g.Name == group.Everyone && !rule.allowEveryone:
-		return BadRequest("'%s' setting cannot be set to '%s' group.", name, g.Name)
 	}
-	return nil
+	return checkNamedSettingValue(name, p, g)
 }
 
 // checkSystemOnlySetting checks a value of a setting that takes system
