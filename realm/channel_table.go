@@ -204,6 +204,9 @@ func (t *channelTable) loadChannels(r *Realm, f *fixture.Document) error {
 			if err := r.checkSettingForm("channel", name, v); err != nil {
 				return badItem(at+".permissions."+name, "%s at this feature level", err.(*Error).Msg)
 			}
+			if err := r.checkFixtureSettingValue(at+".permissions."+name, "stream", name, v); err != nil {
+				return err
+			}
 			if perms == nil {
 				perms = map[string]GroupSetting{}
 			}

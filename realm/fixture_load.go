@@ -133,6 +133,22 @@ func (r *Realm) checkFixtureGroupSetting(at string, v GroupSetting) error {
 	return nil
 }
 
+// checkFixtureSettingValue refuses a fixture's named group for the
+// setting name of scope ("realm", "stream", "group") that the setting
+// does not take at the realm's level (checkNamedSettingValue), so that a
+// realm never holds a value its API refuses.
+func (r *Realm) checkFixtureSettingValue(at, scope, name string, v GroupSetting) error {
+	g := r.groups.byID[v.GroupID]
+	p, ok := r.permissionSetting(scope, name)
+	if v.GroupID == 0 || g == nil || !ok {
+		return nil
+	}
+	if err := checkNamedSettingValue(name, p, g); err != nil {
+		return badItem(at, "%s at this feature level", err.(*Error).Msg)
+	}
+	return nil
+}
+
 // applyAccountManagers grants the WithAccountManagers accounts their
 // permissions; the caller holds the write lock.
 func (r *Realm) applyAccountManagers() {

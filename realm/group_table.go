@@ -135,6 +135,9 @@ func (t *groupTable) load(r *Realm, f *fixture.Document) error {
 			if err := r.checkSettingForm("user_group", name, v); err != nil {
 				return badItem(at+".settings."+name, "%s at this feature level", err.(*Error).Msg)
 			}
+			if err := r.checkFixtureSettingValue(at+".settings."+name, "group", name, v); err != nil {
+				return err
+			}
 			g.Settings.Set(name, storedGroupSetting(v))
 		}
 	}

@@ -1,9 +1,12 @@
 package realm
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/minizulip/minizulip/group"
@@ -205,4 +208,43 @@ func TestOwnersGroupFollowsFeatureLevel(t *testing.T) {
 			t.Errorf("can_manage_all_groups = role:owners: %v", err)
 		}
 	})
+}
+
+// A fixture holds only values its level's API takes: a user group's
+// can_mention_group set to role:owners (a realm dumped at 326) loads at
+// 326 and is refused at 325, where the setting refused role:owners; a
+// realm setting set to role:internet is refused at any level.
+func TestFixtureGroupSettingsTakeWhatTheAPITakes(t *testing.T) {
+	newer, _ := newTestRealm(t)
+	characters := groupID(t, newer, "hamletcharacters")
+	owners := groupID(t, newer, group.Owners)
+	if err := setSettingTo(t, newer, "group", "can_mention_group", owners); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := newer.Dump()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(doc, WithFeatureLevel(changeOwnersGroupAnySetting.Level(), "test"))
+	if err != nil {
+		t.Fatalf("loading at 326: %v", err)
+	}
+	if got := loaded.groups.byID[characters].Settings.CanMention; got.GroupID != owners {
+		t.Fatalf("loaded can_mention_group %+v", got)
+	}
+	var fe *FixtureError
+	_, err = Load(doc, WithFeatureLevel(changeOwnersGroupAnySetting.Level()-1, "test"))
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "'can_mention_group' setting cannot be set to 'role:owners' group.") {
+		t.Fatalf("loading below 326: %v, want a fixture error", err)
+	}
+
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["settings"].(map[string]any)["group_settings"].(map[string]any)["can_add_custom_emoji_group"] = float64(groupID(t, newer, group.Internet))
+	doc, _ = json.Marshal(m)
+	if _, err := Load(doc); !errors.As(err, &fe) || !strings.Contains(err.Error(), "'can_add_custom_emoji_group' setting cannot be set to 'role:internet' group.") {
+		t.Fatalf("role:internet for a realm setting: %v, want a fixture error", err)
+	}
 }

@@ -344,6 +344,9 @@ func (s *Settings) load(r *Realm, f *fixture.Document) error {
 		if err := r.checkSystemOnlySetting(name, fs.GroupSettings[name]); err != nil {
 			return badItem(at+".group_settings."+name, "%s", reason(err))
 		}
+		if err := r.checkFixtureSettingValue(at+".group_settings."+name, "realm", name, fs.GroupSettings[name]); err != nil {
+			return err
+		}
 		*dst = fs.GroupSettings[name].Clone()
 	}
 	*s = c
