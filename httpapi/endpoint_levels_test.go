@@ -73,8 +73,12 @@ func TestVersionFollowsTheLevel(t *testing.T) {
 		{185, "7.0", "7.0"},
 		{237, "8.0", "8.0"},
 		{277, "9.0", "9.0"},
+		{278, "9.2", "9.2"},
+		{279, "10.0-dev+minizulip", "10.0-dev"},
 		{300, "10.0-dev+minizulip", "10.0-dev"},
 		{371, "10.0", "10.0"},
+		{372, "10.1", "10.1"},
+		{373, "11.0-dev+minizulip", "11.0-dev"},
 		{421, "11.0", "11.0"},
 		{realm.DefaultFeatureLevel, realm.DefaultVersion, realm.DefaultMergeBase},
 	} {

@@ -3,6 +3,7 @@ package realm
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/minizulip/minizulip/user"
@@ -536,6 +537,33 @@ func TestCanSubscribeGroupFollowsFeatureLevel(t *testing.T) {
 		r.mu.Unlock()
 		if got := r.hasContentAccess(r.users.byID[idHamlet], ch); got != has {
 			t.Fatalf("content access through can_subscribe_group %v, want %v", got, has)
+		}
+	})
+}
+
+// date_joined is to the minute from Zulip 9.2's level, to the second
+// before, in every user object (GET /users/{id} and GET /users/me).
+func TestDateJoinedPrecisionFollowsFeatureLevel(t *testing.T) {
+	belowAndAt(t, changeDateJoinedMinutes, func(t *testing.T, r *Realm, has bool) {
+		other, err := r.As(idIago).User(bg, idHamlet, UserViewOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := r.As(idHamlet).OwnUser(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len("2006-01-02T15:04:05+00:00")
+		if has {
+			want = len("2006-01-02T15:04+00:00")
+		}
+		for what, got := range map[string]string{"GET /users/{id}": other.DateJoined, "GET /users/me": own.DateJoined} {
+			if len(got) != want || !strings.HasSuffix(got, "+00:00") {
+				t.Errorf("%s date_joined %q, want %d characters", what, got, want)
+			}
+		}
+		if own.DateJoined != other.DateJoined {
+			t.Errorf("the same user's date_joined differs: %q and %q", own.DateJoined, other.DateJoined)
 		}
 	})
 }

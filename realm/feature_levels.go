@@ -38,6 +38,10 @@ var (
 	// changeImportedStubField: user objects carry is_imported_stub
 	// (Zulip 12.0).
 	changeImportedStubField = newChange("importedStubField")
+	// changeDateJoinedMinutes: user objects' date_joined is to the minute
+	// (Zulip PR #31190, backported to 9.x: from 9.2's 278); before, to the
+	// second as the fake keeps it.
+	changeDateJoinedMinutes = newChange("dateJoinedMinutes")
 	// changeDenseModeRemoved: dense_mode left the personal settings.
 	changeDenseModeRemoved = newChange("denseModeRemoved")
 	// changeReactionUserRemoved: the deprecated user object left message
@@ -310,14 +314,15 @@ var (
 	changeExportConsentEvent = newChange("exportConsentEvent")
 )
 
-// releases are the last feature levels of Zulip's releases: the level a
+// releases are the feature levels of Zulip's releases: the level a
 // server of the release advertises (Zulip's API changelog, "feature level
-// used for Zulip N release").
+// used for Zulip N release", and the maintenance releases that took a
+// level of their own: 9.2 at 278, 10.1 at 372).
 var releases = []struct {
 	level   int
 	version string
 }{
-	{156, "6.0"}, {185, "7.0"}, {237, "8.0"}, {277, "9.0"}, {371, "10.0"}, {421, "11.0"},
+	{156, "6.0"}, {185, "7.0"}, {237, "8.0"}, {277, "9.0"}, {278, "9.2"}, {371, "10.0"}, {372, "10.1"}, {421, "11.0"},
 }
 
 // VersionForLevel is the zulip_version a server of a feature level
@@ -566,7 +571,8 @@ var (
 	// (Zulip 9.0).
 	changeChannelWildcardMention = newChange("channelWildcardMention")
 	// changeChannelNarrowLinks: generated links say #narrow/channel/, not
-	// #narrow/stream/ (Zulip PR #31906, no level of its own: from 278).
+	// #narrow/stream/ (Zulip PR #31906, no level of its own: from 280,
+	// the first level of 10.0's development after 9.2's 278).
 	changeChannelNarrowLinks = newChange("channelNarrowLinks")
 	// changeMessageLinkSyntax: #**channel>topic@id** links to a message
 	// (Zulip 10.0).

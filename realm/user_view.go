@@ -125,6 +125,22 @@ func isoTime(unix int64) string {
 	return t.Format("2006-01-02T15:04:05") + "+00:00"
 }
 
+// dateJoined is a user object's date_joined: to the minute from
+// changeDateJoinedMinutes (Python's isoformat(timespec="minutes")), to
+// the second before.
+func (e *viewEnv) dateJoined(unix int64) string {
+	if !e.has(changeDateJoinedMinutes) {
+		return isoTime(unix)
+	}
+	return time.Unix(unix, 0).UTC().Format("2006-01-02T15:04") + "+00:00"
+}
+
+// dateJoined is dateJoined at the realm's level.
+func (r *Realm) dateJoined(unix int64) string {
+	e := viewEnv{featureLevel: r.opts.FeatureLevel}
+	return e.dateJoined(unix)
+}
+
 // userView builds the API object of target as viewer sees it; the caller
 // holds the lock.
 func (r *Realm) userView(viewer, target *user.User, o UserViewOptions) User {
@@ -138,7 +154,7 @@ func (r *Realm) userView(viewer, target *user.User, o UserViewOptions) User {
 func (e *viewEnv) userView(viewer, target *userCard, o UserViewOptions) User {
 	v := User{
 		UserID: target.id, Email: e.email(target), FullName: target.fullName,
-		DateJoined: isoTime(target.dateJoined), IsActive: target.isActive,
+		DateJoined: e.dateJoined(target.dateJoined), IsActive: target.isActive,
 		IsOwner: target.role == user.RoleOwner, IsAdmin: target.role.IsAdmin(), IsGuest: target.role == user.RoleGuest,
 		IsBot: target.isBot(), IsSystemBot: target.isSystemBot, Role: int(target.role), Timezone: target.timezone,
 		AvatarURL: avatarURL(viewer, target, o.ClientGravatar), AvatarVersion: target.avatarVersion,
@@ -168,7 +184,7 @@ func (r *Realm) ownUserView(u *user.User) OwnUser {
 		AvatarURL: u.AvatarURL, AvatarVersion: u.AvatarVersion, Email: r.apiEmail(u), FullName: u.FullName,
 		IsAdmin: u.Role.IsAdmin(), IsOwner: u.Role == user.RoleOwner, Role: int(u.Role), IsGuest: u.IsGuest(),
 		IsBot: u.IsBot(), IsActive: u.IsActive, IsImportedStub: r.importedStubField(u.IsImportedStub), Timezone: u.Timezone,
-		DateJoined: isoTime(u.DateJoined), MaxMessageID: r.maxMessageIDOf(u.ID), UserID: u.ID,
+		DateJoined: r.dateJoined(u.DateJoined), MaxMessageID: r.maxMessageIDOf(u.ID), UserID: u.ID,
 		DeliveryEmail: u.DeliveryEmail, IsBillingAdmin: r.billingAdminField(),
 	}
 	if u.IsBot() {
