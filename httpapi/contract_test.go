@@ -527,6 +527,8 @@ var allowed = []struct {
 		"register, feature level 481 (Zulip 12.0's register-queue docs; zulip-flutter)"},
 	// Fields of older levels, sent only when the realm advertises a level
 	// below the one that removed or renamed them.
+	{"extra_data", "property", openapi3.NewObjectSchema().WithProperty("upload_quota", openapi3.NewIntegerSchema().WithNullable()),
+		"realm update events of plan_type below feature level 306, which removed it"},
 	{"is_billing_admin", "is_bot", openapi3.NewBoolSchema(),
 		"user objects below feature level 363, which removed it"},
 	{"is_billing_admin", "realm_users", openapi3.NewBoolSchema(),

@@ -95,6 +95,7 @@ func controlRoutes() []controlRoute {
 		{"GET", "/minizulip/push_devices", []string{"user"}, (*Server).listPushDevices},
 		{"GET", "/minizulip/push_notifications", []string{"user"}, (*Server).listPushNotifications},
 		{"POST", "/minizulip/push_notifications_enabled", []string{"enabled", "end_timestamp"}, (*Server).setPushNotificationsEnabled},
+		{"POST", "/minizulip/plan_type", []string{"plan_type"}, (*Server).setPlanType},
 		{"GET", "/minizulip/outbox", nil, (*Server).listOutbox},
 		{"DELETE", "/minizulip/outbox", nil, (*Server).clearOutbox},
 		{"POST", "/minizulip/special_permissions", specialPermissionParams, (*Server).setSpecialPermissions},

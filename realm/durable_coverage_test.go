@@ -34,6 +34,7 @@ var durabilityProbes = map[string]func(t *testing.T, r *Realm){
 	},
 	"settings": func(t *testing.T, r *Realm) {
 		must(t, errOf(r.As(idIago).UpdateRealm(bg, RealmUpdate{Name: str("Elsinore")})))
+		must(t, r.SetPlanType(PlanTypeStandard))
 	},
 	"channelFolders": func(t *testing.T, r *Realm) {
 		must(t, errOf(r.As(idIago).CreateChannelFolder(bg, "plays", "the plays")))

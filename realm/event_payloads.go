@@ -7,6 +7,7 @@ package realm
 type EventPayload interface{ isEventPayload() }
 
 func (AttachmentEvent) isEventPayload()                {}
+func (RealmPlanTypeEvent) isEventPayload()             {}
 func (ChannelFolderEvent) isEventPayload()             {}
 func (DeleteMessageEvent) isEventPayload()             {}
 func (HasZoomTokenEvent) isEventPayload()              {}

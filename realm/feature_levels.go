@@ -591,3 +591,16 @@ var (
 	// as written, not as a timestamp-error span (Zulip 12.0).
 	changeInvalidTimestampText = newChange("invalidTimestampText")
 )
+
+// The realm's plan (plan_type.go).
+var (
+	// changeUploadQuotaMiB: register's realm_upload_quota_mib is in MiB;
+	// it was in bytes, by mistake, before (251).
+	changeUploadQuotaMiB = newChange("uploadQuotaMiB")
+	// changePlanUpdateDict: a plan change is a realm update_dict of
+	// plan_type, upload_quota_mib and max_file_upload_size_mib, which
+	// now depends on the plan; before, a realm update of plan_type with
+	// extra_data's upload_quota in bytes, and the largest file a
+	// constant of the server (306).
+	changePlanUpdateDict = newChange("planUpdateDict")
+)

@@ -92,6 +92,9 @@ type Options struct {
 	// Owner, when its Email is set, is the owner an empty realm is seeded
 	// with (WithOwner).
 	Owner SeededOwner
+	// PlanType is the plan the realm starts on; 0 means self-hosted
+	// (WithPlanType, plan_type.go).
+	PlanType PlanType
 
 	// data are Open's options (durable.go).
 	data dataOptions

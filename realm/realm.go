@@ -153,6 +153,9 @@ func New(opts ...Option) *Realm {
 	r.files.init(o.uploadStore(), o.ThumbnailCacheBytes)
 	r.calls.init(o.CallProviders)
 	r.seed(o.Seed)
+	if o.PlanType != 0 {
+		r.settings.startPlan(o.PlanType)
+	}
 	if o.Settings != nil {
 		o.Settings(&r.settings)
 	}

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"cmp"
 	"net/url"
 	"unicode/utf8"
 
@@ -67,6 +68,10 @@ func loadPlainSettings(c *Settings, fs fixture.Settings, at string) error {
 	if end := fs.PushNotificationsEnabledEndTimestamp; end != nil && *end < 0 {
 		return badItem(at+".push_notifications_enabled_end_timestamp", "%d is not a UNIX timestamp", *end)
 	}
+	if p := PlanType(fs.PlanType); p != 0 && !p.Valid() {
+		return badItem(at+".plan_type", "unknown plan type %d (1 self-hosted, 2 limited, 3 standard, 4 standard free, 10 plus)", fs.PlanType)
+	}
+	c.PlanType = cmp.Or(PlanType(fs.PlanType), PlanTypeSelfHosted)
 	c.PushNotificationsEnabled, c.PushNotificationsEnabledEnd = fs.PushNotificationsEnabled, nil
 	if end := fs.PushNotificationsEnabledEndTimestamp; end != nil {
 		c.PushNotificationsEnabledEnd = ptr(*end)

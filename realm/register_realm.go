@@ -66,7 +66,7 @@ type RealmState struct {
 	RealmBotDomain                              string       `json:"realm_bot_domain"`
 	RealmPresenceDisabled                       bool         `json:"realm_presence_disabled"`
 	RealmPushNotificationsEnabled               bool         `json:"realm_push_notifications_enabled"`
-	RealmUploadQuotaMiB                         *int         `json:"realm_upload_quota_mib"`
+	RealmUploadQuotaMiB                         *int64       `json:"realm_upload_quota_mib"` // bytes below feature level 251
 	RealmEmailAuthEnabled                       bool         `json:"realm_email_auth_enabled"`
 	RealmPasswordAuthEnabled                    bool         `json:"realm_password_auth_enabled"`
 	// RealmAuthenticationMethods: map[string]AuthenticationMethodState,

@@ -208,6 +208,7 @@ func defaultSettings() Settings {
 		EnableReadReceipts:                     true,
 		DisallowDisposableEmailAddresses:       true,
 		MaxInvites:                             DefaultMaxInvites,
+		PlanType:                               PlanTypeSelfHosted,
 		EnableGuestUserIndicator:               true,
 		EnableGuestUserDMWarning:               true,
 		EditHistoryPolicy:                      EditHistoryAll,

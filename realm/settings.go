@@ -135,6 +135,9 @@ type Settings struct {
 	// (auth_methods.go).
 	AuthenticationMethods AuthenticationMethods
 
+	// PlanType is the realm's plan (plan_type.go); 0 is self-hosted.
+	PlanType PlanType
+
 	// RealmProperties are the settings of realm_properties.go.
 	RealmProperties
 }
@@ -271,6 +274,9 @@ func (s Settings) fixture() fixture.Settings {
 	out.MessageEditHistoryVisibilityPolicy = c.EditHistoryPolicy
 	out.PushNotificationsEnabled, out.PushNotificationsEnabledEndTimestamp = c.PushNotificationsEnabled, c.PushNotificationsEnabledEnd
 	out.AuthenticationMethods = c.AuthenticationMethods.dict()
+	if p := c.planType(); p != PlanTypeSelfHosted {
+		out.PlanType = int(p)
+	}
 	out.RealmProperties = c.RealmProperties.fixture()
 	return out
 }

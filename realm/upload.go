@@ -189,16 +189,19 @@ func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, er
 	r := a.r
 	name := upload.DisplayName(req.Name)
 	pathID := upload.NewPathID(UploadRealmID, name)
-	limit := r.uploadLimit()
-	size, err := r.files.store.Append(pathID, &upload.LimitedReader{R: req.Body, N: limit})
+	limitMiB := r.currentMaxFileUploadSizeMiB()
+	size, err := r.files.store.Append(pathID, &upload.LimitedReader{R: req.Body, N: int64(limitMiB) * upload.MiB})
 	if err != nil {
 		_ = r.files.store.Delete(pathID)
-		return UploadResult{}, uploadReadError(err, r.opts.Limits.MaxFileUploadSizeMiB)
+		return UploadResult{}, uploadReadError(err, limitMiB)
 	}
 	contentType := upload.ContentType(req.ContentType, name)
 	probe := r.probeImage(r.files.store, r.files.thumbs, pathID, contentType)
 	var res UploadResult
 	err = a.write(ctx, func(me *user.User) error {
+		if err := r.checkUploadQuota(size, statusBadRequest); err != nil {
+			return err
+		}
 		att := r.addAttachment(me, name, pathID, contentType, size, probe)
 		res = r.uploadResult(att)
 		return nil
@@ -211,7 +214,15 @@ func (a *Actor) Upload(ctx context.Context, req UploadRequest) (UploadResult, er
 }
 
 // uploadLimit is max_file_upload_size_mib in bytes.
-func (r *Realm) uploadLimit() int64 { return int64(r.opts.Limits.MaxFileUploadSizeMiB) * upload.MiB }
+func (r *Realm) uploadLimit() int64 { return int64(r.maxFileUploadSizeMiB()) * upload.MiB }
+
+// currentMaxFileUploadSizeMiB is maxFileUploadSizeMiB for a caller that
+// holds no lock (an upload streaming its body).
+func (r *Realm) currentMaxFileUploadSizeMiB() int {
+	r.readLock()
+	defer r.readUnlock()
+	return r.maxFileUploadSizeMiB()
+}
 
 // uploadReadError maps a failure while storing an upload's body.
 func uploadReadError(err error, limitMiB int) error {
@@ -569,7 +580,7 @@ func (t *uploadTable) load(r *Realm, f *fixture.Document) error {
 			b = kept // a data directory's tables record (durable_tables.go)
 		}
 		if int64(len(b)) > r.uploadLimit() {
-			return badItem(at+".data", "%s", fileTooLarge(r.opts.Limits.MaxFileUploadSizeMiB).Msg)
+			return badItem(at+".data", "%s", fileTooLarge(r.maxFileUploadSizeMiB()).Msg)
 		}
 		if fu.CreateTime < 0 {
 			return badItem(at+".create_time", "%d is not a time", fu.CreateTime)

@@ -72,8 +72,8 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 	if req.Length < 0 {
 		return ResumableProgress{}, BadRequest("Invalid upload length")
 	}
-	if req.Length > r.uploadLimit() {
-		return ResumableProgress{}, uploadTooLarge(r.opts.Limits.MaxFileUploadSizeMiB)
+	if limitMiB := r.currentMaxFileUploadSizeMiB(); req.Length > int64(limitMiB)*upload.MiB {
+		return ResumableProgress{}, uploadTooLarge(limitMiB)
 	}
 	name := upload.DisplayName(req.Name)
 	if name == "" {
@@ -87,6 +87,9 @@ func (a *Actor) StartResumableUpload(ctx context.Context, req ResumableUploadReq
 	err := a.write(ctx, func(me *user.User) error {
 		if limit := r.opts.maxUnfinishedUploads(); limit > 0 && r.unfinishedUploads(me.ID) >= limit {
 			return tooManyUnfinishedUploads(limit)
+		}
+		if err := r.checkUploadQuota(req.Length, statusContentTooLarge); err != nil {
+			return err
 		}
 		up := &resumableUpload{pathID: pathID, ownerID: me.ID, name: name, length: req.Length,
 			contentType: upload.ContentType(req.ContentType, name), created: r.clock.Now()}
@@ -209,7 +212,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 		}
 		if errors.Is(readErr, upload.ErrTooLarge) {
 			r.dropResumable(up)
-			return uploadTooLarge(r.opts.Limits.MaxFileUploadSizeMiB)
+			return uploadTooLarge(r.maxFileUploadSizeMiB())
 		}
 		if errors.Is(readErr, upload.ErrFull) { // a store that promised nothing
 			up.offset += n
@@ -218,7 +221,7 @@ func (a *Actor) AppendResumableUpload(ctx context.Context, pathID string, offset
 		up.offset += n
 		out = r.progress(up)
 		if readErr != nil {
-			return uploadReadError(readErr, r.opts.Limits.MaxFileUploadSizeMiB)
+			return uploadReadError(readErr, r.maxFileUploadSizeMiB())
 		}
 		if up.offset == up.length {
 			owner := r.users.byID[up.ownerID]
