@@ -206,6 +206,9 @@ func (r *Realm) planChannelUpdate(me *user.User, req ChannelUpdate) (*channelPla
 		if me.Role != user.RoleOwner {
 			return nil, UnauthorizedPrincipal("Must be an organization owner")
 		}
+		if err := r.ensureNotOnLimitedPlan(); err != nil {
+			return nil, err
+		}
 		p.retention = req.MessageRetentionDays
 	}
 	if req.Description != nil {

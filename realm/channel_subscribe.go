@@ -370,15 +370,18 @@ func (r *Realm) checkChannelCreation(me *user.User, req SubscribeRequest) error 
 		return BadRequest("A default channel cannot be private.")
 	}
 	if req.IsWebPublic {
-		if !r.settings.EnableSpectatorAccess {
+		if !r.settings.EnableSpectatorAccess || r.settings.planType() == PlanTypeLimited {
 			return BadRequest("Web-public channels are not enabled.")
 		}
 		if !r.mayCreateWebPublicChannel(me) {
 			return BadRequest("Insufficient permission")
 		}
 	}
-	if req.MessageRetentionDays != nil && me.Role != user.RoleOwner {
-		return UnauthorizedPrincipal("Must be an organization owner")
+	if req.MessageRetentionDays != nil {
+		if me.Role != user.RoleOwner {
+			return UnauthorizedPrincipal("Must be an organization owner")
+		}
+		return r.ensureNotOnLimitedPlan()
 	}
 	return nil
 }

@@ -64,10 +64,14 @@ const (
 	invitesPaidDailyMax = 3000
 )
 
-// startPlan puts a new realm on plan p with the plan's daily invitation
-// limit, as Zulip's do_create_realm does.
+// startPlan puts the realm on plan p with the plan's daily invitation
+// limit, as Zulip's do_create_realm does, and no spectator access on the
+// Free plan, which has none.
 func (s *Settings) startPlan(p PlanType) {
 	s.PlanType, s.MaxInvites = p, planMaxInvites(p)
+	if p == PlanTypeLimited {
+		s.EnableSpectatorAccess = false
+	}
 }
 
 // planMaxInvites is the daily invitation limit a realm on plan p gets
@@ -237,4 +241,32 @@ type RealmPlanTypeEvent struct {
 // bytes, null for none.
 type PlanExtraData struct {
 	UploadQuota *int64 `json:"upload_quota"`
+}
+
+// ensureNotOnLimitedPlan refuses what Zulip Cloud's Free plan lacks
+// (message retention, spectator access), as Realm.ensure_not_on_limited_plan.
+func (r *Realm) ensureNotOnLimitedPlan() error {
+	if r.settings.planType() == PlanTypeLimited {
+		return BadRequest("Available on Zulip Cloud Standard. Upgrade to access.")
+	}
+	return nil
+}
+
+// checkPlanAllowsRealmUpdate applies the plan to a PATCH /realm, after
+// the role checks as Zulip's update_realm does: turning spectator access
+// on needs a plan other than Free, and can_access_all_users_group may be
+// set on a self-hosted or Plus plan only
+// (can_enable_restricted_user_access_for_guests).
+func (r *Realm) checkPlanAllowsRealmUpdate(req RealmUpdate) error {
+	if v := req.EnableSpectatorAccess; v != nil && *v {
+		if err := r.ensureNotOnLimitedPlan(); err != nil {
+			return err
+		}
+	}
+	if _, ok := req.GroupSettings["can_access_all_users_group"]; ok {
+		if p := r.settings.planType(); p != PlanTypePlus && p != PlanTypeSelfHosted {
+			return BadRequest("Available on Zulip Cloud Plus. Upgrade to access.")
+		}
+	}
+	return nil
 }

@@ -241,3 +241,52 @@ func TestPlanTypeFixture(t *testing.T) {
 		}
 	}
 }
+
+// Zulip Cloud's Free plan refuses message retention (realm and channels)
+// and spectator access; only self-hosted and Plus realms may restrict
+// guests' access to users. Another plan takes them.
+func TestPlanGatesPaidSettings(t *testing.T) {
+	r, _ := newTestRealm(t, WithPlanType(PlanTypeLimited))
+	owner := r.As(idDesdemona)
+	const standard, plus = "Available on Zulip Cloud Standard. Upgrade to access.", "Available on Zulip Cloud Plus. Upgrade to access."
+	thirty, on := 30, true
+	_, err := owner.UpdateRealm(bg, RealmUpdate{RealmPropertiesUpdate: RealmPropertiesUpdate{MessageRetentionDays: &RetentionDays{Days: thirty}}})
+	wantCode(t, err, CodeBadRequest, standard)
+	_, err = owner.UpdateRealm(bg, RealmUpdate{EnableSpectatorAccess: &on})
+	wantCode(t, err, CodeBadRequest, standard)
+	members := NamedGroupSetting(r.groups.byName["role:members"].ID)
+	access := RealmUpdate{GroupSettings: map[string]GroupSettingChange{"can_access_all_users_group": {New: members}}}
+	_, err = owner.UpdateRealm(bg, access)
+	wantCode(t, err, CodeBadRequest, plus)
+	_, err = owner.Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "kept"}}, MessageRetentionDays: &thirty})
+	wantCode(t, err, CodeBadRequest, standard)
+	_, err = owner.Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "open"}}, IsWebPublic: true})
+	wantCode(t, err, CodeBadRequest, "Web-public channels are not enabled.")
+	verona := channelID(t, r, "Verona")
+	retention := &thirty
+	wantCode(t, owner.UpdateChannel(bg, ChannelUpdate{ChannelID: verona, MessageRetentionDays: &retention}), CodeBadRequest, standard)
+	if s := r.settings; s.MessageRetentionDays != retentionUnlimited || s.EnableSpectatorAccess || r.channels.byName["kept"] != nil {
+		t.Fatalf("a refused change changed the realm: retention %d, spectators %v", s.MessageRetentionDays, s.EnableSpectatorAccess)
+	}
+	// On Standard all but the guests' restriction are open.
+	if err := r.SetPlanType(PlanTypeStandard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.UpdateRealm(bg, RealmUpdate{EnableSpectatorAccess: &on,
+		RealmPropertiesUpdate: RealmPropertiesUpdate{MessageRetentionDays: &RetentionDays{Days: thirty}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.UpdateChannel(bg, ChannelUpdate{ChannelID: verona, MessageRetentionDays: &retention}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = owner.UpdateRealm(bg, access)
+	wantCode(t, err, CodeBadRequest, plus)
+	for _, p := range []PlanType{PlanTypePlus, PlanTypeSelfHosted} {
+		if err := r.SetPlanType(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := owner.UpdateRealm(bg, access); err != nil {
+			t.Fatalf("plan %d: %v", p, err)
+		}
+	}
+}

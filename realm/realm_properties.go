@@ -138,6 +138,9 @@ func (r *Realm) checkPropertiesUpdate(me *user.User, u RealmPropertiesUpdate) er
 		if !owner {
 			return UnauthorizedPrincipal("Must be an organization owner")
 		}
+		if err := r.ensureNotOnLimitedPlan(); err != nil {
+			return err
+		}
 		if d := u.MessageRetentionDays; d.Invalid != nil {
 			return VariableInvalid("message_retention_days", *d.Invalid)
 		}

@@ -258,6 +258,9 @@ func (r *Realm) applyRealmUpdate(me *user.User, req RealmUpdate) (Settings, Real
 			return s, nil, UnauthorizedPrincipal("Must be an organization owner")
 		}
 	}
+	if err := r.checkPlanAllowsRealmUpdate(req); err != nil {
+		return s, nil, err
+	}
 
 	for _, l := range []struct {
 		name string
