@@ -86,6 +86,8 @@ type config struct {
 	// unfinishedUploads caps one user's unfinished tus uploads (0: none).
 	unfinishedUploads int
 	calls             []callFlag
+	// planType is the realm's plan_type (realm.PlanType).
+	planType int
 	// messages is how many messages the dev realm starts with.
 	messages int
 	// fixture is a fixture document to serve instead of a seeded realm.
@@ -165,6 +167,9 @@ func parseArgs(args []string, out io.Writer) (config, error) {
 	if _, err := realm.ParseFsyncPolicy(c.fsync); err != nil {
 		return c, fmt.Errorf("-fsync: %w", err)
 	}
+	if !realm.PlanType(c.planType).Valid() {
+		return c, fmt.Errorf("-plan-type must be 1 (self-hosted), 2 (Zulip Cloud Free), 3 (Standard), 4 (Standard, sponsored) or 10 (Plus), not %d", c.planType)
+	}
 	if c.uploadMemoryMiB < 0 || c.unfinishedUploads < 0 {
 		return c, errors.New("-upload-memory-mib and -unfinished-uploads must not be negative (0: no limit)")
 	}
@@ -206,6 +211,7 @@ func newFlagSet(c *config, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxRealms, "max-realms", httpapi.DefaultMaxRealms, "realms POST /minizulip/realms may serve at once, each on a loopback port of its own (0: none)")
 	fs.IntVar(&c.uploadMemoryMiB, "upload-memory-mib", int(realm.DefaultUploadMemoryLimit/upload.MiB),
 		"MiB of uploaded files kept in memory, beyond which uploads get Zulip's upload-quota error (0: no limit; not with -upload-dir)")
+	fs.IntVar(&c.planType, "plan-type", int(realm.PlanTypeSelfHosted), "the realm's plan_type, with its upload limits: 1 self-hosted, 2 Zulip Cloud Free, 3 Standard, 4 Standard sponsored, 10 Plus (POST /minizulip/plan_type changes it)")
 	fs.IntVar(&c.unfinishedUploads, "unfinished-uploads", realm.DefaultMaxUnfinishedUploads,
 		"unfinished resumable (tus) uploads one user may have; one more is refused with 429 (0: no limit)")
 	fs.Func("calls", "fake video-call providers, comma-separated provider=meeting-URL pairs (zoom, bigbluebutton, constructorgroups, nextcloud_talk); every user holds the Zoom token",
@@ -263,7 +269,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 		base = "http://" + advertisedHost(ln.Addr())
 	}
 	// Real time, which POST /minizulip/clock can move ahead.
-	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.zulipVersion), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages)}
+	opts := []realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base), realm.WithFeatureLevel(c.featureLevel, c.zulipVersion), realm.WithSeededPresence(), realm.WithSeededMessages(c.messages),
+		realm.WithPlanType(realm.PlanType(c.planType))}
 	if c.seed == "empty" {
 		opts = append(opts, realm.WithSeed(realm.SeedEmpty), realm.WithOwner(emptyRealmOwner, "Owner"))
 	}

@@ -72,7 +72,7 @@ func mainGetJSON(t *testing.T, req *http.Request) (int, map[string]any) {
 }
 
 func TestRunServesDevRealmAndStops(t *testing.T) {
-	base, stop, out := mainStart(t, "-feature-level", "277", "-zulip-version", "9.0")
+	base, stop, out := mainStart(t, "-feature-level", "277", "-zulip-version", "9.0", "-plan-type", "2")
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || strings.HasSuffix(base, ":0") {
 		t.Fatalf("URL %q", base)
 	}
@@ -92,6 +92,13 @@ func TestRunServesDevRealmAndStops(t *testing.T) {
 	req.SetBasicAuth("iago@zulip.com", key)
 	if status, me := mainGetJSON(t, req); status != 200 || me["user_id"] != float64(11) {
 		t.Fatalf("users/me %d %v", status, me)
+	}
+	// -plan-type 2: Zulip Cloud Free, its 5 GiB quota in MiB at level 277.
+	req, _ = http.NewRequest("POST", base+"/api/v1/register", strings.NewReader(url.Values{"fetch_event_types": {`["realm"]`}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth("iago@zulip.com", key)
+	if status, reg := mainGetJSON(t, req); status != 200 || reg["realm_plan_type"] != float64(2) || reg["realm_upload_quota_mib"] != float64(5<<10) {
+		t.Fatalf("register on -plan-type 2: %d %v %v", status, reg["realm_plan_type"], reg["realm_upload_quota_mib"])
 	}
 
 	// A long poll in flight must not hold up shutdown.
@@ -168,6 +175,7 @@ func TestRunFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-feature-level", "x"},
 		{"-seed", "lots"},
+		{"-plan-type", "7"},
 		{"-no-such-flag"},
 		{"extra"},
 		{"-addr", "256.0.0.1:bad"},
