@@ -590,6 +590,12 @@ var (
 	// changeInvalidTimestampText: a global time that is not a time shows
 	// as written, not as a timestamp-error span (Zulip 12.0).
 	changeInvalidTimestampText = newChange("invalidTimestampText")
+	// changeAudioPlayers: ![name](upload) of an uploaded audio file is an
+	// <audio> player (Zulip 11.0).
+	changeAudioPlayers = newChange("audioPlayers")
+	// changeImageSyntax: ![alt](upload) of an uploaded image is an
+	// <img class="inline-image"> (Zulip 12.0).
+	changeImageSyntax = newChange("imageSyntax")
 )
 
 // The realm's plan (plan_type.go).

@@ -37,7 +37,22 @@ func (r *Realm) formattingOptions() []markdown.Option {
 	if !r.has(changeChannelWildcardMention) {
 		opts = append(opts, markdown.WithoutChannelWildcard())
 	}
+	if !r.has(changeAudioPlayers) {
+		opts = append(opts, markdown.WithoutAudioPlayers())
+	}
+	if !r.has(changeImageSyntax) {
+		opts = append(opts, markdown.WithoutImageSyntax())
+	}
 	return opts
+}
+
+// uploadContentType is the content type of the uploaded file at pathID,
+// for the renderer's audio players. The caller holds the lock.
+func (l markdownLookup) uploadContentType(pathID string) string {
+	if att := l.r.files.byPath[pathID]; att != nil {
+		return att.contentType
+	}
+	return ""
 }
 
 // narrows writes the narrow links the realm generates (notices,

@@ -16,7 +16,7 @@ func (r *Realm) renderAs(sender *user.User, content string) markdown.Result {
 	return r.renderer.RenderFor(content, markdown.Context{Lookup: r.lookupFor(sender),
 		TranslateEmoticons: sender != nil && sender.Settings.TranslateEmoticons, Thumbnails: r.thumbnailMarkup(),
 		DefaultCodeBlockLanguage: r.settings.DefaultCodeBlockLanguage, NoImagePreviews: !r.settings.InlineImagePreview,
-		EmptyTopicName: r.settings.EmptyTopicDisplayName})
+		EmptyTopicName: r.settings.EmptyTopicDisplayName, UploadContentType: markdownLookup{r: r}.uploadContentType})
 }
 
 // markdownLookup shows the realm to the Markdown renderer, as the

@@ -27,6 +27,8 @@ type formatting struct {
 	topicWith         TopicWith
 	timestampErrors   bool
 	noChannelWildcard bool
+	noAudioPlayers    bool
+	noImageSyntax     bool
 }
 
 // WithStreamNarrows writes the links the renderer generates with the
@@ -69,6 +71,20 @@ func WithTimestampErrors() Option {
 // user named "channel", if any.
 func WithoutChannelWildcard() Option {
 	return func(r *Renderer) { r.fmt.noChannelWildcard = true }
+}
+
+// WithoutAudioPlayers leaves ![name](/user_uploads/…) of an uploaded
+// audio file as "!" and a link, as before Zulip 11.0 (feature level 405)
+// rendered it; without it, an <audio> player.
+func WithoutAudioPlayers() Option {
+	return func(r *Renderer) { r.fmt.noAudioPlayers = true }
+}
+
+// WithoutImageSyntax leaves ![alt](/user_uploads/…) of an uploaded image
+// as "!" and a link (previewed as any image link), as before Zulip 12.0
+// (feature level 437); without it, an <img class="inline-image">.
+func WithoutImageSyntax() Option {
+	return func(r *Renderer) { r.fmt.noImageSyntax = true }
 }
 
 // TopicMessages is what a Lookup may also offer: the messages of a

@@ -86,6 +86,9 @@ type Context struct {
 	// (the realm's realm_empty_topic_display_name); DefaultEmptyTopicName
 	// when empty.
 	EmptyTopicName string
+	// UploadContentType is the content type of the realm's uploaded file
+	// at pathID ("" when there is none), for audio players.
+	UploadContentType func(pathID string) string
 }
 
 // Result is a rendered message and what rendering found in it, from which
@@ -180,6 +183,7 @@ var zulipMarkdown = sync.OnceValue(func() goldmark.Markdown {
 			util.Prioritized(newStreamLinkParser(), 160),
 			util.Prioritized(newMentionParser(), 170),
 			util.Prioritized(newTimestampParser(), 180),
+			util.Prioritized(newMediaParser(), 190),
 			util.Prioritized(newLinkParser(), 200),
 			util.Prioritized(newAutolinkParser(), 300),
 			util.Prioritized(newEntityParser(), 400),
@@ -205,6 +209,7 @@ var zulipMarkdown = sync.OnceValue(func() goldmark.Markdown {
 		util.Prioritized(listHTML{}, 500),
 		util.Prioritized(zulipHTML{}, 500),
 		util.Prioritized(previewHTML{}, 500),
+		util.Prioritized(mediaHTML{}, 500),
 	))
 	return goldmark.New(goldmark.WithParser(p), goldmark.WithRenderer(rd))
 })

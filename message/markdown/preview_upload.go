@@ -114,7 +114,8 @@ func (t *Thumbnails) ReplaceUploadPlaceholder(html, pathID string, img *UploadIm
 		html = html[end:]
 	}
 	b.WriteString(html)
-	return b.String(), changed
+	out, inline := t.replaceInlinePlaceholders(b.String(), "/user_uploads/"+pathID, img)
+	return out, changed || inline
 }
 
 // tagString is the opening tag writeTag writes.
