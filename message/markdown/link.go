@@ -21,26 +21,11 @@ func (linkParser) Trigger() []byte { return []byte{'['} }
 func (linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
 	// The label: brackets nest.
-	depth, i := 0, 0
-	for ; i < len(line); i++ {
-		c := line[i]
-		if c == '\\' {
-			i++
-			continue
-		}
-		if c == '[' {
-			depth++
-		} else if c == ']' {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
+	i := labelEnd(line, 0)
 	if i >= len(line) || i+1 >= len(line) || line[i+1] != '(' {
 		return nil
 	}
-	labelEnd := i
+	closing := i
 	dest, title, end, ok := parseLinkTarget(line, i+1)
 	if !ok {
 		return nil
@@ -56,9 +41,9 @@ func (linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) a
 	if title != "" {
 		link.Title = []byte(title)
 	}
-	label := seg.WithStop(seg.Start + labelEnd)
+	label := seg.WithStop(seg.Start + closing)
 	label.Start++
-	if strings.TrimSpace(string(line[1:labelEnd])) == "" {
+	if strings.TrimSpace(string(line[1:closing])) == "" {
 		link.AppendChild(link, ast.NewString([]byte(href)))
 	} else {
 		appendLabel(link, block.Source(), label)
@@ -66,6 +51,28 @@ func (linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) a
 	st.noteLink(href)
 	block.Advance(end)
 	return link
+}
+
+// labelEnd is the index of the "]" closing the label whose "[" is at
+// line[from] (brackets nest, a backslash escapes), or len(line) if none.
+func labelEnd(line []byte, from int) int {
+	depth, i := 0, from
+	for ; i < len(line); i++ {
+		c := line[i]
+		if c == '\\' {
+			i++
+			continue
+		}
+		if c == '[' {
+			depth++
+		} else if c == ']' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	return i
 }
 
 // appendLabel adds a link's text: plain text and inline code spans.

@@ -52,22 +52,7 @@ func (mediaParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 	if len(line) < 2 || line[1] != '[' {
 		return nil
 	}
-	depth, i := 0, 1
-	for ; i < len(line); i++ {
-		c := line[i]
-		if c == '\\' {
-			i++
-			continue
-		}
-		if c == '[' {
-			depth++
-		} else if c == ']' {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
+	i := labelEnd(line, 1)
 	if i+1 >= len(line) || line[i+1] != '(' {
 		return nil
 	}
