@@ -7,26 +7,11 @@ import (
 	"github.com/minizulip/minizulip/message/markdown"
 )
 
-// rendered is message id's stored HTML.
-func rendered(t *testing.T, r *Realm, id int64) string {
-	t.Helper()
-	var html string
-	_ = r.view(func() error {
-		m, ok := r.messages.store.Message(id)
-		if !ok {
-			t.Fatalf("no message %d", id)
-		}
-		html = m.Rendered
-		return nil
-	})
-	return html
-}
-
 // wantRendered sends content to Denmark as userID and checks that its
 // HTML holds want and none of the unwanted strings.
 func wantRendered(t *testing.T, r *Realm, userID int, content, want string, unwanted ...string) {
 	t.Helper()
-	html := rendered(t, r, send(t, r, userID, "Denmark", "links", content))
+	html := storedRendering(t, r, send(t, r, userID, "Denmark", "links", content))
 	if !strings.Contains(html, want) {
 		t.Errorf("%q rendered %q, want it to hold %q", content, html, want)
 	}
@@ -133,7 +118,7 @@ func TestInvalidTimestampsFollowFeatureLevel(t *testing.T) {
 func TestChannelWildcardFollowsFeatureLevel(t *testing.T) {
 	belowAndAt(t, changeChannelWildcardMention, func(t *testing.T, r *Realm, has bool) {
 		id := send(t, r, idIago, "Denmark", "links", "@**channel** hi")
-		html := rendered(t, r, id)
+		html := storedRendering(t, r, id)
 		if got := strings.Contains(html, "channel-wildcard-mention"); got != has {
 			t.Errorf("rendered %q", html)
 		}

@@ -95,19 +95,7 @@ func TestSeededMessagesAreDeterministic(t *testing.T) {
 func TestSeededMessagesSpreadOverTime(t *testing.T) {
 	r, clk := newTestRealm(t, WithSeededMessages(30))
 	now := clk.Now().Unix()
-	timestamp := func(id int64) int64 {
-		t.Helper()
-		var ts int64
-		_ = r.view(func() error {
-			m, ok := r.messages.store.Message(id)
-			if !ok {
-				t.Fatalf("message %d not found", id)
-			}
-			ts = m.Timestamp
-			return nil
-		})
-		return ts
-	}
+	timestamp := func(id int64) int64 { return storedMessage(t, r, id).Timestamp }
 	var all []int64
 	for id := int64(1); id <= 30; id++ {
 		all = append(all, timestamp(id))
