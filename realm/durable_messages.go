@@ -30,22 +30,30 @@ type messageChanges struct {
 
 // encodeMessages writes r's messages and copies in the binary form; the
 // caller holds r's lock.
-func (r *Realm) encodeMessages() ([]byte, error) { return r.encodeMessagesFrom(0, 1<<20) }
+func (r *Realm) encodeMessages() ([]byte, error) { return r.encodeMessagesFrom(0) }
+
+// encodedMessageBound is more than the binary form of a message holds
+// but its strings, its DM users and its rarer fields: the fixed fields'
+// varints and the strings' lengths, and a few holders' copies.
+const encodedMessageBound = 96
 
 // encodeMessagesFrom writes r's messages of IDs from from on, and their
-// copies, in the binary form, in a buffer of size bytes to begin with.
-func (r *Realm) encodeMessagesFrom(from int64, size int) ([]byte, error) {
+// copies, in the binary form. Its buffer is allocated once, as large as
+// the messages' sizes say (a buffer grown from small would copy a large
+// realm's several times over, holding the realm's lock).
+func (r *Realm) encodeMessagesFrom(from int64) ([]byte, error) {
+	var err error
+	count, size := 0, 64
+	r.messages.store.All().Up(from, func(m *message.Message) bool {
+		count++
+		size += encodedMessageBound + len(m.Topic) + len(m.Content) + len(m.Rendered) + len(m.Client) + 10*len(m.DMUserIDs)
+		return true
+	})
 	b := make([]byte, 0, size)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	var err error
-	count := 0
-	r.messages.store.All().Up(from, func(m *message.Message) bool {
-		count++
-		return true
-	})
 	b = binary.AppendUvarint(b, uint64(count))
 	r.messages.store.All().Up(from, func(m *message.Message) bool {
 		b = binary.AppendVarint(b, m.ID)
@@ -93,33 +101,31 @@ func (r *Realm) encodeMessagesFrom(from int64, size int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The users holding copies: those holding none are left out.
-	type holder struct {
-		id     int
-		copies []store.Copy
-	}
+	// The users holding copies: those holding none are left out. Each
+	// user's copies are counted first and then written, not gathered.
+	type holder struct{ id, copies int }
 	var holders []holder
 	for _, u := range r.users.sorted() {
-		var copies []store.Copy
-		r.messages.store.Copies(u.ID, from, func(c store.Copy) bool {
-			copies = append(copies, c)
+		n := 0
+		r.messages.store.Copies(u.ID, from, func(store.Copy) bool {
+			n++
 			return true
 		})
-		if len(copies) > 0 {
-			holders = append(holders, holder{u.ID, copies})
+		if n > 0 {
+			holders = append(holders, holder{u.ID, n})
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(holders)))
 	for _, h := range holders {
-		copies := h.copies
 		b = binary.AppendVarint(b, int64(h.id))
-		b = binary.AppendUvarint(b, uint64(len(copies)))
+		b = binary.AppendUvarint(b, uint64(h.copies))
 		var last int64
-		for _, c := range copies {
+		r.messages.store.Copies(h.id, from, func(c store.Copy) bool {
 			b = binary.AppendVarint(b, c.Message.ID-last)
 			b = binary.AppendUvarint(b, uint64(c.Flags))
 			last = c.Message.ID
-		}
+			return true
+		})
 	}
 	return b, nil
 }

@@ -207,9 +207,7 @@ func writeSnapshot(dir, name string, h snapshotHeader, body, msgs []byte) error 
 	if err != nil {
 		return err
 	}
-	data := make([]byte, 0, len(line)+1+len(body)+len(msgs))
-	data = append(append(append(append(data, line...), '\n'), body...), msgs...)
-	return writeFileAtomic(dir, filepath.Join(dir, name), data)
+	return writeFileAtomic(dir, filepath.Join(dir, name), append(line, '\n'), body, msgs)
 }
 
 // readSnapshot reads and checks a snapshot file.
@@ -271,15 +269,20 @@ func readSnapshot(path string) (*snapshotFile, error) {
 	return &s, nil
 }
 
-// writeFileAtomic replaces path with data: written to a temporary file,
-// synced, renamed over path, and the directory synced.
-func writeFileAtomic(dir, path string, data []byte) error {
+// writeFileAtomic replaces path with parts, one after the other: written
+// to a temporary file, synced, renamed over path, and the directory
+// synced.
+func writeFileAtomic(dir, path string, parts ...[]byte) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	for _, p := range parts {
+		if _, err = f.Write(p); err != nil {
+			break
+		}
+	}
 	if err == nil {
 		err = f.Sync()
 	}

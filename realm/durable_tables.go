@@ -174,7 +174,7 @@ func (d *durability) tablesRecord(r *Realm, from int64, removed []int64) ([]byte
 	}
 	body.Removed = removed
 	if from >= 0 {
-		if body.Messages, err = r.encodeMessagesFrom(from, 1<<10); err != nil {
+		if body.Messages, err = r.encodeMessagesFrom(from); err != nil {
 			return nil, err
 		}
 		r.messages.store.All().Up(from, func(m *message.Message) bool {
