@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -139,10 +140,14 @@ type acked struct {
 // Kill -9 at random moments under 4 concurrent writers: every send and
 // edit the server answered is there after the restart, byte for byte;
 // then a clean restart serves the same GET /minizulip/dump.
+// MINIZULIP_CRASH_ROUNDS sets how many kills (5; 3 with -short).
 func TestDataDirSurvivesKillUnderConcurrentWriters(t *testing.T) {
 	rounds := 5
 	if testing.Short() {
 		rounds = 3
+	}
+	if n, err := strconv.Atoi(os.Getenv("MINIZULIP_CRASH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
 	}
 	dir, addr := filepath.Join(t.TempDir(), "data"), freeAddr(t)
 	senders := []string{"iago@zulip.com", "hamlet@zulip.com", "othello@zulip.com", "cordelia@zulip.com"}
