@@ -75,13 +75,18 @@ func (e *stateEncoder) encode(v reflect.Value, at string) (any, error) {
 			return nil, nil
 		}
 		out := make([]any, 0, v.Len())
+		// A map's keys and values are not addressable: each is copied
+		// into one that is, whose unexported fields settable can read.
+		key, val := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
 		it := v.MapRange()
 		for it.Next() {
-			k, err := e.encode(it.Key(), at)
+			key.SetIterKey(it)
+			val.SetIterValue(it)
+			k, err := e.encode(key, at)
 			if err != nil {
 				return nil, err
 			}
-			x, err := e.encode(it.Value(), at)
+			x, err := e.encode(val, at)
 			if err != nil {
 				return nil, err
 			}

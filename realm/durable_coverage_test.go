@@ -112,7 +112,10 @@ var durabilityProbes = map[string]func(t *testing.T, r *Realm){
 	},
 	"exports": func(t *testing.T, r *Realm) { must(t, errOf(r.As(idDesdemona).ExportRealm(bg, 1))) },
 	"files": func(t *testing.T, r *Realm) {
-		must(t, errOf(r.As(idHamlet).Upload(bg, UploadRequest{Name: "notes.txt", ContentType: "text/plain", Body: strings.NewReader("words, words, words")})))
+		up, err := r.As(idHamlet).Upload(bg, UploadRequest{Name: "notes.txt", ContentType: "text/plain", Body: strings.NewReader("words, words, words")})
+		must(t, err)
+		// A temporary URL's token, a struct with a time held in a map.
+		must(t, errOf(r.As(idHamlet).TemporaryUploadURL(bg, up.PathID)))
 	},
 }
 
