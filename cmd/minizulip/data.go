@@ -15,10 +15,15 @@ func addDataFlags(fs *flag.FlagSet, c *config) {
 	fs.BoolVar(&c.dataRepair, "data-repair", false, "with -data, cut a journal damaged in the middle back to its last good record instead of refusing to start")
 }
 
-// dataOptions are realm.Open's options for the command line c.
-func dataOptions(c config, fixture []byte, log io.Writer) []realm.Option {
+// dataOptions are realm.Open's options for the command line c; a first
+// start sets *fresh.
+func dataOptions(c config, fixture []byte, log io.Writer, fresh *bool) []realm.Option {
 	policy, _ := realm.ParseFsyncPolicy(c.fsync) // checked by parseArgs
-	opts := []realm.Option{realm.WithFsync(policy), realm.WithFirstStart(firstStart(c)),
+	first := func(r *realm.Realm) error {
+		*fresh = true
+		return firstStart(c)(r)
+	}
+	opts := []realm.Option{realm.WithFsync(policy), realm.WithFirstStart(first),
 		realm.WithDataLog(func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) })}
 	if c.dataRepair {
 		opts = append(opts, realm.WithDataRepair())

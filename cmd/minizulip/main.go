@@ -290,8 +290,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	for _, cf := range c.calls {
 		opts = append(opts, realm.WithCallProvider(realm.NewFakeCallProvider(cf.provider, cf.baseURL)))
 	}
+	fresh := c.data == "" // made by this start, not loaded from -data
 	if c.data != "" {
-		opts = append(opts, dataOptions(c, fixture, stdout)...)
+		opts = append(opts, dataOptions(c, fixture, stdout, &fresh)...)
 	}
 	r, err := newRealm(c.data, fixture, opts)
 	if err != nil {
@@ -320,6 +321,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 	}
 	if c.seed == "empty" {
 		account = emptyRealmOwner
+	}
+	if _, ok := r.UserIDByEmail(account); !fresh && !ok {
+		account = r.LoginEmail() // a realm kept in -data, seeded otherwise
 	}
 	apiOpts := []httpapi.Option{httpapi.WithDevEndpoints(c.devEndpoints), httpapi.WithTestControl(c.control), httpapi.WithStrict(c.strict), httpapi.WithWebUI(c.ui)}
 	var logger *slog.Logger
@@ -379,7 +383,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, ready func(url st
 			fmt.Fprintln(stdout, warning)
 		}
 	} else {
-		printBanner(stdout, r, c, account, warning)
+		printBanner(stdout, r, c, fresh, account, warning)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -441,11 +445,14 @@ func advertisedHost(a net.Addr) string {
 }
 
 // printBanner tells, for people, what is served where and how to get
-// credentials, showing account's.
-func printBanner(w io.Writer, r *realm.Realm, c config, account, warning string) {
+// credentials, showing account's; fresh is false for a realm loaded from
+// -data, which the seeding flags did not make.
+func printBanner(w io.Writer, r *realm.Realm, c config, fresh bool, account, warning string) {
 	url := r.URL()
 	var what string
 	switch {
+	case !fresh:
+		what = fmt.Sprintf("the realm kept in %s (%d messages)", c.data, r.MessageCount())
 	case c.fixture != "":
 		what = "the realm of fixture " + c.fixture
 	case c.seed == "empty":

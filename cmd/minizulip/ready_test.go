@@ -258,3 +258,24 @@ func TestBannerAndReadyFileErrors(t *testing.T) {
 		t.Errorf("-h: exit %d, stdout %q", status, stdout)
 	}
 }
+
+// With -data, the first start's banner says what it seeded; a later
+// start's says the realm is the one kept in the directory, with its
+// messages, whatever the seeding flags say now, and offers the key of a
+// user the kept realm has.
+func TestBannerSaysWhatItServesFromData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	_, stop, out := mainStart(t, "-data", dir, "-messages", "10")
+	stop()
+	if want := "minizulip: serving the Zulip dev realm with 10 seeded messages at "; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("first start: banner\n%s\nwant it to begin %q", out, want)
+	}
+	_, stop, out = mainStart(t, "-data", dir, "-seed", "empty")
+	stop()
+	if want := "minizulip: serving the realm kept in " + dir + " (10 messages) at "; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("later start: banner\n%s\nwant it to begin %q", out, want)
+	}
+	if strings.Contains(out.String(), "owner@zulip.com") || !strings.Contains(out.String(), "curl -s -u ") {
+		t.Errorf("later start: the banner offers no key of a user the kept realm has:\n%s", out)
+	}
+}
