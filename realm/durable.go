@@ -70,8 +70,13 @@ type dataOptions struct {
 }
 
 // withSnapshotMessages makes Load store msgs as the realm's messages.
+// The document holds the realm's settings and plan: the options that
+// start a new realm's (WithPlanType, WithSettings) do not apply.
 func withSnapshotMessages(msgs []byte) Option {
-	return func(o *Options) { o.data.messages = msgs }
+	return func(o *Options) {
+		o.data.messages = msgs
+		o.PlanType, o.Settings = 0, nil
+	}
 }
 
 // WithFsync sets when the journal reaches the disk (Open); the default

@@ -281,6 +281,7 @@ func (d *durability) replayTables(r *Realm, raw json.RawMessage) error {
 		o.Clock = frozen
 		o.data.keptMessages, o.data.keptFiles = &kept, files
 		o.data.messages = body.Messages
+		o.PlanType, o.Settings = 0, nil // the document holds them (withSnapshotMessages)
 	})
 	if err != nil {
 		return err

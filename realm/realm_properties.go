@@ -267,8 +267,15 @@ func (r *Realm) loadRealmProperties(c *Settings, f fixture.RealmProperties, at s
 	check := RealmPropertiesUpdate{DefaultCodeBlockLanguage: &p.DefaultCodeBlockLanguage, DigestWeekday: &p.DigestWeekday,
 		GiphyRating: &p.GiphyRating, VideoChatProvider: &p.VideoChatProvider, WaitingPeriodThreshold: &p.WaitingPeriodThreshold,
 		OrgType: &p.OrgType}
+	// The document's own plan (c's) decides whether it may keep messages
+	// for a time, not the plan the realm was started on.
 	if p.MessageRetentionDays != retentionUnlimited {
-		check.MessageRetentionDays = &RetentionDays{Days: p.MessageRetentionDays}
+		if c.planType() == PlanTypeLimited {
+			return badItem(at+".message_retention_days", "Available on Zulip Cloud Standard. Upgrade to access.")
+		}
+		if p.MessageRetentionDays <= 0 {
+			return badItem(at+".message_retention_days", "%d is not a number of days (-1 is unlimited)", p.MessageRetentionDays)
+		}
 	}
 	owner := &user.User{Role: user.RoleOwner}
 	if err := r.checkPropertiesUpdate(owner, check); err != nil {
