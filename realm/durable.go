@@ -67,6 +67,12 @@ type dataOptions struct {
 	// bytes of the files the record names without them (durable_tables.go).
 	keptMessages *messageTable
 	keptFiles    map[string][]byte
+	// exactFollow is set for the load of a snapshot's or a tables
+	// record's document, whose exact tables follow: the document's
+	// scheduled messages, reminders and drafts are not loaded, as their
+	// checks at loading (a sender's permissions, the topic length)
+	// need not hold for those kept (Zulip fails such a message when due).
+	exactFollow bool
 }
 
 // withSnapshotMessages makes Load store msgs as the realm's messages.
@@ -74,7 +80,7 @@ type dataOptions struct {
 // start a new realm's (WithPlanType, WithSettings) do not apply.
 func withSnapshotMessages(msgs []byte) Option {
 	return func(o *Options) {
-		o.data.messages = msgs
+		o.data.messages, o.data.exactFollow = msgs, true
 		o.PlanType, o.Settings = 0, nil
 	}
 }

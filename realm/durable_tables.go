@@ -280,7 +280,7 @@ func (d *durability) replayTables(r *Realm, raw json.RawMessage) error {
 		*o = opts
 		o.Clock = frozen
 		o.data.keptMessages, o.data.keptFiles = &kept, files
-		o.data.messages = body.Messages
+		o.data.messages, o.data.exactFollow = body.Messages, true
 		o.PlanType, o.Settings = 0, nil // the document holds them (withSnapshotMessages)
 	})
 	if err != nil {

@@ -55,6 +55,7 @@ func Load(doc []byte, opts ...Option) (*Realm, error) {
 		return nil, badItem("minizulip_fixture", "format %d, want %d", f.Format, fixture.Format)
 	}
 	err := r.update(func() error {
+		defer func() { r.opts.data.exactFollow = false }() // this load's alone
 		if err := r.loadFixture(&f); err != nil {
 			return err
 		}

@@ -75,7 +75,7 @@ func TestScheduledDirectMessageRecheckedAtDelivery(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := restrictedRealm(t, 496)
-			clk := r.clock.(*clock.Manual)
+			clk := r.baseClock().(*clock.Manual)
 			id := scheduleIn(t, r, c.sender, "["+itoa(c.to)+"]", "", "later", 5*time.Minute)
 			c.change(r)
 			q := mustQueue(t, r, c.sender, QueueOptions{EventTypes: []string{"scheduled_messages", "message"}})
