@@ -70,3 +70,27 @@ func TestDataDirKeepsWhatNoLongerPassesItsChecks(t *testing.T) {
 		t.Errorf("drafts after the restart: %+v, want the one of topic %q", drafts, long)
 	}
 }
+
+// A send replayed after a tables record reaches the subscribers that
+// record brought, not those a send replayed before it saw: the replay of
+// a tables record moves the realm's generation, so that the derived
+// subscribers of a channel are computed again.
+func TestDataDirReplaysSendsAfterATablesRecordToItsSubscribers(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := openTestDir(t, dir, manualAt(t0))
+	send := func() int64 {
+		t.Helper()
+		res, err := r.As(idHamlet).SendChannelMessage(bg, "Verona", "t", "hello")
+		must(t, err)
+		return res.ID
+	}
+	before := send()
+	must(t, errOf(r.As(idIago).Subscribe(bg, SubscribeRequest{Channels: []ChannelSpec{{Name: "Verona"}}, Principals: Principals{IDs: []int{idDefaultBot}}})))
+	joined := send()
+	crash(r)
+	again, _ := openTestDir(t, dir, manualAt(t0))
+	defer crash(again)
+	if hasCopy(again, idDefaultBot, before) || !hasCopy(again, idDefaultBot, joined) {
+		t.Errorf("the bot's copies after the restart: %v %v, want false true", hasCopy(again, idDefaultBot, before), hasCopy(again, idDefaultBot, joined))
+	}
+}

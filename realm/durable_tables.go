@@ -296,6 +296,9 @@ func (d *durability) replayTables(r *Realm, raw json.RawMessage) error {
 		return err
 	}
 	return r.exclusive(func() error {
+		// New tables: what the hot paths derived from the old ones (a
+		// channel's subscribers, derived.go) is stale.
+		r.generation++
 		r.tables.copyFrom(&loaded.tables)
 		r.rearmAfterCopy()
 		return nil
