@@ -28,7 +28,7 @@ var ctlStart = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 func newCtlEnv(t *testing.T, opts ...Option) *ctlEnv {
 	t.Helper()
 	clock := clock.NewManual(ctlStart)
-	r := realm.New(realm.WithClock(clock))
+	r := newCheckedRealm(t, realm.WithClock(clock))
 	api := New(r, opts...)
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)

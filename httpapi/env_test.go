@@ -33,7 +33,7 @@ type (
 func newAPIEnv(t *testing.T, start time.Time, opts ...realm.Option) *apiEnv {
 	t.Helper()
 	clock := clock.NewManual(start)
-	r := realm.New(append([]realm.Option{realm.WithClock(clock)}, opts...)...)
+	r := newCheckedRealm(t, append([]realm.Option{realm.WithClock(clock)}, opts...)...)
 	srv := httptest.NewServer(New(r))
 	t.Cleanup(srv.Close)
 	return &apiEnv{t: t, realm: r, clock: clock, srv: srv}

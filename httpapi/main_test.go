@@ -11,6 +11,9 @@ import (
 // contract_test.go) and fails them when a response deviates from Zulip's
 // description.
 func TestMain(m *testing.M) {
+	if os.Getenv("MINIZULIP_TEST_DATA") != "" {
+		checkedTestRealm = openCheckedDataRealm // data_check_test.go
+	}
 	check := os.Getenv("MINIZULIP_CONTRACT") != "off"
 	if check {
 		loadProbe()

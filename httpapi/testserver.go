@@ -28,7 +28,15 @@ type TestServer struct {
 	httpServer *http.Server
 	done       chan struct{}
 	cancel     context.CancelFunc // ends requests in flight, long polls included
+	// check runs once the server is closed, and checked is what it says
+	// went wrong, "" for nothing (checkedTestRealm).
+	check   func() string
+	checked string
 }
+
+// checkedTestRealm, when set (by this package's tests), makes a
+// TestServer's realm, with a check to run once the server is closed.
+var checkedTestRealm func(opts []realm.Option) (*realm.Realm, func() string)
 
 // Credentials are one user's API credentials.
 type Credentials struct {
@@ -62,7 +70,12 @@ func RunT(t Tester, opts ...RunOption) *TestServer {
 	if err != nil {
 		t.Fatalf("minizulip: %v", err)
 	}
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() {
+		ts.Close()
+		if ts.checked != "" {
+			t.Fatalf("%s", ts.checked)
+		}
+	})
 	return ts
 }
 
@@ -112,11 +125,18 @@ func Serve(ln net.Listener, opts ...realm.Option) *TestServer {
 // serve is Serve with server options.
 func serve(ln net.Listener, opts []realm.Option, serverOpts []Option) *TestServer {
 	base := "http://" + ln.Addr().String()
-	r := realm.New(append([]realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base),
-		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)...)
+	all := append([]realm.Option{realm.WithClock(clock.NewOffset()), realm.WithURL(base),
+		realm.WithOutgoingWebhookCaller(NewServiceCaller(nil))}, opts...)
+	var r *realm.Realm
+	var check func() string
+	if checkedTestRealm != nil {
+		r, check = checkedTestRealm(all)
+	} else {
+		r = realm.New(all...)
+	}
 	api := New(r, serverOpts...)
 	srv, cancel := NewHTTPServer(api)
-	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{})}
+	ts := &TestServer{URL: base, Realm: r, API: api, httpServer: srv, cancel: cancel, done: make(chan struct{}), check: check}
 	go func() {
 		defer close(ts.done)
 		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close
@@ -131,6 +151,10 @@ func (ts *TestServer) Close() {
 	_ = ts.httpServer.Close()
 	<-ts.done
 	ts.API.CloseRealms()
+	if check := ts.check; check != nil {
+		ts.check = nil
+		ts.checked = check()
+	}
 }
 
 // NewHTTPServer wraps an API handler in an http.Server whose requests
