@@ -231,6 +231,11 @@ func TestLoadRefusesBadDocuments(t *testing.T) {
 		{name: "unknown nested field", change: func(d map[string]any) { item(d, "users", 0)["is_admin"] = true },
 			want: `fixture: not a valid fixture document: json: unknown field "is_admin"`},
 		{name: "format", change: func(d map[string]any) { d["minizulip_fixture"] = 2 }, want: "fixture: minizulip_fixture: format 2, want 1"},
+		{name: "retention on the Free plan", change: func(d map[string]any) {
+			d["settings"] = map[string]any{"plan_type": 2, "message_retention_days": 30}
+		}, want: "fixture: settings.message_retention_days: Available on Zulip Cloud Standard. Upgrade to access."},
+		{name: "retention of no days", change: func(d map[string]any) { d["settings"] = map[string]any{"message_retention_days": 0} },
+			want: "fixture: settings.message_retention_days: 0 is not a number of days (-1 is unlimited)"},
 		{name: "no users", change: func(d map[string]any) {
 			d["users"] = []any{}
 			d["groups"] = nil
@@ -361,4 +366,19 @@ func docItem(doc map[string]any, list string, i int) map[string]any {
 // docAppend appends v to a decoded fixture document's list.
 func docAppend(doc map[string]any, list string, v map[string]any) {
 	doc[list] = append(doc[list].([]any), v)
+}
+
+// A document's own plan decides which of its settings it may hold, not
+// the plan the options start the realm on: a retention on Standard loads
+// into a realm started on the Free plan, which it moves to Standard.
+func TestLoadChecksSettingsAgainstTheDocumentsPlan(t *testing.T) {
+	doc := `{"minizulip_fixture": 1, "users": [{"id": 1, "email": "ada@example.com", "full_name": "Ada", "role": 100}],
+"settings": {"plan_type": 3, "message_retention_days": 30}}`
+	r, err := Load([]byte(doc), WithPlanType(PlanTypeLimited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, days := r.PlanType(), r.Settings().MessageRetentionDays; p != PlanTypeStandard || days != 30 {
+		t.Fatalf("plan %d, retention %d; want Standard (3), 30", p, days)
+	}
 }
