@@ -243,11 +243,14 @@ type PlanExtraData struct {
 	UploadQuota *int64 `json:"upload_quota"`
 }
 
+// needsStandard is Zulip's refusal of what its Free plan lacks.
+const needsStandard = "Available on Zulip Cloud Standard. Upgrade to access."
+
 // ensureNotOnLimitedPlan refuses what Zulip Cloud's Free plan lacks
 // (message retention, spectator access), as Realm.ensure_not_on_limited_plan.
 func (r *Realm) ensureNotOnLimitedPlan() error {
 	if r.settings.planType() == PlanTypeLimited {
-		return BadRequest("Available on Zulip Cloud Standard. Upgrade to access.")
+		return BadRequest(needsStandard)
 	}
 	return nil
 }

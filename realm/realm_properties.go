@@ -271,7 +271,7 @@ func (r *Realm) loadRealmProperties(c *Settings, f fixture.RealmProperties, at s
 	// for a time, not the plan the realm was started on.
 	if p.MessageRetentionDays != retentionUnlimited {
 		if c.planType() == PlanTypeLimited {
-			return badItem(at+".message_retention_days", "Available on Zulip Cloud Standard. Upgrade to access.")
+			return badItem(at+".message_retention_days", needsStandard)
 		}
 		if p.MessageRetentionDays <= 0 {
 			return badItem(at+".message_retention_days", "%d is not a number of days (-1 is unlimited)", p.MessageRetentionDays)
